@@ -1,0 +1,3 @@
+import type { AdminCommand } from './admin.ts'
+
+export const userCommands: Record<string, AdminCommand> = {}

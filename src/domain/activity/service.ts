@@ -1,0 +1,33 @@
+import type { Queryable } from '../../server/db/db.ts'
+
+export interface AuditEvent {
+  id: string
+  actor_type: string
+  actor_name: string
+  actor_user_id: string | null
+  actor_agent_id: string | null
+  verb: string
+  entity_type: string
+  entity_id: string | null
+  label: string | null
+  changes: Record<string, [unknown, unknown]>
+  run_id: string | null
+  created_at: string
+}
+
+/**
+ * One page of the audit trail. created_at is unique per company (audit/record.ts), so
+ * "strictly before the last row held" neither skips nor repeats rows, and the
+ * (company_id, created_at DESC) index makes every page an index range scan, page 1 or 200.
+ */
+export function listActivity(db: Queryable, companyId: string, limit: number, before: string | null): Promise<AuditEvent[]> {
+  return db.many<AuditEvent>(
+    `SELECT id, actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
+            label, changes, run_id, created_at
+       FROM audit_events
+      WHERE company_id = $1 AND ($2::timestamptz IS NULL OR created_at < $2::timestamptz)
+      ORDER BY created_at DESC
+      LIMIT $3`,
+    [companyId, before, limit],
+  )
+}

@@ -1,0 +1,115 @@
+import cors from '@fastify/cors'
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { accountRoutes } from '../domain/accounts/routes.ts'
+import { activityRoutes } from '../domain/activity/routes.ts'
+import { agentRoutes } from '../domain/agents/routes.ts'
+import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
+import { approvalRoutes } from '../domain/approvals/routes.ts'
+import { commentRoutes } from '../domain/comments/routes.ts'
+import { companyRoutes } from '../domain/companies/routes.ts'
+import { goalRoutes } from '../domain/goals/routes.ts'
+import { insightRoutes } from '../domain/insights/routes.ts'
+import { projectRoutes } from '../domain/projects/routes.ts'
+import { routineRoutes } from '../domain/routines/routes.ts'
+import { runRoutes } from '../domain/runs/routes.ts'
+import { taskRoutes } from '../domain/tasks/routes.ts'
+import type { AppContext } from './context.ts'
+import { AppError } from './errors.ts'
+import { eventRoutes } from './events/routes.ts'
+import { installDocs } from './http/docs.ts'
+import { envelope, installErrorHandler } from './http/error-handler.ts'
+import { requireAuth, requireMember } from './http/guards.ts'
+import { healthRoutes } from './http/health.ts'
+import { installNotFound, type PageFallback } from './http/not-found.ts'
+import { validatorCompiler } from './http/validation.ts'
+import { webApp } from './http/web-app.ts'
+
+/** Builds the whole API on a context (database, bus, config). Does not listen. */
+export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  const { config } = ctx
+  const app = Fastify({
+    loggerInstance: ctx.log as any,
+    bodyLimit: 10 * 1024 * 1024,
+    // Ids for log lines; a caller's X-Request-Id is kept so logs can be joined across services.
+    requestIdHeader: 'x-request-id',
+    trustProxy: false,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  app.setValidatorCompiler(validatorCompiler)
+  installErrorHandler(app, config.production)
+  // Registered before any route so it sees them all (405 needs the list of known paths).
+  let pages: PageFallback | undefined
+  installNotFound(app, (request, reply) => pages?.(request, reply) ?? false)
+
+  // X-Process-Time: seconds spent in the API, on every response.
+  app.addHook('onRequest', async (request) => {
+    ;(request as any).startedAt = process.hrtime.bigint()
+  })
+  app.addHook('onSend', async (request, reply) => {
+    const started = (request as any).startedAt as bigint | undefined
+    if (started !== undefined) {
+      reply.header('X-Process-Time', (Number(process.hrtime.bigint() - started) / 1e9).toFixed(6))
+    }
+  })
+
+  if (config.allowedHosts) {
+    const allowed = new Set(config.allowedHosts.map((h) => h.toLowerCase()))
+    app.addHook('onRequest', async (request) => {
+      const host = (request.headers.host ?? '').toLowerCase().replace(/:\d+$/, '')
+      if (!allowed.has('*') && !allowed.has(host)) throw new AppError('HTTP_ERROR', 'Invalid host header', {}, 400)
+    })
+  }
+
+  await app.register(cors, {
+    origin: config.allowedOrigins ?? true,
+    credentials: true,
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'],
+    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+  })
+
+  const headers = config.rateLimitHeaders
+  await app.register(rateLimit, {
+    global: false,
+    addHeaders: { 'x-ratelimit-limit': headers, 'x-ratelimit-remaining': headers, 'x-ratelimit-reset': headers, 'retry-after': headers },
+    addHeadersOnExceeding: { 'x-ratelimit-limit': headers, 'x-ratelimit-remaining': headers, 'x-ratelimit-reset': headers },
+    errorResponseBuilder: (_request, context) =>
+      new AppError('RATE_LIMITED', `Too many requests: ${context.max} per 1 minute`, {}, 429) as any,
+  })
+
+  if (config.debug) await installDocs(app)
+
+  pages = await webApp(app)
+  await app.register(healthRoutes, { ctx, pages })
+  await app.register(accountRoutes, { ctx })
+  await app.register(apiKeyRoutes, { ctx })
+  await app.register(companyRoutes, { ctx })
+
+  // Everything under a company: a credential, then membership of that company (else 404).
+  await app.register(
+    async (scope) => {
+      scope.addHook('onRequest', requireAuth(ctx))
+      scope.addHook('preHandler', requireMember(ctx))
+      for (const routes of [
+        agentRoutes,
+        taskRoutes,
+        commentRoutes,
+        goalRoutes,
+        projectRoutes,
+        activityRoutes,
+        runRoutes,
+        approvalRoutes,
+        routineRoutes,
+        insightRoutes,
+        eventRoutes,
+      ]) {
+        await scope.register(routes, { ctx })
+      }
+    },
+    { prefix: '/api/companies/:company_id' },
+  )
+
+  return app
+}
+
+export { envelope }

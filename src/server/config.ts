@@ -1,0 +1,141 @@
+// Every environment variable the service reads is read here, once, and validated.
+// The rest of the code receives a typed Config and never looks at process.env itself.
+
+export interface SmtpConfig {
+  host: string | null
+  port: number
+  secure: boolean
+  user: string | null
+  password: string | null
+  from: string | null
+}
+
+export interface Config {
+  host: string
+  port: number
+  /** postgres:// URL; null selects the embedded PGlite database in dataDir. */
+  databaseUrl: string | null
+  dataDir: string
+  /** Value of ENVIRONMENT (default `development`), reported by / and /health. */
+  environment: string
+  /** Exactly `production`: hides exception text, keeps secrets and email bodies out of logs. */
+  production: boolean
+  debug: boolean
+  jwtSecret: string
+  allowedOrigins: string[] | null
+  allowedHosts: string[] | null
+  webAppUrl: string
+  idpClientId: string | null
+  idpJwksUrl: string
+  idpIssuers: string[]
+  runLeaseSeconds: number
+  eventsBackend: 'memory' | 'redis'
+  redisUrl: string
+  smtp: SmtpConfig
+  rateLimitHeaders: boolean
+  scheduler: boolean
+  /** Seconds without an event before the stream sends `: heartbeat` (15 by the spec). */
+  sseHeartbeatSeconds: number
+  /** How often the scheduler fails stale runs. */
+  staleSweepSeconds: number
+  logLevel: string
+}
+
+export class ConfigError extends Error {}
+
+const DEV_ENVIRONMENTS = new Set(['development', 'dev', 'local', 'test'])
+const DEV_JWT_SECRET = 'shopfloor-development-secret-do-not-use-in-production'
+
+type Env = Record<string, string | undefined>
+
+function text(env: Env, name: string): string | null {
+  const value = env[name]?.trim()
+  return value ? value : null
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = text(env, name)
+  if (raw === null) return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be an integer, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = text(env, name)
+  if (raw === null) return fallback
+  return ['true', '1', 'yes', 'on'].includes(raw.toLowerCase())
+}
+
+function list(env: Env, name: string): string[] | null {
+  const raw = text(env, name)
+  if (raw === null) return null
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean)
+  return items.length ? items : null
+}
+
+/** True when a missing JWT_SECRET_KEY may fall back to the development secret. */
+export function isDevelopmentLike(env: Env): boolean {
+  const value = (text(env, 'APP_ENV') ?? text(env, 'ENVIRONMENT') ?? 'development').toLowerCase()
+  return DEV_ENVIRONMENTS.has(value)
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const environment = text(env, 'ENVIRONMENT') ?? 'development'
+  const host = text(env, 'HOST') ?? '127.0.0.1'
+  const port = integer(env, 'PORT', 8000, 0, 65535)
+
+  const databaseUrl = text(env, 'DATABASE_URL')
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded database)')
+  }
+
+  let jwtSecret = text(env, 'JWT_SECRET_KEY')
+  if (!jwtSecret) {
+    if (!isDevelopmentLike(env)) {
+      throw new ConfigError('JWT_SECRET_KEY is required when APP_ENV/ENVIRONMENT is not a development environment')
+    }
+    jwtSecret = DEV_JWT_SECRET
+  }
+
+  const allowedOrigins = list(env, 'ALLOWED_ORIGINS')
+  const firstHttpOrigin = allowedOrigins?.find((o) => /^https?:\/\//.test(o)) ?? null
+  const ownAddress = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`
+  const webAppUrl = (text(env, 'WEB_APP_URL') ?? firstHttpOrigin ?? ownAddress).replace(/\/+$/, '')
+
+  const smtpPort = integer(env, 'SMTP_PORT', 587, 1, 65535)
+
+  return {
+    host,
+    port,
+    databaseUrl,
+    dataDir: text(env, 'DATA_DIR') ?? './data',
+    environment,
+    production: env.ENVIRONMENT === 'production',
+    debug: text(env, 'DEBUG')?.toLowerCase() === 'true',
+    jwtSecret,
+    allowedOrigins,
+    allowedHosts: list(env, 'ALLOWED_HOSTS'),
+    webAppUrl,
+    idpClientId: text(env, 'IDP_OAUTH_CLIENT_ID'),
+    idpJwksUrl: text(env, 'IDP_JWKS_URL') ?? 'https://www.googleapis.com/oauth2/v3/certs',
+    idpIssuers: list(env, 'IDP_ISSUER') ?? ['https://accounts.google.com', 'accounts.google.com'],
+    runLeaseSeconds: integer(env, 'RUN_LEASE_SECONDS', 300, 1, 86400 * 7),
+    eventsBackend: text(env, 'EVENTS_BACKEND') === 'redis' ? 'redis' : 'memory',
+    redisUrl: text(env, 'REDIS_URL') ?? 'redis://localhost:6379/0',
+    smtp: {
+      host: text(env, 'SMTP_HOST'),
+      port: smtpPort,
+      secure: bool(env, 'SMTP_SECURE', false),
+      user: text(env, 'SMTP_USER'),
+      password: text(env, 'SMTP_PASSWORD'),
+      from: text(env, 'MAIL_FROM'),
+    },
+    rateLimitHeaders: text(env, 'RATELIMIT_HEADERS_ENABLED')?.toLowerCase() === 'true',
+    scheduler: text(env, 'SCHEDULER')?.toLowerCase() !== 'off',
+    sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
+    staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+  }
+}

@@ -1,0 +1,16 @@
+import type { Logger } from 'pino'
+import type { Config } from './config.ts'
+import type { Db } from './db/db.ts'
+import type { EventBus } from './events/bus.ts'
+
+/** Where the database stands: migrations pending, applied, or failed for good. */
+export type DbState = 'starting' | 'ready' | 'failed'
+
+/** What every handler and service may use; built once per process (or per test app). */
+export interface AppContext {
+  config: Config
+  db: Db
+  bus: EventBus
+  log: Logger
+  dbState: DbState
+}

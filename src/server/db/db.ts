@@ -1,0 +1,35 @@
+// One small database interface with two implementations: PostgreSQL through a `pg` Pool when
+// DATABASE_URL is set, the embedded PGlite database otherwise. Both speak the same SQL and run
+// the same migrations. Services take a Queryable so they work inside or outside a transaction.
+
+export interface Queryable {
+  /** Runs one statement; `rowCount` is the number of rows affected or returned. */
+  query<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>
+  /** First row, or null when the statement returned none. */
+  one<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T | null>
+  many<T = Record<string, any>>(sql: string, params?: unknown[]): Promise<T[]>
+  /** Runs a script of several statements without parameters (migrations, test set-up). */
+  exec(sql: string): Promise<void>
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite'
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+/** Builds one/many from a query function, shared by both implementations. */
+export function queryable(query: Queryable['query'], exec: Queryable['exec']): Queryable {
+  return {
+    query,
+    exec,
+    async one(sql, params) {
+      const { rows } = await query(sql, params)
+      return (rows[0] as any) ?? null
+    },
+    async many(sql, params) {
+      return (await query(sql, params)).rows as any
+    },
+  }
+}

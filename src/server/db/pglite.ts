@@ -1,0 +1,77 @@
+import fs from 'node:fs'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import { type Db, queryable } from './db.ts'
+import { parsers } from './types.ts'
+
+/**
+ * The embedded database. `dataDir` null keeps it in memory (tests). PGlite is a single
+ * session, so its own transaction() serialises transactions; a folder lock stops a second
+ * process from opening the same files, which would corrupt them.
+ */
+export async function openPglite(dataDir: string | null): Promise<Db> {
+  let release = () => {}
+  if (dataDir) {
+    fs.mkdirSync(dataDir, { recursive: true })
+    release = lockFolder(dataDir)
+  }
+  let db: PGlite
+  try {
+    db = new PGlite(dataDir ? path.resolve(dataDir) : undefined, { parsers })
+    await db.waitReady
+    await db.exec("SET TIME ZONE 'UTC'")
+  } catch (err) {
+    release()
+    throw err
+  }
+
+  const exec = (target: { exec: PGlite['exec'] }) => async (sql: string) => {
+    await target.exec(sql)
+  }
+  const run = (target: { query: PGlite['query'] }) =>
+    async (sql: string, params?: unknown[]) => {
+      const result = await target.query(sql, params as any[])
+      return { rows: result.rows as any[], rowCount: result.affectedRows ?? result.rows.length }
+    }
+
+  return {
+    kind: 'pglite',
+    ...queryable(run(db), exec(db)),
+    transaction: (fn) => db.transaction((tx) => fn(queryable(run(tx as any), exec(tx as any)))),
+    async close() {
+      await db.close()
+      release()
+    },
+  }
+}
+
+/** Takes `<dir>/shopfloor.lock`, refusing when a live process holds it. */
+function lockFolder(dir: string): () => void {
+  const file = path.join(dir, 'shopfloor.lock')
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: 'wx' })
+      return () => fs.rmSync(file, { force: true })
+    } catch (err: any) {
+      if (err.code !== 'EEXIST') throw err
+      const holder = Number(fs.readFileSync(file, 'utf8').trim())
+      if (holder && holder !== process.pid && processAlive(holder)) {
+        throw new Error(
+          `The embedded database in ${path.resolve(dir)} is in use by process ${holder}. ` +
+            'Stop that process, or give this one another DATA_DIR (or a DATABASE_URL).',
+        )
+      }
+      fs.rmSync(file, { force: true }) // left behind by a process that died
+    }
+  }
+  throw new Error(`Could not lock ${file}`)
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err: any) {
+    return err.code === 'EPERM'
+  }
+}

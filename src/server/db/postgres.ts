@@ -1,0 +1,55 @@
+import pg from 'pg'
+import type { Logger } from 'pino'
+import { type Db, type Queryable, queryable } from './db.ts'
+import { parsers } from './types.ts'
+
+const typeOverrides = {
+  getTypeParser(oid: number, format?: any) {
+    return parsers[oid] ?? (pg.types.getTypeParser as any)(oid, format)
+  },
+}
+
+export function openPostgres(url: string, log?: Logger, max = 10): Db {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    types: typeOverrides,
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: 5000,
+  })
+  // An idle client emits `error` when the server goes away; without a listener the process
+  // would crash instead of answering 503 and reconnecting once the server is back.
+  pool.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
+
+  const run = (client: pg.Pool | pg.PoolClient): Queryable['query'] =>
+    async (sql, params) => {
+      const result = await client.query(sql, params as any[])
+      return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
+    }
+
+  const exec = (client: pg.Pool | pg.PoolClient) => async (sql: string) => {
+    await client.query(sql) // no parameters: the simple protocol accepts several statements
+  }
+
+  return {
+    kind: 'postgres',
+    ...queryable(run(pool), exec(pool)),
+    async transaction(fn) {
+      const client = await pool.connect()
+      try {
+        await client.query('BEGIN')
+        const result = await fn(queryable(run(client), exec(client)))
+        await client.query('COMMIT')
+        return result
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {})
+        throw err
+      } finally {
+        client.release()
+      }
+    },
+    async close() {
+      await pool.end()
+    },
+  }
+}

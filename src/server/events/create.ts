@@ -1,0 +1,9 @@
+import type { Logger } from 'pino'
+import type { Config } from '../config.ts'
+import { type EventBus, memoryBus } from './bus.ts'
+import { redisBus } from './redis-bus.ts'
+
+/** The event backend EVENTS_BACKEND names: in-process (default) or Redis publish/subscribe. */
+export function createBus(config: Pick<Config, 'eventsBackend' | 'redisUrl'>, log: Logger): EventBus {
+  return config.eventsBackend === 'redis' ? redisBus(config.redisUrl, log) : memoryBus()
+}

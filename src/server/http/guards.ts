@@ -1,0 +1,57 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Actor } from '../../domain/audit/record.ts'
+import { authenticate, bearer, type Principal } from '../auth/authenticate.ts'
+import type { AppContext } from '../context.ts'
+import { AppError, invalidField } from '../errors.ts'
+
+/** The caller's company and role, loaded by requireMember for /api/companies/{company_id}/... */
+export interface Membership {
+  companyId: string
+  role: 'owner' | 'admin' | 'member'
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal
+    membership: Membership
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value)
+}
+
+/** Hook: a valid bearer credential (access token or API key) or 401. */
+export function requireAuth(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.principal = await authenticate(ctx.db, ctx.config.jwtSecret, bearer(request.headers.authorization))
+  }
+}
+
+/** Hook (after requireAuth): the caller signed in with a password session, not an API key. */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  if (request.principal.via !== 'session') {
+    throw new AppError('SESSION_REQUIRED', 'This action requires a password session, not an API key')
+  }
+}
+
+/** Hook (after requireAuth): the caller is a member of the company in the path, else 404. */
+export function requireMember(ctx: AppContext) {
+  return async (request: FastifyRequest) => {
+    const companyId = (request.params as Record<string, string>).company_id
+    if (!isUuid(companyId)) throw invalidField('path', 'company_id', 'Input should be a valid UUID', companyId)
+    const row = await ctx.db.one<{ role: Membership['role'] }>(
+      'SELECT role FROM memberships WHERE company_id = $1 AND user_id = $2',
+      [companyId, request.principal.user.id],
+    )
+    if (!row) throw new AppError('NOT_FOUND', 'Company not found')
+    request.membership = { companyId, role: row.role }
+  }
+}
+
+/** The signed-in person as an audit actor. */
+export function userActor(request: FastifyRequest): Actor {
+  return { type: 'user', userId: request.principal.user.id, name: request.principal.user.name }
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify'
+import type { AppContext } from '../context.ts'
+import type { PageFallback } from './not-found.ts'
+import { prefersHtml } from './web-app.ts'
+
+export const SERVICE_NAME = 'shopfloor'
+export const SERVICE_VERSION = '2.1.0'
+
+/** `GET /` (service information) and `GET /health` (a trivial query on every call). */
+export async function healthRoutes(app: FastifyInstance, { ctx, pages }: { ctx: AppContext; pages?: PageFallback }) {
+  // A browser asking for `/` gets the web app; everything else gets the service information.
+  app.get('/', { schema: { hide: true } as any }, async (request, reply) => {
+    if (pages && prefersHtml(request) && pages(request, reply)) return reply
+    return {
+      service: SERVICE_NAME,
+      version: SERVICE_VERSION,
+      environment: ctx.config.environment,
+      docs: ctx.config.debug ? '/docs' : null,
+    }
+  })
+
+  app.get(
+    '/health',
+    { config: { rateLimit: { max: 100, timeWindow: '1 minute' } }, schema: { tags: ['service'] } as any },
+    async (_request, reply) => {
+      const base = {
+        service: SERVICE_NAME,
+        version: SERVICE_VERSION,
+        environment: ctx.config.environment,
+        timestamp: Date.now() / 1000,
+      }
+      // This is the one failure answered outside the error envelope.
+      if (ctx.dbState === 'failed') {
+        return reply.status(503).send({ ...base, status: 'unhealthy', database: 'initialization failed' })
+      }
+      try {
+        await ctx.db.query('SELECT 1')
+      } catch {
+        return reply.status(503).send({ ...base, status: 'unhealthy', database: 'unreachable' })
+      }
+      if (ctx.dbState !== 'ready') {
+        return reply.status(503).send({ ...base, status: 'unhealthy', database: 'unreachable' })
+      }
+      return { ...base, status: 'healthy' }
+    },
+  )
+
+  app.get('/api/rate-limit-test', { config: { rateLimit: { max: 10, timeWindow: '1 minute' } } }, async () => ({ status: 'ok' }))
+}

@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify'
+import { buildApp } from './app.ts'
+import { ConfigError, loadConfig } from './config.ts'
+import type { AppContext } from './context.ts'
+import { createLogger } from './logger.ts'
+import { createContext } from './start.ts'
+
+export interface Service {
+  app: FastifyInstance
+  ctx: AppContext
+  stop(): Promise<void>
+}
+
+/** Hooks other parts of the process attach to (the in-process scheduler). */
+export type ServiceExtension = (ctx: AppContext) => Promise<{ stop(): Promise<void> }>
+
+/**
+ * `shopfloor serve`: config, database, migrations, HTTP. The API listens even while the
+ * database is unreachable or its migrations failed, so /health can say so.
+ */
+export async function serve(extensions: ServiceExtension[] = []): Promise<Service> {
+  let config
+  try {
+    config = loadConfig()
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`shopfloor: configuration error: ${err.message}`)
+      process.exit(2)
+    }
+    throw err
+  }
+  const log = createLogger(config)
+  let ctx: AppContext
+  try {
+    ctx = await createContext(config, log, { waitForMigrations: false })
+  } catch (err: any) {
+    log.fatal({ err: err.message }, 'could not open the database')
+    console.error(`shopfloor: ${err.message}`)
+    process.exit(1)
+  }
+  const app = await buildApp(ctx)
+  await app.listen({ host: config.host, port: config.port })
+  const stoppers = await Promise.all(extensions.map((start) => start(ctx)))
+
+  let stopping: Promise<void> | null = null
+  const stop = () =>
+    (stopping ??= (async () => {
+      log.info('shutting down: no new connections, finishing requests in flight')
+      for (const s of stoppers) await s.stop().catch((err) => log.error({ err }, 'stop failed'))
+      await app.close() // closes streams (onClose hooks) and waits for requests in flight
+      await ctx.bus.close()
+      await ctx.db.close()
+      log.info('stopped')
+    })())
+
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stop().then(
+        () => process.exit(0),
+        (err) => {
+          log.error({ err }, 'shutdown failed')
+          process.exit(1)
+        },
+      )
+    })
+  }
+  return { app, ctx, stop }
+}

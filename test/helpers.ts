@@ -1,0 +1,126 @@
+// Test set-up shared by every test file: a real app on a real database.
+//   - TEST_DATABASE_URL set: that PostgreSQL server (migrations applied once, under their lock).
+//   - otherwise: an in-memory embedded database per app.
+// Each test makes its own users and companies, so tests never depend on each other's data.
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { buildApp } from '../src/server/app.ts'
+import { hashPassword } from '../src/server/auth/passwords.ts'
+import { signAccessToken } from '../src/server/auth/tokens.ts'
+import { type Config, loadConfig } from '../src/server/config.ts'
+import type { AppContext } from '../src/server/context.ts'
+import type { Db } from '../src/server/db/db.ts'
+import { openPglite } from '../src/server/db/pglite.ts'
+import { openPostgres } from '../src/server/db/postgres.ts'
+import { createLogger } from '../src/server/logger.ts'
+import { createContext } from '../src/server/start.ts'
+
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null
+export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null
+
+/** A config for tests: environment `test`, quiet logs, overrides applied last. */
+export function testConfig(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Config {
+  return { ...loadConfig({ ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', ...env }), ...overrides }
+}
+
+/** A fresh database handle: PostgreSQL from TEST_DATABASE_URL, else in-memory PGlite. */
+export async function testDb(): Promise<Db> {
+  return TEST_DATABASE_URL ? openPostgres(TEST_DATABASE_URL, undefined, 20) : openPglite(null)
+}
+
+export interface TestApp {
+  app: FastifyInstance
+  ctx: AppContext
+  close(): Promise<void>
+}
+
+/** A migrated database and the whole API on it, driven with app.inject (no socket). */
+export async function testApp(overrides: Partial<Config> = {}, options: { db?: Db } = {}): Promise<TestApp> {
+  const config = testConfig(overrides)
+  const log = createLogger(config)
+  const db = options.db ?? (await testDb())
+  const ctx = await createContext(config, log, { db })
+  const app = await buildApp(ctx)
+  await app.ready()
+  return {
+    app,
+    ctx,
+    async close() {
+      await app.close()
+      await ctx.bus.close()
+      if (!options.db) await db.close()
+    },
+  }
+}
+
+let counter = 0
+/** An address no other test uses. */
+export function uniqueEmail(tag = 'user'): string {
+  return `${tag}-${Date.now().toString(36)}-${process.pid}-${++counter}@example.test`
+}
+
+export interface TestUser {
+  id: string
+  email: string
+  name: string
+  password: string
+  token: string
+}
+
+/**
+ * A user written straight to the database (password `password123`) with a signed access token,
+ * for tests whose subject is not sign-in itself.
+ */
+export async function createUser(ctx: AppContext, name = 'Test User'): Promise<TestUser> {
+  const email = uniqueEmail()
+  const password = 'password123'
+  const row = await ctx.db.one<{ id: string }>(
+    'INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id',
+    [email, name, await hashPassword(password, 4)],
+  )
+  const token = await signAccessToken(ctx.config.jwtSecret, row!.id)
+  return { id: row!.id, email, name, password, token }
+}
+
+/** app.inject with a bearer token and a parsed JSON body. */
+export async function call(
+  app: FastifyInstance,
+  method: InjectOptions['method'],
+  url: string,
+  options: { token?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers },
+    ...(options.body !== undefined ? { payload: options.body as any } : {}),
+  })
+  let body: any = null
+  try {
+    body = response.body ? JSON.parse(response.body) : null
+  } catch {
+    body = response.body
+  }
+  return { status: response.statusCode, body, headers: response.headers }
+}
+
+/**
+ * A database of its own for tests that need one (migration tests, process tests, global sweeps):
+ * a new empty PostgreSQL database next to TEST_DATABASE_URL, or null without a server.
+ */
+export async function scratchPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  if (!TEST_DATABASE_URL) return null
+  const name = `shopfloor_t_${process.pid}_${Date.now().toString(36)}_${++counter}`
+  const admin = openPostgres(TEST_DATABASE_URL, undefined, 1)
+  await admin.query(`CREATE DATABASE ${name}`)
+  await admin.close()
+  const url = new URL(TEST_DATABASE_URL)
+  url.pathname = `/${name}`
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = openPostgres(TEST_DATABASE_URL!, undefined, 1)
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      await a.close()
+    },
+  }
+}
