@@ -1,0 +1,67 @@
+import type { Tx } from '../../server/db/write.ts'
+import { type Actor, recordAudit } from '../audit/record.ts'
+import { type Run, type RunTrigger, runColumns } from './model.ts'
+
+export interface QueueRunInput {
+  companyId: string
+  agentId: string
+  agentName: string
+  taskId?: string | null
+  routineId?: string | null
+  trigger: RunTrigger
+  /** First transcript entry (role `system`), e.g. why a person or the scheduler woke the agent. */
+  reason?: string | null
+  actor: Actor
+}
+
+/**
+ * Queues a run, or reuses the identical queued run (same agent, task and routine) when there
+ * is one: a partial unique index allows only one, so concurrent callers cannot make two.
+ * Either way `run.created` is published (after commit) with the run's id. The caller has
+ * already decided the agent may be woken (not dormant).
+ */
+export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run; created: boolean }> {
+  const taskId = input.taskId ?? null
+  const routineId = input.routineId ?? null
+  const transcript = input.reason ? [{ timestamp: null, role: 'system', text: input.reason }] : []
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const created = await tx.one<Run>(
+      `INSERT INTO runs (company_id, agent_id, task_id, routine_id, trigger, transcript)
+       VALUES ($1, $2, $3, $4, $5,
+               (SELECT coalesce(jsonb_agg(jsonb_set(e, '{timestamp}', to_jsonb(now()))), '[]'::jsonb)
+                  FROM jsonb_array_elements($6::jsonb) e))
+       ON CONFLICT (agent_id,
+                    coalesce(task_id, '00000000-0000-0000-0000-000000000000'::uuid),
+                    coalesce(routine_id, '00000000-0000-0000-0000-000000000000'::uuid))
+         WHERE status = 'queued'
+       DO NOTHING
+       RETURNING ${runColumns()}`,
+      [input.companyId, input.agentId, taskId, routineId, input.trigger, JSON.stringify(transcript)],
+    )
+    if (created) {
+      await recordAudit(tx, {
+        companyId: input.companyId,
+        actor: input.actor,
+        verb: 'queued',
+        entityType: 'run',
+        entityId: created.id,
+        label: `${input.agentName} (${input.trigger})`,
+        changes: { status: [null, 'queued'] },
+      })
+      tx.publish(input.companyId, { type: 'run.created', id: created.id, agent_id: input.agentId })
+      return { run: created, created: true }
+    }
+    const existing = await tx.one<Run>(
+      `SELECT ${runColumns()} FROM runs
+        WHERE agent_id = $1 AND status = 'queued'
+          AND task_id IS NOT DISTINCT FROM $2 AND routine_id IS NOT DISTINCT FROM $3`,
+      [input.agentId, taskId, routineId],
+    )
+    if (existing) {
+      tx.publish(input.companyId, { type: 'run.created', id: existing.id, agent_id: input.agentId })
+      return { run: existing, created: false }
+    }
+    // The identical run was claimed between our insert and select: try again.
+  }
+  throw new Error('could not queue a run')
+}
