@@ -1,0 +1,12 @@
+// Month-to-date spend: the sum of the costs of an agent's runs created since the start of the
+// current UTC month (the database session runs in UTC). The budget check after a run finishes,
+// the agent records and the dashboard all use this one definition.
+
+/** SQL expression: the start of the current UTC month. */
+export const MONTH_START_SQL = `date_trunc('month', now())`
+
+/** Month-to-date spend of one agent ($1 = agent id); served by the runs (agent_id, created_at) index. */
+export const AGENT_SPEND_MTD_SQL = `
+  SELECT coalesce(sum(cost_cents), 0) AS spend_mtd_cents
+    FROM runs
+   WHERE agent_id = $1 AND created_at >= ${MONTH_START_SQL}`
