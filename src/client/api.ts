@@ -1,0 +1,200 @@
+// The typed client of the whole public API: one method per endpoint, grouped by resource.
+// Company-scoped methods take the company id first; task methods take a task reference (its
+// UUID or its key such as `ENG-12`).
+import { followEvents, type StreamOptions } from './events.ts'
+import { type ClientOptions, type Credentials, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
+import type * as T from './types.ts'
+
+const seg = encodeURIComponent
+
+export class ShopfloorClient {
+  readonly http: HttpClient
+
+  constructor(options: ClientOptions) {
+    this.http = new HttpClient(options)
+  }
+
+  private call<R>(method: string, path: string, options?: RequestOptions): Promise<R> {
+    return this.http.request<R>(method, path, options)
+  }
+
+  private co(companyId: string, rest = ''): string {
+    return `/api/companies/${seg(companyId)}${rest}`
+  }
+
+  private list<R>(path: string, query?: object): Promise<R> {
+    return this.call('GET', path, { query: query as Record<string, QueryValue> | undefined })
+  }
+
+  // --- Service --------------------------------------------------------------------------------
+
+  readonly service = {
+    info: () => this.call<T.ServiceInfo>('GET', '/', { auth: false }),
+    health: () => this.call<T.Health>('GET', '/health', { auth: false }),
+  }
+
+  // --- Accounts and sessions --------------------------------------------------------------------
+
+  readonly auth = {
+    /** Registers and signs in: the new session becomes this client's credentials. */
+    register: async (body: { email: string; password: string; name: string; company?: string }) =>
+      this.startSession(await this.call<T.Session>('POST', '/api/register', { body, auth: false })),
+    login: async (email: string, password: string) =>
+      this.startSession(await this.call<T.Session>('POST', '/api/login', { body: { email, password }, auth: false })),
+    loginIdp: async (credential: string) =>
+      this.startSession(await this.call<T.Session>('POST', '/api/login/idp', { body: { credential }, auth: false })),
+    config: () => this.call<{ idp_client_id: string | null }>('GET', '/api/auth/config', { auth: false }),
+    /** Ends this session (its refresh token), or every session of the user with `everywhere`. */
+    logout: async (options: { everywhere?: boolean } = {}) => {
+      const credentials = this.http.getCredentials()
+      const refreshToken = credentials && 'refreshToken' in credentials ? credentials.refreshToken : null
+      const body = options.everywhere || !refreshToken ? undefined : { refresh_token: refreshToken }
+      await this.call<void>('POST', '/api/logout', { body })
+      this.http.setCredentials(null)
+    },
+    forgotPassword: (email: string) => this.call<{ message: string }>('POST', '/api/password/forgot', { body: { email }, auth: false }),
+    resetPassword: (token: string, password: string) =>
+      this.call<{ message: string }>('POST', '/api/password/reset', { body: { token, password }, auth: false }),
+  }
+
+  private startSession(session: T.Session): T.Session {
+    this.http.setCredentials({ accessToken: session.access_token, refreshToken: session.refresh_token })
+    return session
+  }
+
+  /** Switches credentials, for example to an API key. */
+  useCredentials(credentials: Credentials | null): void {
+    this.http.setCredentials(credentials)
+  }
+
+  readonly me = {
+    get: () => this.call<T.User>('GET', '/api/me'),
+    update: (body: { name?: string; avatar_url?: string | null }) => this.call<T.User>('PATCH', '/api/me', { body }),
+    updatePreferences: (body: T.PreferencesPatch) => this.call<T.Preferences>('PATCH', '/api/me/preferences', { body }),
+  }
+
+  readonly apiKeys = {
+    create: (body: { name: string; expires_in_days?: number }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
+    list: () => this.call<T.ApiKey[]>('GET', '/api/me/api-keys'),
+    revoke: (keyId: string) => this.call<void>('DELETE', `/api/me/api-keys/${seg(keyId)}`),
+  }
+
+  // --- Companies --------------------------------------------------------------------------------
+
+  readonly companies = {
+    list: () => this.call<T.Company[]>('GET', '/api/companies'),
+    create: (body: T.CompanyCreate) => this.call<T.Company>('POST', '/api/companies', { body }),
+    get: (companyId: string) => this.call<T.Company>('GET', this.co(companyId)),
+    update: (companyId: string, body: T.CompanyUpdate) => this.call<T.Company>('PATCH', this.co(companyId), { body }),
+    members: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
+  }
+
+  // --- Agents -----------------------------------------------------------------------------------
+
+  readonly agents = {
+    list: (companyId: string, query: { include_terminated?: boolean } = {}) =>
+      this.list<T.Agent[]>(this.co(companyId, '/agents'), query),
+    get: (companyId: string, agentId: string) => this.call<T.Agent>('GET', this.co(companyId, `/agents/${seg(agentId)}`)),
+    hire: (companyId: string, body: T.AgentHire) => this.call<T.Agent>('POST', this.co(companyId, '/agents'), { body }),
+    update: (companyId: string, agentId: string, body: T.AgentUpdate) =>
+      this.call<T.Agent>('PATCH', this.co(companyId, `/agents/${seg(agentId)}`), { body }),
+    pause: (companyId: string, agentId: string) => this.agentAction<T.Agent>(companyId, agentId, 'pause'),
+    resume: (companyId: string, agentId: string) => this.agentAction<T.Agent>(companyId, agentId, 'resume'),
+    terminate: (companyId: string, agentId: string) => this.agentAction<T.Agent>(companyId, agentId, 'terminate'),
+    wake: (companyId: string, agentId: string, body: T.WakeRequest = {}) => this.agentAction<T.Run>(companyId, agentId, 'wake', body),
+    org: (companyId: string) => this.call<T.OrgNode[]>('GET', this.co(companyId, '/org')),
+  }
+
+  private agentAction<R>(companyId: string, agentId: string, action: string, body?: unknown): Promise<R> {
+    return this.call<R>('POST', this.co(companyId, `/agents/${seg(agentId)}/${action}`), { body })
+  }
+
+  // --- Tasks and comments -----------------------------------------------------------------------
+
+  readonly tasks = {
+    list: (companyId: string, filters: T.TaskFilters = {}) => this.list<T.Task[]>(this.co(companyId, '/tasks'), filters),
+    get: (companyId: string, taskRef: string) => this.call<T.Task>('GET', this.co(companyId, `/tasks/${seg(taskRef)}`)),
+    create: (companyId: string, body: T.TaskCreate) => this.call<T.Task>('POST', this.co(companyId, '/tasks'), { body }),
+    update: (companyId: string, taskRef: string, body: T.TaskUpdate) =>
+      this.call<T.Task>('PATCH', this.co(companyId, `/tasks/${seg(taskRef)}`), { body }),
+    delete: (companyId: string, taskRef: string) => this.call<void>('DELETE', this.co(companyId, `/tasks/${seg(taskRef)}`)),
+  }
+
+  readonly comments = {
+    list: (companyId: string, taskRef: string) => this.call<T.Comment[]>('GET', this.commentsPath(companyId, taskRef)),
+    create: (companyId: string, taskRef: string, body: T.CommentCreate) =>
+      this.call<T.Comment>('POST', this.commentsPath(companyId, taskRef), { body }),
+    update: (companyId: string, taskRef: string, commentId: string, body: { body?: string; kind?: T.CommentKind }) =>
+      this.call<T.Comment>('PATCH', this.commentsPath(companyId, taskRef, commentId), { body }),
+    delete: (companyId: string, taskRef: string, commentId: string) =>
+      this.call<void>('DELETE', this.commentsPath(companyId, taskRef, commentId)),
+  }
+
+  private commentsPath(companyId: string, taskRef: string, commentId?: string): string {
+    return this.co(companyId, `/tasks/${seg(taskRef)}/comments${commentId ? `/${seg(commentId)}` : ''}`)
+  }
+
+  // --- Goals, projects, routines ----------------------------------------------------------------
+
+  readonly goals = this.crud<T.Goal, T.GoalCreate, T.GoalUpdate>('goals')
+  readonly projects = this.crud<T.Project, T.ProjectCreate, T.ProjectUpdate>('projects')
+  readonly routines = {
+    ...this.crud<T.Routine, T.RoutineCreate, T.RoutineUpdate>('routines'),
+    trigger: (companyId: string, routineId: string) =>
+      this.call<T.RoutineTrigger>('POST', this.co(companyId, `/routines/${seg(routineId)}/trigger`)),
+  }
+
+  /** list, get, create, update, delete of a plain company collection (projects have no delete). */
+  private crud<R, C, U>(collection: string) {
+    const item = (companyId: string, id: string) => this.co(companyId, `/${collection}/${seg(id)}`)
+    return {
+      list: (companyId: string) => this.call<R[]>('GET', this.co(companyId, `/${collection}`)),
+      get: (companyId: string, id: string) => this.call<R>('GET', item(companyId, id)),
+      create: (companyId: string, body: C) => this.call<R>('POST', this.co(companyId, `/${collection}`), { body }),
+      update: (companyId: string, id: string, body: U) => this.call<R>('PATCH', item(companyId, id), { body }),
+      delete: (companyId: string, id: string) => this.call<void>('DELETE', item(companyId, id)),
+    }
+  }
+
+  // --- Runs (people and the runner protocol) ----------------------------------------------------
+
+  readonly runs = {
+    list: (companyId: string, filters: T.RunFilters = {}) => this.list<T.Run[]>(this.co(companyId, '/runs'), filters),
+    get: (companyId: string, runId: string) => this.call<T.Run>('GET', this.co(companyId, `/runs/${seg(runId)}`)),
+    cancel: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/cancel`)),
+    /** The next runnable run, or null when there is nothing to run (204). */
+    claim: async (companyId: string, body: T.ClaimRequest) =>
+      (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
+    heartbeat: (companyId: string, runId: string, runnerId: string) =>
+      this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), { body: { runner_id: runnerId } }),
+    report: (companyId: string, runId: string, body: T.RunReport) =>
+      this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
+    expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
+  }
+
+  // --- Approvals --------------------------------------------------------------------------------
+
+  readonly approvals = {
+    list: (companyId: string, query: { status?: T.ApprovalStatus } = {}) =>
+      this.list<T.Approval[]>(this.co(companyId, '/approvals'), query),
+    get: (companyId: string, approvalId: string) => this.call<T.Approval>('GET', this.co(companyId, `/approvals/${seg(approvalId)}`)),
+    approve: (companyId: string, approvalId: string, body: T.Decision = {}) =>
+      this.call<T.Approval>('POST', this.co(companyId, `/approvals/${seg(approvalId)}/approve`), { body }),
+    reject: (companyId: string, approvalId: string, body: Omit<T.Decision, 'new_budget_cents'> = {}) =>
+      this.call<T.Approval>('POST', this.co(companyId, `/approvals/${seg(approvalId)}/reject`), { body }),
+  }
+
+  // --- Insights and live events -----------------------------------------------------------------
+
+  readonly insights = {
+    dashboard: (companyId: string, query: { days?: 7 | 14 | 30 } = {}) => this.list<T.Dashboard>(this.co(companyId, '/dashboard'), query),
+    activity: (companyId: string, query: T.ActivityQuery = {}) => this.list<T.AuditEvent[]>(this.co(companyId, '/activity'), query),
+    costs: (companyId: string, query: { month?: string } = {}) => this.list<T.Costs>(this.co(companyId, '/costs'), query),
+    inbox: (companyId: string) => this.call<T.Inbox>('GET', this.co(companyId, '/inbox')),
+  }
+
+  /** Follows the company's live events; see followEvents. */
+  events(companyId: string, options: StreamOptions): Promise<void> {
+    return followEvents(this.http, companyId, options)
+  }
+}
