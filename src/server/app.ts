@@ -35,6 +35,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
+    // handler; they get the envelope here.
+    frameworkErrors: (error, _request, reply) => {
+      reply.status(error.statusCode ?? 400).send(envelope('HTTP_ERROR', error.message))
+    },
   })
   app.setValidatorCompiler(validatorCompiler)
   installErrorHandler(app, config.production)

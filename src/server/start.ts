@@ -2,7 +2,7 @@ import type { Logger } from 'pino'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
-import { migrate } from './db/migrate.ts'
+import { type Migration, migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { createBus } from './events/create.ts'
 
@@ -12,11 +12,11 @@ import { createBus } from './events/create.ts'
  * "initialization failed" and the process stays up). A database that cannot be reached is
  * retried every 2 seconds; a migration that fails is not retried.
  */
-export async function createContext(config: Config, log: Logger, options: { db?: Db; waitForMigrations?: boolean } = {}): Promise<AppContext> {
+export async function createContext(config: Config, log: Logger, options: { db?: Db; waitForMigrations?: boolean; migrations?: Migration[] } = {}): Promise<AppContext> {
   const db = options.db ?? (await openDatabase(config, log))
   const ctx: AppContext = { config, db, bus: createBus(config, log), log, dbState: 'starting' }
-  const migrations = runMigrations(ctx)
-  if (options.waitForMigrations !== false) await migrations
+  const migrating = runMigrations(ctx, options.migrations)
+  if (options.waitForMigrations !== false) await migrating
   return ctx
 }
 
@@ -30,10 +30,10 @@ function isSqlFailure(err: any): boolean {
   return typeof err?.severity === 'string' && code !== '57P03' && !code.startsWith('08') && !code.startsWith('57P')
 }
 
-async function runMigrations(ctx: AppContext): Promise<void> {
+async function runMigrations(ctx: AppContext, migrations?: Migration[]): Promise<void> {
   for (;;) {
     try {
-      const applied = await migrate(ctx.db)
+      const applied = await migrate(ctx.db, migrations)
       if (applied.length) ctx.log.info({ applied }, 'database migrations applied')
       ctx.dbState = 'ready'
       return

@@ -17,7 +17,7 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
   }
   let db: PGlite
   try {
-    db = new PGlite(dataDir ? path.resolve(dataDir) : undefined, { parsers })
+    db = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, parsers })
     await db.waitReady
     await db.exec("SET TIME ZONE 'UTC'")
   } catch (err) {
