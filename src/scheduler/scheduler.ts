@@ -1,7 +1,184 @@
+// The scheduler: fires routines on their cron, wakes agents on their own heartbeat_cron and
+// fails stale runs. It runs inside every API process (unless SCHEDULER=off) or on its own
+// (`shopfloor scheduler`); any number of instances may share one database, because every slot
+// is decided by a guarded statement (fire.ts), never by which instance happens to be awake.
+//
+// Definitions (routines and agents' crons) are read from the database every 5 minutes and
+// 1 second after any routine.* or agent.* event. The event bus is per company, so the
+// scheduler subscribes to every company it knows and looks for new companies on a short poll.
+// With the in-process bus a separate scheduler process sees no events of the API process and
+// relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
+import type { Logger } from 'pino'
 import type { AppContext } from '../server/context.ts'
+import { parseSchedule, type Schedule } from './cron.ts'
+import { type Definition, definitionKey, loadDefinitions } from './definitions.ts'
+import { fireHeartbeat, fireRoutine, type Slot } from './fire.ts'
+import { sweepStaleRuns } from './sweep.ts'
 
-/** Routine crons, agent heartbeat wakes and the stale-run sweep. */
-export async function startScheduler(ctx: AppContext): Promise<{ stop(): Promise<void> }> {
-  void ctx
-  return { stop: async () => {} }
+export interface SchedulerOptions {
+  /** Full re-read of the definitions (SPEC.md: 5 minutes). */
+  refreshMs?: number
+  /** Delay between a routine.* / agent.* event and the re-read it causes (SPEC.md: 1 second). */
+  eventRefreshDelayMs?: number
+  /** How often to look for companies created since the last look (to hear their events). */
+  companyPollMs?: number
+  /** Stale-run sweep interval; default STALE_SWEEP_SECONDS (60). */
+  staleSweepMs?: number
+}
+
+export interface Scheduler {
+  /** Re-reads the definitions now. */
+  refresh(): Promise<void>
+  stop(): Promise<void>
+}
+
+interface Entry {
+  def: Definition
+  schedule: Schedule
+  next: Date | null
+}
+
+/** Longest sleep between checks, so a wall-clock jump is noticed within a minute. */
+const MAX_SLEEP_MS = 60_000
+
+export async function startScheduler(ctx: AppContext, options: SchedulerOptions = {}): Promise<Scheduler> {
+  const refreshMs = options.refreshMs ?? 5 * 60_000
+  const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
+  const companyPollMs = options.companyPollMs ?? 30_000
+  const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
+  const log: Logger = ctx.log.child({ component: 'scheduler' })
+
+  const entries = new Map<string, Entry>()
+  /** Cron texts already reported as invalid, so each is logged once, not on every refresh. */
+  const reportedInvalid = new Map<string, string>()
+  const subscriptions = new Map<string, () => void>()
+  let stopped = false
+  let slotTimer: NodeJS.Timeout | undefined
+  let eventTimer: NodeJS.Timeout | undefined
+
+  // Refreshes and firings run one after another, so a refresh never swaps the entries while a
+  // firing walks them.
+  let chain: Promise<void> = Promise.resolve()
+  const serial = (label: string, fn: () => Promise<void>) =>
+    (chain = chain.then(fn).catch((err) => log.error({ err }, `scheduler ${label} failed`)))
+
+  async function refresh(): Promise<void> {
+    const defs = await loadDefinitions(ctx.db)
+    const now = new Date()
+    const seen = new Set<string>()
+    for (const def of defs) {
+      const key = definitionKey(def)
+      seen.add(key)
+      const current = entries.get(key)
+      if (current && current.def.cron === def.cron) continue
+      try {
+        const schedule = parseSchedule(def.cron)
+        entries.set(key, { def, schedule, next: schedule.nextSlot(now) })
+        reportedInvalid.delete(key)
+      } catch (err: any) {
+        entries.delete(key)
+        if (reportedInvalid.get(key) !== def.cron) {
+          reportedInvalid.set(key, def.cron)
+          log.warn({ kind: def.kind, id: def.id, company_id: def.companyId, cron: def.cron, reason: err.message },
+            'invalid cron expression; skipped')
+        }
+      }
+    }
+    for (const key of entries.keys()) if (!seen.has(key)) entries.delete(key)
+    for (const key of reportedInvalid.keys()) if (!seen.has(key)) reportedInvalid.delete(key)
+    await syncCompanies()
+    armSlotTimer()
+  }
+
+  async function fireDue(): Promise<void> {
+    const now = new Date()
+    for (const entry of entries.values()) {
+      if (stopped) return
+      if (!entry.next || entry.next > now) continue
+      const at = entry.next
+      // Slots missed while the process was not running (or was suspended) are not caught up.
+      entry.next = entry.schedule.nextSlot(now)
+      const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
+      try {
+        const fired = entry.def.kind === 'routine' ? await fireRoutine(ctx, entry.def, slot) : await fireHeartbeat(ctx, entry.def, slot)
+        if (fired) log.info({ kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot fired')
+      } catch (err) {
+        log.error({ err, kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot failed')
+      }
+    }
+  }
+
+  function armSlotTimer(): void {
+    clearTimeout(slotTimer)
+    if (stopped) return
+    let earliest = Infinity
+    for (const entry of entries.values()) if (entry.next) earliest = Math.min(earliest, entry.next.getTime())
+    const delay = Math.max(0, Math.min(earliest - Date.now(), MAX_SLEEP_MS))
+    slotTimer = setTimeout(() => void serial('firing', fireDue).then(armSlotTimer), delay)
+    slotTimer.unref()
+  }
+
+  function onEvent(event: { type: string }): void {
+    if (!event.type.startsWith('routine.') && !event.type.startsWith('agent.')) return
+    if (eventTimer || stopped) return // one re-read covers every event of the next second
+    eventTimer = setTimeout(() => {
+      eventTimer = undefined
+      void serial('refresh', refresh)
+    }, eventRefreshDelayMs)
+    eventTimer.unref()
+  }
+
+  async function syncCompanies(): Promise<void> {
+    const rows = await ctx.db.many<{ id: string }>('SELECT id FROM companies')
+    const ids = new Set(rows.map((r) => r.id))
+    for (const id of ids) if (!subscriptions.has(id) && !stopped) subscriptions.set(id, ctx.bus.subscribe(id, onEvent))
+    for (const [id, unsubscribe] of subscriptions) {
+      if (!ids.has(id)) {
+        unsubscribe()
+        subscriptions.delete(id)
+      }
+    }
+  }
+
+  let sweeping = false
+  async function sweep(): Promise<void> {
+    if (sweeping) return // a slow sweep is not stacked on itself
+    sweeping = true
+    try {
+      const expired = await sweepStaleRuns(ctx)
+      if (expired.length) log.info({ expired }, 'stale runs expired')
+    } catch (err) {
+      log.error({ err }, 'stale-run sweep failed')
+    } finally {
+      sweeping = false
+    }
+  }
+
+  // In the API process the scheduler starts while migrations may still be running.
+  void serial('start', async () => {
+    while (ctx.dbState === 'starting' && !stopped) await new Promise((r) => setTimeout(r, 500))
+    if (ctx.dbState === 'failed') log.error('database not initialised; the scheduler stays idle')
+    else await refresh()
+  })
+  const intervals = [
+    setInterval(() => void serial('refresh', refresh), refreshMs),
+    setInterval(() => void serial('company poll', syncCompanies), companyPollMs),
+    setInterval(() => void sweep(), staleSweepMs),
+  ]
+  for (const timer of intervals) timer.unref()
+  log.info('scheduler started')
+
+  return {
+    refresh: () => serial('refresh', refresh),
+    async stop() {
+      stopped = true
+      for (const timer of intervals) clearInterval(timer)
+      clearTimeout(slotTimer)
+      clearTimeout(eventTimer)
+      for (const unsubscribe of subscriptions.values()) unsubscribe()
+      subscriptions.clear()
+      await chain
+      while (sweeping) await new Promise((r) => setTimeout(r, 10))
+    },
+  }
 }

@@ -1,0 +1,57 @@
+// Firing one slot of one definition. Each slot is decided by one guarded statement in the
+// transaction that also does the work, so when several scheduler instances share a database
+// exactly one of them fires it: the others block on the row the winner changed, then find the
+// guard false once it commits (READ COMMITTED re-checks the updated row).
+import { systemActor } from '../domain/audit/record.ts'
+import { DORMANT_STATUSES } from '../domain/agents/status.ts'
+import { queueRun } from '../domain/runs/queue.ts'
+import type { AppContext } from '../server/context.ts'
+import { write } from '../server/db/write.ts'
+import type { Definition } from './definitions.ts'
+
+export interface Slot {
+  at: Date
+  /** An earlier run this close to `at` makes the slot a duplicate (see cron.ts). */
+  windowMs: number
+}
+
+/**
+ * Wakes an agent for a slot of its heartbeat_cron: a `manual` run whose first transcript entry
+ * says why. Skipped (false) when another instance fired the slot, the agent is dormant or gone,
+ * or its heartbeat_cron changed since the definitions were read.
+ */
+export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot): Promise<boolean> {
+  return write(ctx, async (tx) => {
+    const claimed = await tx.one(
+      `INSERT INTO agent_heartbeat_slots (agent_id, company_id, last_slot_at)
+       SELECT a.id, a.company_id, $3::timestamptz FROM agents a
+        WHERE a.id = $1 AND a.company_id = $2 AND a.heartbeat_cron = $4 AND NOT (a.status = ANY($6::text[]))
+       ON CONFLICT (agent_id) DO UPDATE SET last_slot_at = EXCLUDED.last_slot_at
+        WHERE agent_heartbeat_slots.last_slot_at < EXCLUDED.last_slot_at - $5::double precision * interval '1 millisecond'
+       RETURNING agent_id`,
+      [def.id, def.companyId, slot.at.toISOString(), def.cron, slot.windowMs, DORMANT_STATUSES],
+    )
+    if (!claimed) return false
+    const agent = await tx.one<{ name: string }>('SELECT name FROM agents WHERE id = $1 AND company_id = $2', [
+      def.id,
+      def.companyId,
+    ])
+    await queueRun(tx, {
+      companyId: def.companyId,
+      agentId: def.id,
+      agentName: agent!.name,
+      trigger: 'manual',
+      reason: `Scheduled heartbeat (cron "${def.cron.trim()}", slot ${slot.at.toISOString()})`,
+      actor: systemActor(agent!.name),
+    })
+    return true
+  })
+}
+
+/** Fires a routine slot (pending the routine trigger service). */
+export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot): Promise<boolean> {
+  void ctx
+  void def
+  void slot
+  throw new Error('routine trigger service not available yet')
+}

@@ -1,0 +1,82 @@
+// Rows the scheduler tests start from, written straight to the database: the scheduler reads
+// the database, and these tests are about when it fires, not about the endpoints that make rows.
+import { Writable } from 'node:stream'
+import pino from 'pino'
+import type { AppContext } from '../../src/server/context.ts'
+import type { Queryable } from '../../src/server/db/db.ts'
+import { openPostgres } from '../../src/server/db/postgres.ts'
+import { scratchPostgres, type TestApp, testApp } from '../helpers.ts'
+
+/**
+ * The scheduler acts on every company in its database, so its tests get a database of their
+ * own: a scratch PostgreSQL database beside TEST_DATABASE_URL, or the private in-memory one.
+ * Other test files' agents and routines are never fired by these schedulers.
+ */
+export async function privateApp(): Promise<TestApp & { url: string | null }> {
+  const scratch = await scratchPostgres()
+  const db = scratch ? openPostgres(scratch.url, undefined, 10) : undefined
+  const app = await testApp({}, { db })
+  return {
+    ...app,
+    url: scratch?.url ?? null,
+    async close() {
+      await app.close()
+      await db?.close()
+      await scratch?.drop()
+    },
+  }
+}
+
+export async function makeCompany(db: Queryable, name = 'Scheduler Co'): Promise<string> {
+  const row = await db.one<{ id: string }>(`INSERT INTO companies (name, task_prefix) VALUES ($1, 'SCH') RETURNING id`, [name])
+  return row!.id
+}
+
+export async function makeAgent(
+  db: Queryable,
+  companyId: string,
+  fields: { name?: string; status?: string; heartbeat_cron?: string | null } = {},
+): Promise<string> {
+  const row = await db.one<{ id: string }>(
+    `INSERT INTO agents (company_id, name, status, heartbeat_cron, adapter) VALUES ($1, $2, $3, $4, 'simulated') RETURNING id`,
+    [companyId, fields.name ?? 'Ada', fields.status ?? 'idle', fields.heartbeat_cron ?? null],
+  )
+  return row!.id
+}
+
+export async function makeRoutine(
+  db: Queryable,
+  companyId: string,
+  agentId: string,
+  fields: { cron: string; title?: string; enabled?: boolean },
+): Promise<string> {
+  const row = await db.one<{ id: string }>(
+    `INSERT INTO routines (company_id, agent_id, title, cron, enabled) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+    [companyId, agentId, fields.title ?? 'Daily report', fields.cron, fields.enabled ?? true],
+  )
+  return row!.id
+}
+
+/** The context with a logger whose lines the test can read. */
+export function withCapturedLog(ctx: AppContext): { ctx: AppContext; lines: () => any[] } {
+  const captured: any[] = []
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      for (const line of String(chunk).split('\n')) if (line.trim()) captured.push(JSON.parse(line))
+      done()
+    },
+  })
+  return { ctx: { ...ctx, log: pino({ level: 'info' }, stream) }, lines: () => captured }
+}
+
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
