@@ -5,8 +5,16 @@
 /** SQL expression: the start of the current UTC month. */
 export const MONTH_START_SQL = `date_trunc('month', now())`
 
-/** Month-to-date spend of one agent ($1 = agent id); served by the runs (agent_id, created_at) index. */
-export const AGENT_SPEND_MTD_SQL = `
+/**
+ * Month-to-date spend of the agent whose id is the SQL expression `agentId` (a parameter such
+ * as `$1`, or a column of an outer query); served by the runs (agent_id, created_at) index.
+ */
+export function agentSpendMtdSql(agentId: string): string {
+  return `
   SELECT coalesce(sum(cost_cents), 0) AS spend_mtd_cents
     FROM runs
-   WHERE agent_id = $1 AND created_at >= ${MONTH_START_SQL}`
+   WHERE agent_id = ${agentId} AND created_at >= ${MONTH_START_SQL}`
+}
+
+/** Month-to-date spend of one agent ($1 = agent id). */
+export const AGENT_SPEND_MTD_SQL = agentSpendMtdSql('$1')

@@ -26,11 +26,11 @@ export function systemActor(agentName?: string | null): Actor {
 }
 
 /** Field-level changes {field: [old, new]} for the fields whose value differs. */
-export function diff(before: Record<string, unknown>, after: Record<string, unknown>, fields: string[]): Changes {
+export function diff(before: object, after: object, fields: readonly string[]): Changes {
   const changes: Changes = {}
   for (const field of fields) {
-    const a = before[field] ?? null
-    const b = after[field] ?? null
+    const a = (before as Record<string, unknown>)[field] ?? null
+    const b = (after as Record<string, unknown>)[field] ?? null
     if (JSON.stringify(a) !== JSON.stringify(b)) changes[field] = [a, b]
   }
   return changes

@@ -1,0 +1,78 @@
+import type { Tx } from '../../server/db/write.ts'
+import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import { findInCompany } from '../companies/references.ts'
+import { AGENT_FIELDS, type Agent } from './model.ts'
+import { getAgent } from './read.ts'
+
+export interface HireInput {
+  name: string
+  title?: string | null
+  role?: string | null
+  adapter?: string | null
+  reports_to_id?: string | null
+  heartbeat_cron?: string | null
+  instructions?: string | null
+  capabilities?: unknown[] | null
+  monthly_budget_cents?: number
+  request_approval?: boolean
+}
+
+/**
+ * Hires an agent: `idle` at once, or `pending_approval` with a `hire_agent` approval that a
+ * person decides later. Publishes `agent.created` (and `approval.created`, id null).
+ */
+export async function hireAgent(tx: Tx, companyId: string, actor: Actor, requestedBy: string | null, input: HireInput): Promise<Agent> {
+  if (input.reports_to_id) await findInCompany(tx, 'agents', companyId, input.reports_to_id, 'Manager')
+  const status = input.request_approval ? 'pending_approval' : 'idle'
+  const row = await tx.one<{ id: string }>(
+    `INSERT INTO agents (company_id, name, title, role, adapter, reports_to_id, heartbeat_cron, instructions,
+                         capabilities, monthly_budget_cents, status)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
+     RETURNING id`,
+    [
+      companyId,
+      input.name,
+      input.title ?? null,
+      input.role === undefined ? 'engineer' : input.role,
+      input.adapter === undefined ? 'agent_cli_1' : input.adapter,
+      input.reports_to_id ?? null,
+      input.heartbeat_cron ?? null,
+      input.instructions ?? null,
+      input.capabilities == null ? null : JSON.stringify(input.capabilities),
+      input.monthly_budget_cents ?? 0,
+      status,
+    ],
+  )
+  const agent = await getAgent(tx, companyId, row!.id)
+  await recordAudit(tx, {
+    companyId,
+    actor,
+    verb: 'hired',
+    entityType: 'agent',
+    entityId: agent.id,
+    label: agent.name,
+    changes: diff({}, agent, [...AGENT_FIELDS, 'status']),
+  })
+  tx.publish(companyId, { type: 'agent.created', id: agent.id })
+
+  if (input.request_approval) {
+    const approval = await tx.one<{ id: string }>(
+      `INSERT INTO approvals (company_id, type, agent_id, payload, requested_by_user_id, requested_by_agent_id)
+       VALUES ($1, 'hire_agent', $2, $3::jsonb, $4, $5)
+       RETURNING id`,
+      [companyId, agent.id, JSON.stringify({ name: agent.name, role: agent.role }), requestedBy,
+        actor.type === 'agent' ? actor.agentId : null],
+    )
+    await recordAudit(tx, {
+      companyId,
+      actor,
+      verb: 'created',
+      entityType: 'approval',
+      entityId: approval!.id,
+      label: `Hire ${agent.name}`,
+      changes: { status: [null, 'pending'] },
+    })
+    tx.publish(companyId, { type: 'approval.created', id: null })
+  }
+  return agent
+}

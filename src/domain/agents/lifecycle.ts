@@ -1,0 +1,116 @@
+import type { Tx } from '../../server/db/write.ts'
+import { invalidState } from '../../server/errors.ts'
+import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Agent } from './model.ts'
+import { getAgent } from './read.ts'
+import type { AgentStatus } from './status.ts'
+
+// Pause, resume and terminate (SPEC.md "Agent status"). Each is one guarded UPDATE that also
+// returns the status it replaced; zero rows means the agent is missing or in the wrong state.
+
+/**
+ * Moves the agent to `to` if its current status is one of `from`; returns the previous status,
+ * or null when no row matched. The FOR UPDATE sub-select reads the row after any concurrent
+ * change has committed, so the guard and the previous status are consistent.
+ */
+async function transition(tx: Tx, companyId: string, agentId: string, to: AgentStatus, from: readonly AgentStatus[]): Promise<string | null> {
+  const row = await tx.one<{ previous: string }>(
+    `UPDATE agents a SET status = $3, updated_at = now()
+       FROM (SELECT id, status FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE) old
+      WHERE a.id = old.id AND old.status = ANY($4::text[])
+      RETURNING old.status AS previous`,
+    [agentId, companyId, to, from],
+  )
+  return row?.previous ?? null
+}
+
+async function recordStatusChange(tx: Tx, companyId: string, agent: Agent, actor: Actor, verb: string, previous: string) {
+  await recordAudit(tx, {
+    companyId,
+    actor,
+    verb,
+    entityType: 'agent',
+    entityId: agent.id,
+    label: agent.name,
+    changes: { status: [previous, agent.status] },
+  })
+  tx.publish(companyId, { type: 'agent.updated', id: agent.id })
+}
+
+/** Pauses a non-dormant agent. Already paused: 200, nothing changes. Its runs are left alone. */
+export async function pauseAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
+  const previous = await transition(tx, companyId, agentId, 'paused', ['idle', 'running', 'error'])
+  const agent = await getAgent(tx, companyId, agentId)
+  if (previous === null) {
+    if (agent.status === 'paused') return agent
+    throw invalidState(`Cannot pause an agent that is ${agent.status}`)
+  }
+  await recordStatusChange(tx, companyId, agent, actor, 'paused', previous)
+  return agent
+}
+
+/** Resumes a paused agent to `idle`; any other status is INVALID_STATE. */
+export async function resumeAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
+  const previous = await transition(tx, companyId, agentId, 'idle', ['paused'])
+  const agent = await getAgent(tx, companyId, agentId)
+  if (previous === null) throw invalidState(`Cannot resume an agent that is ${agent.status}`)
+  await recordStatusChange(tx, companyId, agent, actor, 'resumed', previous)
+  return agent
+}
+
+/**
+ * Terminates an agent: its queued and running runs are cancelled, its reports move to its
+ * manager (or become roots), and it leaves the org chart. Its history stays.
+ */
+export async function terminateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
+  const previous = await transition(tx, companyId, agentId, 'terminated', ['idle', 'running', 'paused', 'pending_approval', 'error'])
+  if (previous === null) {
+    const agent = await getAgent(tx, companyId, agentId) // 404 when missing
+    throw invalidState(`Cannot terminate an agent that is ${agent.status}`)
+  }
+
+  const cancelled = await tx.many<{ id: string; previous: string; trigger: string }>(
+    `UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
+       FROM (SELECT id, status FROM runs
+              WHERE agent_id = $1 AND company_id = $2 AND status IN ('queued', 'running')
+              FOR UPDATE) old
+      WHERE r.id = old.id
+      RETURNING r.id, old.status AS previous, r.trigger`,
+    [agentId, companyId],
+  )
+  const agent = await getAgent(tx, companyId, agentId)
+  for (const run of cancelled) {
+    await recordAudit(tx, {
+      companyId,
+      actor,
+      verb: 'cancelled',
+      entityType: 'run',
+      entityId: run.id,
+      label: `${agent.name} (${run.trigger})`,
+      changes: { status: [run.previous, 'cancelled'] },
+    })
+    tx.publish(companyId, { type: 'run.updated', id: run.id, agent_id: agentId, status: 'cancelled' })
+  }
+
+  const moved = await tx.many<{ id: string; name: string }>(
+    `UPDATE agents SET reports_to_id = $3, updated_at = now()
+      WHERE reports_to_id = $1 AND company_id = $2
+      RETURNING id, name`,
+    [agentId, companyId, agent.reports_to_id],
+  )
+  for (const report of moved) {
+    await recordAudit(tx, {
+      companyId,
+      actor,
+      verb: 'updated',
+      entityType: 'agent',
+      entityId: report.id,
+      label: report.name,
+      changes: { reports_to_id: [agentId, agent.reports_to_id] },
+    })
+    tx.publish(companyId, { type: 'agent.updated', id: report.id })
+  }
+
+  await recordStatusChange(tx, companyId, agent, actor, 'terminated', previous)
+  return agent
+}

@@ -1,0 +1,44 @@
+import { agentSpendMtdSql } from './spend.ts'
+
+// The Agent record as the API returns it: the stored fields plus month-to-date spend and the
+// number of open tasks assigned to it.
+
+export interface Agent {
+  id: string
+  company_id: string
+  name: string
+  title: string | null
+  role: string | null
+  adapter: string | null
+  reports_to_id: string | null
+  heartbeat_cron: string | null
+  instructions: string | null
+  capabilities: unknown[] | null
+  monthly_budget_cents: number
+  spend_mtd_cents: number
+  open_tasks: number
+  last_activity: string | null
+  avatar_seed: number
+  status: string
+  created_at: string
+}
+
+/** Fields set on hire and changed by PATCH, in audit order. */
+export const AGENT_FIELDS = [
+  'name', 'title', 'role', 'adapter', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities', 'monthly_budget_cents',
+] as const
+export type AgentField = (typeof AGENT_FIELDS)[number]
+
+/** Open = assigned and neither done nor cancelled. */
+const OPEN_TASKS_SQL = `
+  SELECT count(*)::int AS open_tasks FROM tasks t
+   WHERE t.assignee_agent_id = a.id AND t.company_id = a.company_id AND t.status NOT IN ('done', 'cancelled')`
+
+/** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
+export const AGENT_SELECT = `
+  SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.reports_to_id, a.heartbeat_cron,
+         a.instructions, a.capabilities, a.monthly_budget_cents, s.spend_mtd_cents, o.open_tasks,
+         a.last_activity, a.avatar_seed, a.status, a.created_at
+    FROM agents a
+    CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
+    CROSS JOIN LATERAL (${OPEN_TASKS_SQL}) o`
