@@ -1,0 +1,46 @@
+// Helpers for the account tests: sign-up through the API and requests from a chosen client
+// address (the per-address rate limits would otherwise be shared by every test in a file).
+import type { FastifyInstance, InjectOptions } from 'fastify'
+import { uniqueEmail } from '../helpers.ts'
+
+let lastOctet = 0
+/** A client address no other test in this process uses. */
+export function uniqueIp(): string {
+  lastOctet++
+  return `10.${process.pid % 250}.${Math.floor(lastOctet / 250)}.${lastOctet % 250}`
+}
+
+export async function callFrom(
+  app: FastifyInstance,
+  ip: string,
+  method: InjectOptions['method'],
+  url: string,
+  options: { token?: string; body?: unknown } = {},
+) {
+  const response = await app.inject({
+    method,
+    url,
+    remoteAddress: ip,
+    headers: options.token ? { authorization: `Bearer ${options.token}` } : {},
+    ...(options.body !== undefined ? { payload: options.body as any } : {}),
+  })
+  return { status: response.statusCode, body: response.body ? JSON.parse(response.body) : null, headers: response.headers }
+}
+
+export interface Account {
+  id: string
+  email: string
+  password: string
+  access: string
+  refresh: string
+}
+
+/** Registers through the API (real bcrypt cost) and returns the session. */
+export async function signUp(app: FastifyInstance, name = 'Ada Lovelace'): Promise<Account> {
+  const email = uniqueEmail('acct')
+  const password = 'correct horse battery'
+  const r = await app.inject({ method: 'POST', url: '/api/register', payload: { email, password, name } })
+  if (r.statusCode !== 201) throw new Error(`register failed: ${r.statusCode} ${r.body}`)
+  const body = r.json()
+  return { id: body.user.id, email, password, access: body.access_token, refresh: body.refresh_token }
+}
