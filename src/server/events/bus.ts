@@ -9,32 +9,128 @@ export interface CompanyEvent {
 
 export type EventListener = (event: CompanyEvent) => void
 
+/**
+ * What subscribe returns: call it to unsubscribe. `ready` resolves once events published from
+ * anywhere reach the listener (with Redis: once the company's channel is subscribed), so a
+ * stream can tell its client it is live only when it really is.
+ */
+export interface Unsubscribe {
+  (): void
+  ready: Promise<void>
+}
+
+/** Counters for logs, tests and the benchmark. */
+export interface BusStats {
+  backend: 'memory' | 'redis'
+  /** The shared backend is reachable (always true in process). */
+  connected: boolean
+  /** Companies with at least one listener in this process. */
+  companies: number
+  /** Listeners in this process. */
+  listeners: number
+  /** Publishes that could not be handed to the backend (Redis down); the write still succeeded. */
+  publishFailures: number
+}
+
 export interface EventBus {
-  /** Delivers to every subscriber of the company (in this process or, with Redis, any process). */
+  /**
+   * Delivers to every subscriber of the company (in this process or, with Redis, any process).
+   * Never throws: it runs after the write committed, so a failure here must not turn a
+   * successful write into an error. Failures are logged and counted instead.
+   */
   publish(companyId: string, event: CompanyEvent): void
-  /** Returns the function that unsubscribes. */
-  subscribe(companyId: string, listener: EventListener): () => void
+  subscribe(companyId: string, listener: EventListener): Unsubscribe
+  stats(): BusStats
   close(): Promise<void>
 }
 
+/**
+ * The listeners of this process, by company. Both backends keep one: the memory bus publishes
+ * straight into it, the Redis bus feeds it from its one subscriber connection.
+ */
+export class ListenerRegistry {
+  private readonly byCompany = new Map<string, Set<EventListener>>()
+  private count = 0
+
+  /** Adds a listener; true when it is the company's first (the backend should start listening). */
+  add(companyId: string, listener: EventListener): boolean {
+    let set = this.byCompany.get(companyId)
+    const first = !set
+    if (!set) this.byCompany.set(companyId, (set = new Set()))
+    if (!set.has(listener)) this.count++
+    set.add(listener)
+    return first
+  }
+
+  /** Removes a listener; true when it was the company's last (the backend may stop listening). */
+  remove(companyId: string, listener: EventListener): boolean {
+    const set = this.byCompany.get(companyId)
+    if (!set?.delete(listener)) return false
+    this.count--
+    if (set.size > 0) return false
+    this.byCompany.delete(companyId)
+    return true
+  }
+
+  has(companyId: string): boolean {
+    return this.byCompany.has(companyId)
+  }
+
+  companies(): string[] {
+    return [...this.byCompany.keys()]
+  }
+
+  /** Calls every listener of the company; one failing listener does not stop the others. */
+  deliver(companyId: string, event: CompanyEvent, onError: (err: unknown) => void): void {
+    const set = this.byCompany.get(companyId)
+    if (!set) return
+    for (const listener of [...set]) {
+      try {
+        listener(event)
+      } catch (err) {
+        onError(err)
+      }
+    }
+  }
+
+  sizes(): { companies: number; listeners: number } {
+    return { companies: this.byCompany.size, listeners: this.count }
+  }
+
+  clear(): void {
+    this.byCompany.clear()
+    this.count = 0
+  }
+}
+
+/** Builds the function subscribe returns. */
+export function unsubscriber(unsubscribe: () => void, ready: Promise<void>): Unsubscribe {
+  let done = false
+  const fn = (() => {
+    if (done) return
+    done = true
+    unsubscribe()
+  }) as Unsubscribe
+  fn.ready = ready
+  return fn
+}
+
 /** The in-process backend: one API instance only. */
-export function memoryBus(): EventBus {
-  const listeners = new Map<string, Set<EventListener>>()
+export function memoryBus(onListenerError: (err: unknown) => void = () => {}): EventBus {
+  const registry = new ListenerRegistry()
   return {
     publish(companyId, event) {
-      for (const listener of listeners.get(companyId) ?? []) listener(event)
+      registry.deliver(companyId, event, onListenerError)
     },
     subscribe(companyId, listener) {
-      let set = listeners.get(companyId)
-      if (!set) listeners.set(companyId, (set = new Set()))
-      set.add(listener)
-      return () => {
-        set.delete(listener)
-        if (set.size === 0) listeners.delete(companyId)
-      }
+      registry.add(companyId, listener)
+      return unsubscriber(() => registry.remove(companyId, listener), Promise.resolve())
+    },
+    stats() {
+      return { backend: 'memory', connected: true, publishFailures: 0, ...registry.sizes() }
     },
     async close() {
-      listeners.clear()
+      registry.clear()
     },
   }
 }

@@ -5,5 +5,6 @@ import { redisBus } from './redis-bus.ts'
 
 /** The event backend EVENTS_BACKEND names: in-process (default) or Redis publish/subscribe. */
 export function createBus(config: Pick<Config, 'eventsBackend' | 'redisUrl'>, log: Logger): EventBus {
-  return config.eventsBackend === 'redis' ? redisBus(config.redisUrl, log) : memoryBus()
+  if (config.eventsBackend === 'redis') return redisBus(config.redisUrl, log)
+  return memoryBus((err) => log.error({ err }, 'event listener failed'))
 }
