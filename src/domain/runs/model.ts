@@ -41,3 +41,12 @@ export function runColumns(alias?: string): string {
     .map((c) => p + c)
     .join(', ')
 }
+
+/** Columns of a Run including its transcript (single-run answers). */
+export function runWithTranscriptColumns(alias?: string): string {
+  return `${runColumns(alias)}, ${alias ? `${alias}.` : ''}transcript`
+}
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_RUN_STATUSES as readonly string[]).includes(status)
+}

@@ -1,0 +1,60 @@
+import type { Tx } from '../../server/db/write.ts'
+import { agentSpendMtdSql } from '../agents/spend.ts'
+import { recordAudit, systemActor } from '../audit/record.ts'
+
+/**
+ * The budget check made whenever one of the agent's runs reaches a finished status: when its
+ * month-to-date spend has reached a non-zero monthly budget, the agent is paused and a
+ * `budget_override` approval is opened. The partial unique index approvals_one_pending_override
+ * keeps it to one pending approval per agent, however many runs finish at once. An agent that a
+ * person resumed while still over budget is paused again here (SPEC.md "Agent status").
+ * Terminated agents never leave `terminated`, and a hire still waiting for approval is left to
+ * that approval.
+ */
+export async function enforceBudget(tx: Tx, companyId: string, agentId: string): Promise<void> {
+  const agent = await tx.one<{ name: string; status: string; budget: number; spend: number; month: string }>(
+    `SELECT a.name, a.status, a.monthly_budget_cents AS budget, s.spend_mtd_cents AS spend,
+            to_char(now(), 'YYYY-MM') AS month
+       FROM agents a CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
+      WHERE a.id = $1 AND a.company_id = $2
+      FOR UPDATE OF a`,
+    [agentId, companyId],
+  )
+  if (!agent || agent.budget === 0 || agent.spend < agent.budget) return
+  if (agent.status === 'terminated' || agent.status === 'pending_approval') return
+  const actor = systemActor(agent.name)
+
+  if (agent.status !== 'paused') {
+    await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id = $2`, [agentId, companyId])
+    await recordAudit(tx, {
+      companyId,
+      actor,
+      verb: 'paused',
+      entityType: 'agent',
+      entityId: agentId,
+      label: agent.name,
+      changes: { status: [agent.status, 'paused'] },
+    })
+    tx.publish(companyId, { type: 'agent.updated', id: agentId })
+  }
+
+  const payload = { spend_cents: agent.spend, budget_cents: agent.budget, month: agent.month }
+  const opened = await tx.one<{ id: string }>(
+    `INSERT INTO approvals (company_id, type, agent_id, payload)
+     VALUES ($1, 'budget_override', $2, $3::jsonb)
+     ON CONFLICT (agent_id) WHERE type = 'budget_override' AND status = 'pending' DO NOTHING
+     RETURNING id`,
+    [companyId, agentId, JSON.stringify(payload)],
+  )
+  if (!opened) return
+  await recordAudit(tx, {
+    companyId,
+    actor,
+    verb: 'created',
+    entityType: 'approval',
+    entityId: opened.id,
+    label: `Budget override for ${agent.name}`,
+    changes: { status: [null, 'pending'] },
+  })
+  tx.publish(companyId, { type: 'approval.created', id: null })
+}

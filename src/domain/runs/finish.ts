@@ -1,0 +1,43 @@
+import type { Tx } from '../../server/db/write.ts'
+import { enforceBudget } from '../approvals/budget.ts'
+import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { agentEndedRun, agentStartedRun } from './agent-status.ts'
+import type { Run, RunStatus } from './model.ts'
+
+// What follows a run's status change, shared by claim, report, cancel and lease expiry so that
+// every path audits, moves the agent and checks the budget the same way.
+
+/** `run.updated`, published by every claim, report, cancel and expiry. */
+export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | 'agent_id' | 'status'>): void {
+  tx.publish(run.company_id, { type: 'run.updated', id: run.id, agent_id: run.agent_id, status: run.status })
+}
+
+/**
+ * The run moved from `previous` to its current status (started, or finished with ended_at
+ * already stamped by the caller's statement). `actor` null means the system acting for the
+ * run's agent (lease expiry).
+ */
+export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
+  const agent = await tx.one<{ name: string }>('SELECT name FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
+  const agentName = agent?.name ?? 'system'
+  const verb = run.status === 'running' ? 'started' : run.status
+  await recordAudit(tx, {
+    companyId: run.company_id,
+    actor: actor ?? systemActor(agentName),
+    verb,
+    entityType: 'run',
+    entityId: run.id,
+    label: `${agentName} (${run.trigger})`,
+    changes: {
+      status: [previous, run.status],
+      ...(run.error !== null && run.status === 'failed' ? { error: [null, run.error] } : {}),
+    },
+  })
+  if (run.status === 'running') {
+    await agentStartedRun(tx, run.company_id, run.agent_id)
+    return
+  }
+  if (previous === 'running') await agentEndedRun(tx, run.company_id, run.agent_id, run.status === 'failed')
+  else tx.publish(run.company_id, { type: 'agent.updated', id: run.agent_id })
+  await enforceBudget(tx, run.company_id, run.agent_id)
+}

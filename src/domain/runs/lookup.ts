@@ -1,0 +1,38 @@
+import type { Queryable } from '../../server/db/db.ts'
+import { notFound } from '../../server/errors.ts'
+import { type Run, type RunStatus, runColumns, runWithTranscriptColumns } from './model.ts'
+
+export interface RunFilter {
+  agent_id?: string
+  task_id?: string
+  status?: RunStatus[]
+  limit: number
+}
+
+/**
+ * Runs newest first, without transcripts. Every filter combination is served by an index that
+ * ends in created_at DESC (runs_list, runs_agent, runs_task, runs_status), so the newest
+ * `limit` rows are read from the index and nothing else of a long history is touched.
+ */
+export async function listRuns(q: Queryable, companyId: string, filter: RunFilter): Promise<Run[]> {
+  const params: unknown[] = [companyId]
+  const where = ['company_id = $1']
+  if (filter.agent_id) where.push(`agent_id = $${params.push(filter.agent_id)}`)
+  if (filter.task_id) where.push(`task_id = $${params.push(filter.task_id)}`)
+  const statuses = filter.status ? [...new Set(filter.status)] : []
+  // One status is an equality so runs_status gives the order; several need ANY.
+  if (statuses.length === 1) where.push(`status = $${params.push(statuses[0])}`)
+  else if (statuses.length > 1) where.push(`status = ANY($${params.push(statuses)}::text[])`)
+  return q.many<Run>(
+    `SELECT ${runColumns()} FROM runs WHERE ${where.join(' AND ')}
+      ORDER BY created_at DESC, id DESC LIMIT $${params.push(filter.limit)}`,
+    params,
+  )
+}
+
+/** One run with its transcript, or 404. */
+export async function getRun(q: Queryable, companyId: string, runId: string): Promise<Run> {
+  const run = await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = $2`, [runId, companyId])
+  if (!run) throw notFound('Run')
+  return run
+}

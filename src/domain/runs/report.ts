@@ -1,0 +1,111 @@
+import type { AppContext } from '../../server/context.ts'
+import { write } from '../../server/db/write.ts'
+import { AppError, invalidState, notFound } from '../../server/errors.ts'
+import type { Actor } from '../audit/record.ts'
+import { agentStartedRun } from './agent-status.ts'
+import { expireStaleRuns } from './expire.ts'
+import { publishRunUpdated, runStatusChanged } from './finish.ts'
+import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
+
+export interface RunReport {
+  runner_id: string
+  status?: 'queued' | 'running' | 'succeeded' | 'failed'
+  tokens_in?: number
+  tokens_out?: number
+  cost_cents?: number
+  summary?: string | null
+  error?: string | null
+  transcript?: Partial<TranscriptEntry>[]
+}
+
+/**
+ * The lease guard shared by reports and heartbeats: the run is running, held by this runner,
+ * and its last sign of life is within the lease by the database clock. $1 run, $2 company,
+ * $3 runner, $4 lease seconds.
+ */
+const HELD_BY_RUNNER = `id = $1 AND company_id = $2 AND status = 'running' AND runner_id = $3
+  AND coalesce(heartbeat_at, started_at) >= now() - make_interval(secs => $4)`
+
+/**
+ * A runner's report: running totals of tokens and cost (absolute, so a retried report is
+ * harmless), summary and error, new transcript entries appended (missing timestamps are the
+ * database's now, missing roles `agent`), and optionally a new status. Refreshes the lease and
+ * publishes `run.updated`. Answers the Run without its transcript, which is unbounded.
+ */
+export async function reportRun(ctx: AppContext, companyId: string, runId: string, report: RunReport, actor: Actor): Promise<Run> {
+  if (report.status === 'queued') {
+    await loadRunState(ctx, companyId, runId)
+    throw invalidState('A run never goes back to queued')
+  }
+  const entries = (report.transcript ?? []).map((e) => ({ timestamp: e.timestamp ?? null, role: e.role ?? 'agent', text: e.text }))
+  const has = (field: keyof RunReport) => Object.prototype.hasOwnProperty.call(report, field)
+  const run = await write(ctx, async (tx) => {
+    const updated = await tx.one<Run>(
+      `UPDATE runs SET
+         status = coalesce($5, status),
+         tokens_in = coalesce($6, tokens_in),
+         tokens_out = coalesce($7, tokens_out),
+         cost_cents = coalesce($8, cost_cents),
+         summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
+         error = CASE WHEN $11::boolean THEN $12 ELSE error END,
+         transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
+           SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
+             FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
+         heartbeat_at = now(),
+         ended_at = CASE WHEN $5 IN ('succeeded', 'failed') THEN now() ELSE ended_at END,
+         updated_at = now()
+       WHERE ${HELD_BY_RUNNER}
+       RETURNING ${runColumns()}`,
+      [
+        runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
+        report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
+        has('summary'), report.summary ?? null, has('error'), report.error ?? null,
+        JSON.stringify(entries),
+      ],
+    )
+    if (!updated) return null
+    if (isFinished(updated.status)) await runStatusChanged(tx, updated, 'running', actor)
+    else if (report.status === 'running') await agentStartedRun(tx, companyId, updated.agent_id)
+    publishRunUpdated(tx, updated)
+    return updated
+  })
+  if (run) return run
+  throw await whyNotHeld(ctx, companyId, runId, 'report')
+}
+
+/** A heartbeat keeps the lease; it changes nothing else and publishes nothing. */
+export async function heartbeatRun(ctx: AppContext, companyId: string, runId: string, runnerId: string): Promise<Run> {
+  const run = await ctx.db.one<Run>(
+    `UPDATE runs SET heartbeat_at = now() WHERE ${HELD_BY_RUNNER} RETURNING ${runColumns()}`,
+    [runId, companyId, runnerId, ctx.config.runLeaseSeconds],
+  )
+  if (run) return run
+  throw await whyNotHeld(ctx, companyId, runId, 'heartbeat')
+}
+
+async function loadRunState(ctx: AppContext, companyId: string, runId: string) {
+  const row = await ctx.db.one<{ status: string; stale: boolean }>(
+    `SELECT status, coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $3) AS stale
+       FROM runs WHERE id = $1 AND company_id = $2`,
+    [runId, companyId, ctx.config.runLeaseSeconds],
+  )
+  if (!row) throw notFound('Run')
+  return row
+}
+
+/**
+ * The error for a report or heartbeat that did not hold the run. A run whose lease ran out is
+ * failed on the spot (as a sweep would), so the runner learns the run is over: a report then
+ * answers RUN_FINISHED, a heartbeat RUN_LEASE_LOST.
+ */
+async function whyNotHeld(ctx: AppContext, companyId: string, runId: string, what: 'report' | 'heartbeat'): Promise<AppError> {
+  const state = await loadRunState(ctx, companyId, runId)
+  let finished = isFinished(state.status)
+  if (state.status === 'running' && state.stale) {
+    await expireStaleRuns(ctx, companyId, runId)
+    finished = true
+  }
+  if (finished && what === 'report') return new AppError('RUN_FINISHED', 'The run has already finished')
+  if (what === 'heartbeat') return new AppError('RUN_LEASE_LOST', 'The run is not running or is held by another runner')
+  return new AppError('RUN_LEASE_LOST', 'The run is held by another runner or was never claimed')
+}

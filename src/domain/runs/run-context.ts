@@ -1,0 +1,80 @@
+import type { Queryable } from '../../server/db/db.ts'
+import { AGENT_SELECT } from '../agents/model.ts'
+import { COMPANY_COLUMNS } from '../companies/model.ts'
+import { TASK_SELECT } from './task-record.ts'
+import { type Run, runWithTranscriptColumns } from './model.ts'
+
+/** How many of the task's comments a runner gets (the newest, oldest first), per SPEC.md. */
+const CONTEXT_COMMENTS = 20
+
+/**
+ * Everything a runner needs to execute a claimed run (API-DECISIONS.md "Runner protocol"):
+ * the run, its agent and manager, the company (with the caller's role), the task with its last
+ * comments, the goal chain from the task's goal upward, the project and the lease length.
+ */
+export async function runContext(q: Queryable, companyId: string, runId: string, userId: string, leaseSeconds: number) {
+  const run = (await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = $2`, [runId, companyId]))!
+  const [agent, company, task] = await Promise.all([
+    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [run.agent_id, companyId]),
+    q.one(
+      `SELECT ${COMPANY_COLUMNS} FROM companies c
+         LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $2
+        WHERE c.id = $1`,
+      [companyId, userId],
+    ),
+    run.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [run.task_id, companyId]) : null,
+  ])
+  const manager = agent?.reports_to_id
+    ? await q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [agent.reports_to_id, companyId])
+    : null
+
+  let comments: unknown[] = []
+  let goalChain: unknown[] = []
+  let project = null
+  if (task) {
+    ;[comments, goalChain, project] = await Promise.all([
+      q.many(
+        `SELECT * FROM (
+           SELECT id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at
+             FROM task_comments WHERE task_id = $1 AND company_id = $2
+            ORDER BY created_at DESC, id DESC LIMIT ${CONTEXT_COMMENTS}
+         ) newest ORDER BY created_at, id`,
+        [task.id, companyId],
+      ),
+      task.goal_id ? goalChainOf(q, companyId, task.goal_id) : [],
+      task.project_id
+        ? q.one(
+            `SELECT id, company_id, name, description, repository, monthly_budget_cents, status, created_at, updated_at
+               FROM projects WHERE id = $1 AND company_id = $2`,
+            [task.project_id, companyId],
+          )
+        : null,
+    ])
+  }
+  return {
+    run,
+    agent,
+    manager,
+    company,
+    task: task ? { ...task, comments } : null,
+    goal_chain: goalChain,
+    project,
+    lease_seconds: leaseSeconds,
+  }
+}
+
+/** The goal and its ancestors, from the goal upward; UNION stops on a stored loop. */
+function goalChainOf(q: Queryable, companyId: string, goalId: string) {
+  return q.many(
+    `WITH RECURSIVE chain(depth, id) AS (
+       SELECT 0, id FROM goals WHERE id = $1 AND company_id = $2
+       UNION
+       SELECT c.depth + 1, g.parent_id FROM chain c JOIN goals g ON g.id = c.id
+        WHERE g.parent_id IS NOT NULL AND g.company_id = $2 AND c.depth < 100
+     )
+     SELECT g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date, g.created_at
+       FROM chain JOIN goals g ON g.id = chain.id
+      ORDER BY chain.depth`,
+    [goalId, companyId],
+  )
+}
