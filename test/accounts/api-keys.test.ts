@@ -1,0 +1,193 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sha256 } from '../../src/server/auth/tokens.ts'
+import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await testApp()
+})
+afterAll(async () => t?.close())
+
+const create = (user: TestUser, body: unknown) => call(t.app, 'POST', '/api/me/api-keys', { token: user.token, body })
+const list = (token: string) => call(t.app, 'GET', '/api/me/api-keys', { token })
+const revoke = (token: string, id: string) => call(t.app, 'DELETE', `/api/me/api-keys/${id}`, { token })
+
+describe('creating a key', () => {
+  it('answers 201 with the record and the key, shown once and stored only as SHA-256', async () => {
+    const user = await createUser(t.ctx)
+    const r = await create(user, { name: 'laptop' })
+    expect(r.status).toBe(201)
+    expect(Object.keys(r.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'last_used', 'name', 'prefix'])
+    expect(r.body.key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/)
+    expect(r.body.key).toHaveLength(41)
+    expect(r.body).toMatchObject({ name: 'laptop', prefix: r.body.key.slice(0, 13), last_used: null, expires_at: null })
+    const row = await t.ctx.db.one('SELECT key_hash FROM api_keys WHERE id = $1', [r.body.id])
+    expect(row!.key_hash).toBe(sha256(r.body.key))
+    // The key never appears again.
+    expect((await list(user.token)).body[0]).not.toHaveProperty('key')
+  })
+
+  it('with expires_in_days sets the expiry that many days ahead', async () => {
+    const user = await createUser(t.ctx)
+    const r = await create(user, { name: 'temp', expires_in_days: 7 })
+    const days = (Date.parse(r.body.expires_at) - Date.parse(r.body.created_at)) / 86_400_000
+    expect(days).toBeCloseTo(7, 3)
+  })
+
+  it('validates the name (1 to 100) and expires_in_days (1 to 3650)', async () => {
+    const user = await createUser(t.ctx)
+    for (const body of [{ name: '' }, { name: 'n'.repeat(101) }, { name: 'a', expires_in_days: 0 }, { name: 'a', expires_in_days: 3651 }, { name: 'a', expires_in_days: '5' }]) {
+      const r = await create(user, body)
+      expect(r.status).toBe(422)
+    }
+    expect((await create(user, { name: 'n'.repeat(100), expires_in_days: 3650 })).status).toBe(201)
+  })
+
+  it('rejects a second active key with the same name: 409 API_KEY_EXISTS', async () => {
+    const user = await createUser(t.ctx)
+    await create(user, { name: 'dup' })
+    const r = await create(user, { name: 'dup' })
+    expect(r.status).toBe(409)
+    expect(r.body.error.code).toBe('API_KEY_EXISTS')
+    // Another user may use the same name.
+    expect((await create(await createUser(t.ctx), { name: 'dup' })).status).toBe(201)
+  })
+
+  it("a revoked or expired key's name can be reused", async () => {
+    const user = await createUser(t.ctx)
+    const first = await create(user, { name: 'reuse' })
+    expect((await revoke(user.token, first.body.id)).status).toBe(204)
+    const second = await create(user, { name: 'reuse' })
+    expect(second.status).toBe(201)
+    await t.ctx.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [second.body.id])
+    expect((await create(user, { name: 'reuse' })).status).toBe(201)
+  })
+
+  it('allows 20 active keys; the 21st is 400 API_KEY_LIMIT; revoked and expired keys do not count', async () => {
+    const user = await createUser(t.ctx)
+    const ids: string[] = []
+    for (let i = 0; i < 20; i++) ids.push((await create(user, { name: `k${i}` })).body.id)
+    const over = await create(user, { name: 'k20' })
+    expect(over.status).toBe(400)
+    expect(over.body.error.code).toBe('API_KEY_LIMIT')
+    await revoke(user.token, ids[0])
+    expect((await create(user, { name: 'k20' })).status).toBe(201)
+    await t.ctx.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [ids[1]])
+    expect((await create(user, { name: 'k21' })).status).toBe(201)
+    expect((await create(user, { name: 'k22' })).body.error.code).toBe('API_KEY_LIMIT')
+  })
+
+  it('needs a password session: an API key gets 403 SESSION_REQUIRED', async () => {
+    const user = await createUser(t.ctx)
+    const key = (await create(user, { name: 'first' })).body.key
+    const r = await call(t.app, 'POST', '/api/me/api-keys', { token: key, body: { name: 'second' } })
+    expect(r.status).toBe(403)
+    expect(r.body.error.code).toBe('SESSION_REQUIRED')
+    expect((await list(user.token)).body).toHaveLength(1)
+  })
+})
+
+describe('listing keys', () => {
+  it('lists active keys only, newest first, with a session or a key', async () => {
+    const user = await createUser(t.ctx)
+    const a = (await create(user, { name: 'a' })).body
+    const b = (await create(user, { name: 'b' })).body
+    const c = (await create(user, { name: 'c' })).body
+    await revoke(user.token, b.id)
+    await t.ctx.db.query(`UPDATE api_keys SET created_at = created_at - interval '1 hour' WHERE id = $1`, [c.id])
+    const bySession = await list(user.token)
+    expect(bySession.status).toBe(200)
+    expect(bySession.body.map((k: any) => k.name)).toEqual(['a', 'c'])
+    const byKey = await list(a.key)
+    expect(byKey.body.map((k: any) => k.id)).toEqual([a.id, c.id])
+    await t.ctx.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [c.id])
+    expect((await list(user.token)).body.map((k: any) => k.name)).toEqual(['a'])
+  })
+
+  it("never shows another user's keys", async () => {
+    const one = await createUser(t.ctx)
+    const two = await createUser(t.ctx)
+    await create(one, { name: 'mine' })
+    expect((await list(two.token)).body).toEqual([])
+  })
+})
+
+describe('revoking a key', () => {
+  it('answers 204 and the key stops working on the next request', async () => {
+    const user = await createUser(t.ctx)
+    const k = (await create(user, { name: 'gone' })).body
+    expect((await call(t.app, 'GET', '/api/me', { token: k.key })).status).toBe(200)
+    const r = await revoke(user.token, k.id)
+    expect(r.status).toBe(204)
+    expect(r.body).toBeNull()
+    const after = await call(t.app, 'GET', '/api/me', { token: k.key })
+    expect(after.status).toBe(401)
+    expect(after.body.error.code).toBe('INVALID_TOKEN')
+  })
+
+  it("is 404 for an already revoked key, an expired key, someone else's key and an unknown id", async () => {
+    const user = await createUser(t.ctx)
+    const other = await createUser(t.ctx)
+    const revoked = (await create(user, { name: 'r' })).body
+    await revoke(user.token, revoked.id)
+    const expired = (await create(user, { name: 'e' })).body
+    await t.ctx.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [expired.id])
+    const theirs = (await create(other, { name: 'theirs' })).body
+    for (const id of [revoked.id, expired.id, theirs.id, '00000000-0000-4000-8000-000000000000']) {
+      const r = await revoke(user.token, id)
+      expect(r.status).toBe(404)
+      expect(r.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'API key not found' })
+    }
+    expect((await call(t.app, 'GET', '/api/me', { token: theirs.key })).status).toBe(200)
+  })
+
+  it('a malformed id is 422', async () => {
+    const user = await createUser(t.ctx)
+    expect((await revoke(user.token, 'not-a-uuid')).status).toBe(422)
+  })
+
+  it('needs a password session', async () => {
+    const user = await createUser(t.ctx)
+    const k = (await create(user, { name: 'self' })).body
+    const r = await revoke(k.key, k.id)
+    expect(r.status).toBe(403)
+    expect(r.body.error.code).toBe('SESSION_REQUIRED')
+  })
+})
+
+describe('authenticating with a key', () => {
+  it('an expired key is 401 INVALID_TOKEN', async () => {
+    const user = await createUser(t.ctx)
+    const k = (await create(user, { name: 'old', expires_in_days: 1 })).body
+    await t.ctx.db.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1`, [k.id])
+    expect((await call(t.app, 'GET', '/api/me', { token: k.key })).body.error.code).toBe('INVALID_TOKEN')
+  })
+
+  it('svc_test_ values are treated as keys, never decoded as tokens', async () => {
+    const user = await createUser(t.ctx)
+    const testKey = `svc_test_${'A'.repeat(32)}`
+    expect((await call(t.app, 'GET', '/api/me', { token: testKey })).body.error.code).toBe('INVALID_TOKEN')
+    await t.ctx.db.query(`INSERT INTO api_keys (user_id, name, prefix, key_hash) VALUES ($1, 'test', $2, $3)`, [
+      user.id,
+      testKey.slice(0, 13),
+      sha256(testKey),
+    ])
+    const r = await call(t.app, 'GET', '/api/me', { token: testKey })
+    expect(r.status).toBe(200)
+    expect(r.body.id).toBe(user.id)
+  })
+
+  it('last_used is stamped on use and moves at most once a minute', async () => {
+    const user = await createUser(t.ctx)
+    const k = (await create(user, { name: 'busy' })).body
+    await call(t.app, 'GET', '/api/me', { token: k.key })
+    const first = (await list(user.token)).body[0].last_used
+    expect(first).toEqual(expect.any(String))
+    await call(t.app, 'GET', '/api/me', { token: k.key })
+    expect((await list(user.token)).body[0].last_used).toBe(first)
+    await t.ctx.db.query(`UPDATE api_keys SET last_used = last_used - interval '61 seconds' WHERE id = $1`, [k.id])
+    const backdated = (await list(user.token)).body[0].last_used
+    await call(t.app, 'GET', '/api/me', { token: k.key })
+    expect(Date.parse((await list(user.token)).body[0].last_used)).toBeGreaterThan(Date.parse(backdated))
+  })
+})
