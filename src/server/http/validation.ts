@@ -14,6 +14,8 @@ function makeAjv(coerce: boolean) {
     removeAdditional: false,
     useDefaults: true,
     strict: false,
+    // Keeps the offending value on each error, reported as `input`.
+    verbose: true,
   })
   ;(addFormats as any).default ? (addFormats as any).default(ajv) : (addFormats as any)(ajv)
   return ajv
