@@ -1,0 +1,71 @@
+import type { Queryable } from '../../server/db/db.ts'
+import type { Tx } from '../../server/db/write.ts'
+import { notFound } from '../../server/errors.ts'
+import { type Actor, diff, recordAudit } from '../audit/record.ts'
+
+// Projects group tasks; a repository makes runs for their tasks execute in a git worktree.
+// Status is informational and always `active` on create (set on update only). No delete: a
+// project is archived.
+
+export const PROJECT_STATUSES = ['active', 'paused', 'completed', 'archived'] as const
+export const PROJECT_FIELDS = ['name', 'description', 'repository', 'monthly_budget_cents', 'status'] as const
+
+export interface Project {
+  id: string
+  company_id: string
+  name: string
+  description: string | null
+  repository: string | null
+  monthly_budget_cents: number
+  status: string
+  created_at: string
+  updated_at: string
+}
+
+export type ProjectInput = Partial<Pick<Project, (typeof PROJECT_FIELDS)[number]>>
+
+const COLUMNS = 'id, company_id, name, description, repository, monthly_budget_cents, status, created_at, updated_at'
+
+export function listProjects(db: Queryable, companyId: string): Promise<Project[]> {
+  return db.many<Project>(`SELECT ${COLUMNS} FROM projects WHERE company_id = $1 ORDER BY created_at, id`, [companyId])
+}
+
+export async function getProject(db: Queryable, companyId: string, projectId: string, lock = false): Promise<Project> {
+  const project = await db.one<Project>(
+    `SELECT ${COLUMNS} FROM projects WHERE id = $1 AND company_id = $2 ${lock ? 'FOR UPDATE' : ''}`,
+    [projectId, companyId],
+  )
+  if (!project) throw notFound('Project')
+  return project
+}
+
+export async function createProject(tx: Tx, companyId: string, actor: Actor, input: ProjectInput & { name: string }): Promise<Project> {
+  const project = (await tx.one<Project>(
+    `INSERT INTO projects (company_id, name, description, repository, monthly_budget_cents)
+     VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
+    [companyId, input.name, input.description ?? null, input.repository ?? null, input.monthly_budget_cents ?? 0],
+  ))!
+  await recordAudit(tx, {
+    companyId, actor, verb: 'created', entityType: 'project', entityId: project.id, label: project.name,
+    changes: diff({}, project, [...PROJECT_FIELDS]),
+  })
+  tx.publish(companyId, { type: 'project.created', id: project.id })
+  return project
+}
+
+/** Changes the fields present; nothing is written or published when nothing changed. */
+export async function updateProject(tx: Tx, companyId: string, projectId: string, actor: Actor, patch: ProjectInput): Promise<Project> {
+  const before = await getProject(tx, companyId, projectId, true)
+  const after: Record<string, unknown> = { ...before }
+  for (const field of PROJECT_FIELDS) if (patch[field] !== undefined) after[field] = patch[field]
+  const changes = diff(before, after, [...PROJECT_FIELDS])
+  if (Object.keys(changes).length === 0) return before
+  const project = (await tx.one<Project>(
+    `UPDATE projects SET name = $3, description = $4, repository = $5, monthly_budget_cents = $6, status = $7, updated_at = now()
+      WHERE id = $1 AND company_id = $2 RETURNING ${COLUMNS}`,
+    [projectId, companyId, after.name, after.description, after.repository, after.monthly_budget_cents, after.status],
+  ))!
+  await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'project', entityId: projectId, label: project.name, changes })
+  tx.publish(companyId, { type: 'project.updated', id: projectId })
+  return project
+}
