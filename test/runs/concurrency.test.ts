@@ -1,0 +1,83 @@
+// Eight runners claiming at once (truly parallel on PostgreSQL: each request has its own pool
+// connection). They must never receive the same run, and never hold two running runs of one agent.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call, type TestApp, testApp } from '../helpers.ts'
+import { seedAgent, seedCompany } from './seed.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await testApp()
+})
+afterAll(async () => t?.close())
+
+const AGENTS = 12
+const RUNS_PER_AGENT = 6
+const RUNNERS = 8
+
+describe('parallel claims', () => {
+  it(`${RUNNERS} runners share ${AGENTS * RUNS_PER_AGENT} queued runs without overlap`, async () => {
+    const s = await seedCompany(t.ctx)
+    for (let a = 0; a < AGENTS; a++) {
+      const agent = await seedAgent(t.ctx, s.companyId, { name: `Agent ${a}` })
+      // Distinct tasks, since only one identical (agent, task, routine) run may be queued.
+      await t.ctx.db.query(
+        `WITH n AS (UPDATE companies SET last_task_number = last_task_number + $3 WHERE id = $1 RETURNING last_task_number),
+              made AS (INSERT INTO tasks (company_id, number, title)
+                       SELECT $1, n.last_task_number - i, 'parallel' FROM n, generate_series(0, $3 - 1) i RETURNING id)
+         INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
+        [s.companyId, agent, RUNS_PER_AGENT],
+      )
+    }
+
+    const claimed: string[] = []
+    const violations: string[] = []
+    const runner = async (name: string) => {
+      for (;;) {
+        const r = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: name } })
+        if (r.status === 204) {
+          // Nothing claimable right now; done only when nothing is queued or running at all.
+          const left = await t.ctx.db.one("SELECT count(*)::int AS n FROM runs WHERE company_id = $1 AND status IN ('queued', 'running')", [s.companyId])
+          if (left!.n === 0) return
+          await new Promise((resolve) => setTimeout(resolve, 5))
+          continue
+        }
+        expect(r.status).toBe(200)
+        const { run, agent } = r.body
+        claimed.push(run.id)
+        // Until this runner reports, its run must be the agent's only running run.
+        const running = await t.ctx.db.many("SELECT id FROM runs WHERE agent_id = $1 AND status = 'running'", [agent.id])
+        if (running.length !== 1 || running[0].id !== run.id) violations.push(`${agent.name}: ${running.length} running`)
+        const done = await call(t.app, 'PATCH', `${s.base}/runs/${run.id}`, { token: s.user.token, body: { runner_id: name, status: 'succeeded' } })
+        expect(done.status).toBe(200)
+      }
+    }
+    await Promise.all(Array.from({ length: RUNNERS }, (_, i) => runner(`runner-${i}`)))
+
+    expect(violations).toEqual([])
+    expect(claimed).toHaveLength(AGENTS * RUNS_PER_AGENT)
+    expect(new Set(claimed).size).toBe(claimed.length)
+    const rows = await t.ctx.db.many('SELECT status, count(*)::int AS n FROM runs WHERE company_id = $1 GROUP BY status', [s.companyId])
+    expect(rows).toEqual([{ status: 'succeeded', n: AGENTS * RUNS_PER_AGENT }])
+    const agents = await t.ctx.db.many("SELECT DISTINCT status FROM agents WHERE company_id = $1", [s.companyId])
+    expect(agents).toEqual([{ status: 'idle' }])
+  })
+
+  it('two claims racing for one agent never both win', async () => {
+    const s = await seedCompany(t.ctx)
+    const agent = await seedAgent(t.ctx, s.companyId)
+    await t.ctx.db.query(
+      `WITH n AS (UPDATE companies SET last_task_number = last_task_number + 8 WHERE id = $1 RETURNING last_task_number),
+            made AS (INSERT INTO tasks (company_id, number, title)
+                     SELECT $1, n.last_task_number - i, 'race' FROM n, generate_series(0, 7) i RETURNING id)
+       INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
+      [s.companyId, agent],
+    )
+    const answers = await Promise.all(
+      Array.from({ length: RUNNERS }, (_, i) => call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: `r${i}` } })),
+    )
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1)
+    expect(answers.filter((a) => a.status === 204)).toHaveLength(RUNNERS - 1)
+    const running = await t.ctx.db.one("SELECT count(*)::int AS n FROM runs WHERE agent_id = $1 AND status = 'running'", [agent])
+    expect(running!.n).toBe(1)
+  })
+})

@@ -1,0 +1,276 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { call, type TestApp, testApp } from '../helpers.ts'
+import { auditTrail, backdateLease, captureEvents, type Seeded, seedAgent, seedCompany, seedTask } from './seed.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await testApp({ runLeaseSeconds: 60 })
+})
+afterAll(async () => t?.close())
+
+/** A company with one agent whose run has been claimed by runner `r1`. */
+async function runningRun(options: { budget?: number } = {}) {
+  const s = await seedCompany(t.ctx)
+  const agent = await seedAgent(t.ctx, s.companyId, { name: 'Ada', budget: options.budget })
+  const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { reason: 'go' } })
+  const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
+  expect(claimed.body.run.id).toBe(woken.body.id)
+  return { s, agent, runId: woken.body.id as string }
+}
+
+function report(s: Seeded, runId: string, body: Record<string, unknown>) {
+  return call(t.app, 'PATCH', `${s.base}/runs/${runId}`, { token: s.user.token, body })
+}
+
+async function agentStatus(agent: string) {
+  return (await t.ctx.db.one('SELECT status FROM agents WHERE id = $1', [agent]))!.status
+}
+
+describe('PATCH /runs/{run_id} (report)', () => {
+  it('sets running totals, appends transcript entries and publishes run.updated', async () => {
+    const { s, agent, runId } = await runningRun()
+    const events = captureEvents(t.ctx, s.companyId)
+    const first = await report(s, runId, {
+      runner_id: 'r1', tokens_in: 10, tokens_out: 5, cost_cents: 1,
+      transcript: [{ text: 'hello' }, { text: 'ls', role: 'tool', timestamp: '2026-01-01T00:00:00Z' }],
+    })
+    expect(first.status).toBe(200)
+    expect(first.body).toMatchObject({ id: runId, status: 'running', tokens_in: 10, tokens_out: 5, cost_cents: 1 })
+    expect(first.body.transcript).toBeUndefined()
+    const second = await report(s, runId, { runner_id: 'r1', tokens_in: 30, cost_cents: 3, summary: 'half way', transcript: [{ text: 'more' }] })
+    expect(second.body).toMatchObject({ tokens_in: 30, tokens_out: 5, cost_cents: 3, summary: 'half way' })
+    expect(events.filter((e) => e.type === 'run.updated')).toEqual([
+      { type: 'run.updated', id: runId, agent_id: agent, status: 'running' },
+      { type: 'run.updated', id: runId, agent_id: agent, status: 'running' },
+    ])
+    const got = await call(t.app, 'GET', `${s.base}/runs/${runId}`, { token: s.user.token })
+    expect(got.body.transcript.map((e: any) => [e.role, e.text])).toEqual([['system', 'go'], ['agent', 'hello'], ['tool', 'ls'], ['agent', 'more']])
+    expect(got.body.transcript[1].timestamp).toMatch(/^\d{4}-\d\d-\d\dT/)
+    expect(got.body.transcript[2].timestamp).toBe('2026-01-01T00:00:00Z')
+  })
+
+  it('refreshes the lease', async () => {
+    const { s, runId } = await runningRun()
+    await backdateLease(t.ctx, runId, 50)
+    await report(s, runId, { runner_id: 'r1' })
+    const row = await t.ctx.db.one("SELECT heartbeat_at > now() - interval '5 seconds' AS fresh FROM runs WHERE id = $1", [runId])
+    expect(row!.fresh).toBe(true)
+  })
+
+  it('succeeded: stamps ended_at, audits, and the agent goes idle', async () => {
+    const { s, agent, runId } = await runningRun()
+    const events = captureEvents(t.ctx, s.companyId)
+    const r = await report(s, runId, { runner_id: 'r1', status: 'succeeded', summary: 'done' })
+    expect(r.body).toMatchObject({ status: 'succeeded', summary: 'done' })
+    expect(r.body.ended_at).toBeTruthy()
+    expect(await agentStatus(agent)).toBe('idle')
+    expect(events).toEqual(expect.arrayContaining([
+      { type: 'run.updated', id: runId, agent_id: agent, status: 'succeeded' },
+      { type: 'agent.updated', id: agent },
+    ]))
+    const audit = await auditTrail(t.ctx, s.companyId)
+    expect(audit).toEqual(expect.arrayContaining([
+      expect.objectContaining({ verb: 'succeeded', entity_id: runId, actor_type: 'user', changes: { status: ['running', 'succeeded'] } }),
+      expect.objectContaining({ verb: 'updated', entity_id: agent, changes: { status: ['running', 'idle'] } }),
+    ]))
+  })
+
+  it('failed: the agent goes to error; a later running report of another run brings it back', async () => {
+    const { s, agent, runId } = await runningRun()
+    const r = await report(s, runId, { runner_id: 'r1', status: 'failed', error: 'boom' })
+    expect(r.body).toMatchObject({ status: 'failed', error: 'boom' })
+    expect(await agentStatus(agent)).toBe('error')
+    await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
+    const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
+    expect(claimed.body.agent.status).toBe('running')
+    // An agent set back to idle while its run is running follows a `running` report.
+    await t.ctx.db.query("UPDATE agents SET status = 'idle' WHERE id = $1", [agent])
+    await report(s, claimed.body.run.id, { runner_id: 'r1', status: 'running' })
+    expect(await agentStatus(agent)).toBe('running')
+  })
+
+  it('a paused agent stays paused when its run ends', async () => {
+    const { s, agent, runId } = await runningRun()
+    await t.ctx.db.query("UPDATE agents SET status = 'paused' WHERE id = $1", [agent])
+    await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
+    expect(await agentStatus(agent)).toBe('paused')
+  })
+
+  it('answers RUN_LEASE_LOST for another runner, INVALID_STATE for queued, RUN_FINISHED once finished', async () => {
+    const { s, runId } = await runningRun()
+    const foreign = await report(s, runId, { runner_id: 'r2', cost_cents: 5 })
+    expect(foreign.status).toBe(409)
+    expect(foreign.body.error.code).toBe('RUN_LEASE_LOST')
+    const queued = await report(s, runId, { runner_id: 'r1', status: 'queued' })
+    expect(queued.status).toBe(400)
+    expect(queued.body.error.code).toBe('INVALID_STATE')
+    const bad = await report(s, runId, { runner_id: 'r1', status: 'cancelled' })
+    expect(bad.status).toBe(422)
+    const negative = await report(s, runId, { runner_id: 'r1', tokens_in: -1, cost_cents: '3' })
+    expect(negative.status).toBe(422)
+    expect(negative.body.error.details.errors.map((e: any) => e.loc[1]).sort()).toEqual(['cost_cents', 'tokens_in'])
+    const row = await t.ctx.db.one('SELECT cost_cents FROM runs WHERE id = $1', [runId])
+    expect(row!.cost_cents).toBe(0)
+    await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
+    const again = await report(s, runId, { runner_id: 'r1', summary: 'late' })
+    expect(again.status).toBe(400)
+    expect(again.body.error.code).toBe('RUN_FINISHED')
+  })
+
+  it('a queued run that no runner holds is RUN_LEASE_LOST; an unknown run 404', async () => {
+    const s = await seedCompany(t.ctx)
+    const agent = await seedAgent(t.ctx, s.companyId)
+    const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
+    const r = await report(s, woken.body.id, { runner_id: 'r1' })
+    expect(r.status).toBe(409)
+    expect(r.body.error.code).toBe('RUN_LEASE_LOST')
+    const missing = await report(s, '00000000-0000-4000-8000-000000000000', { runner_id: 'r1' })
+    expect(missing.status).toBe(404)
+    expect(missing.body.error.message).toBe('Run not found')
+  })
+})
+
+describe('POST /runs/{run_id}/heartbeat', () => {
+  it('keeps the lease, answers the run without transcript and publishes nothing', async () => {
+    const { s, runId } = await runningRun()
+    await backdateLease(t.ctx, runId, 30)
+    const events = captureEvents(t.ctx, s.companyId)
+    const r = await call(t.app, 'POST', `${s.base}/runs/${runId}/heartbeat`, { token: s.user.token, body: { runner_id: 'r1' } })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ id: runId, status: 'running' })
+    expect(r.body.transcript).toBeUndefined()
+    expect(Date.parse(r.body.heartbeat_at)).toBeGreaterThan(Date.parse(r.body.started_at))
+    expect(events).toEqual([])
+  })
+
+  it('is RUN_LEASE_LOST for another runner or a run that is not running', async () => {
+    const { s, runId } = await runningRun()
+    const foreign = await call(t.app, 'POST', `${s.base}/runs/${runId}/heartbeat`, { token: s.user.token, body: { runner_id: 'r2' } })
+    expect(foreign.status).toBe(409)
+    expect(foreign.body.error.code).toBe('RUN_LEASE_LOST')
+    await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
+    const done = await call(t.app, 'POST', `${s.base}/runs/${runId}/heartbeat`, { token: s.user.token, body: { runner_id: 'r1' } })
+    expect(done.status).toBe(409)
+    expect(done.body.error.code).toBe('RUN_LEASE_LOST')
+  })
+})
+
+describe('lease expiry', () => {
+  it('expire-stale fails runs past the lease, by the system, and the agent goes to error', async () => {
+    const { s, agent, runId } = await runningRun()
+    const fresh = await runningRun()
+    await backdateLease(t.ctx, runId, 61)
+    const events = captureEvents(t.ctx, s.companyId)
+    const r = await call(t.app, 'POST', `${s.base}/runs/expire-stale`, { token: s.user.token })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ expired: [runId] })
+    const run = await call(t.app, 'GET', `${s.base}/runs/${runId}`, { token: s.user.token })
+    expect(run.body).toMatchObject({ status: 'failed', error: 'The runner stopped reporting (lease expired)' })
+    expect(run.body.ended_at).toBeTruthy()
+    expect(await agentStatus(agent)).toBe('error')
+    expect(events).toEqual(expect.arrayContaining([
+      { type: 'run.updated', id: runId, agent_id: agent, status: 'failed' },
+      { type: 'agent.updated', id: agent },
+    ]))
+    const audit = await auditTrail(t.ctx, s.companyId)
+    expect(audit).toEqual(expect.arrayContaining([
+      expect.objectContaining({ verb: 'failed', entity_type: 'run', entity_id: runId, actor_type: 'system', actor_name: 'Ada' }),
+    ]))
+    // Another company's run is not touched by this company's sweep, nor a fresh one.
+    const other = await t.ctx.db.one('SELECT status FROM runs WHERE id = $1', [fresh.runId])
+    expect(other!.status).toBe('running')
+    const again = await call(t.app, 'POST', `${s.base}/runs/expire-stale`, { token: s.user.token })
+    expect(again.body).toEqual({ expired: [] })
+  })
+
+  it('a lease that expires mid-report answers RUN_FINISHED to the report and RUN_LEASE_LOST to the heartbeat', async () => {
+    const { s, agent, runId } = await runningRun()
+    expect((await report(s, runId, { runner_id: 'r1', transcript: [{ text: 'working' }] })).status).toBe(200)
+    await backdateLease(t.ctx, runId, 61)
+    const beat = await call(t.app, 'POST', `${s.base}/runs/${runId}/heartbeat`, { token: s.user.token, body: { runner_id: 'r1' } })
+    expect(beat.status).toBe(409)
+    expect(beat.body.error.code).toBe('RUN_LEASE_LOST')
+    const late = await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
+    expect(late.status).toBe(400)
+    expect(late.body.error.code).toBe('RUN_FINISHED')
+    const row = await t.ctx.db.one('SELECT status, error FROM runs WHERE id = $1', [runId])
+    expect(row).toMatchObject({ status: 'failed', error: 'The runner stopped reporting (lease expired)' })
+    expect(await agentStatus(agent)).toBe('error')
+  })
+
+  it('a report arriving after the lease ran out (before any sweep) is RUN_FINISHED and fails the run', async () => {
+    const { s, runId } = await runningRun()
+    await backdateLease(t.ctx, runId, 61)
+    const late = await report(s, runId, { runner_id: 'r1', cost_cents: 4 })
+    expect(late.body.error.code).toBe('RUN_FINISHED')
+    const row = await t.ctx.db.one('SELECT status, cost_cents FROM runs WHERE id = $1', [runId])
+    expect(row).toMatchObject({ status: 'failed', cost_cents: 0 })
+  })
+})
+
+describe('POST /runs/{run_id}/cancel', () => {
+  it('cancels a queued run', async () => {
+    const s = await seedCompany(t.ctx)
+    const agent = await seedAgent(t.ctx, s.companyId)
+    const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
+    const events = captureEvents(t.ctx, s.companyId)
+    const r = await call(t.app, 'POST', `${s.base}/runs/${woken.body.id}/cancel`, { token: s.user.token })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ status: 'cancelled' })
+    expect(r.body.ended_at).toBeTruthy()
+    expect(events).toContainEqual({ type: 'run.updated', id: woken.body.id, agent_id: agent, status: 'cancelled' })
+    expect(await agentStatus(agent)).toBe('idle')
+    const audit = await auditTrail(t.ctx, s.companyId)
+    expect(audit).toContainEqual(expect.objectContaining({ verb: 'cancelled', entity_id: woken.body.id, changes: { status: ['queued', 'cancelled'] } }))
+  })
+
+  it('cancels a running run (agent idle, runner told RUN_FINISHED) and refuses a finished one', async () => {
+    const { s, agent, runId } = await runningRun()
+    const r = await call(t.app, 'POST', `${s.base}/runs/${runId}/cancel`, { token: s.user.token })
+    expect(r.body.status).toBe('cancelled')
+    expect(await agentStatus(agent)).toBe('idle')
+    const late = await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
+    expect(late.body.error.code).toBe('RUN_FINISHED')
+    const again = await call(t.app, 'POST', `${s.base}/runs/${runId}/cancel`, { token: s.user.token })
+    expect(again.status).toBe(400)
+    expect(again.body.error.code).toBe('RUN_FINISHED')
+    const other = await seedCompany(t.ctx)
+    const foreign = await call(t.app, 'POST', `${other.base}/runs/${runId}/cancel`, { token: other.user.token })
+    expect(foreign.status).toBe(404)
+  })
+})
+
+describe('GET /runs', () => {
+  it('lists newest first without transcripts, with filters and limits', async () => {
+    const s = await seedCompany(t.ctx)
+    const a = await seedAgent(t.ctx, s.companyId)
+    const b = await seedAgent(t.ctx, s.companyId)
+    const task = await seedTask(t.ctx, s.companyId)
+    const ids: string[] = []
+    for (const [agent, body] of [[a, {}], [b, {}], [a, { task_id: task }]] as const) {
+      ids.push((await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body })).body.id)
+    }
+    await call(t.app, 'POST', `${s.base}/runs/${ids[1]}/cancel`, { token: s.user.token })
+    const list = (q = '') => call(t.app, 'GET', `${s.base}/runs${q}`, { token: s.user.token })
+    const all = await list()
+    expect(all.body.map((r: any) => r.id)).toEqual([...ids].reverse())
+    expect(all.body[0].transcript).toBeUndefined()
+    expect((await list(`?agent_id=${a}`)).body.map((r: any) => r.id)).toEqual([ids[2], ids[0]])
+    expect((await list(`?task_id=${task}`)).body.map((r: any) => r.id)).toEqual([ids[2]])
+    expect((await list('?status=cancelled')).body.map((r: any) => r.id)).toEqual([ids[1]])
+    expect((await list('?status=cancelled&status=queued')).body).toHaveLength(3)
+    expect((await list('?limit=1')).body.map((r: any) => r.id)).toEqual([ids[2]])
+    expect((await list('?limit=501')).status).toBe(422)
+    expect((await list('?limit=0')).status).toBe(422)
+    expect((await list('?status=bogus')).status).toBe(422)
+    expect((await list('?agent_id=nope')).status).toBe(422)
+  })
+
+  it('GET /runs/{run_id} is 404 for another company', async () => {
+    const { runId } = await runningRun()
+    const other = await seedCompany(t.ctx)
+    const r = await call(t.app, 'GET', `${other.base}/runs/${runId}`, { token: other.user.token })
+    expect(r.status).toBe(404)
+    expect(r.body.error.message).toBe('Run not found')
+  })
+})
