@@ -1,0 +1,184 @@
+// What every client command gets: the API client for the chosen server and credentials, the
+// config file, the current company, and output that is JSON with --json and text otherwise.
+import { type Agent, type Credentials, ShopfloorClient } from '../../client/index.ts'
+import type { OptionSpec, OptionValues } from './args.ts'
+import { ConfigStore } from './config.ts'
+import { CliError, EXIT, UsageError } from './errors.ts'
+
+export const DEFAULT_URL = 'http://127.0.0.1:8000'
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value)
+}
+
+export interface Input {
+  /** Positional arguments by the names in the command's `args`. */
+  args: Record<string, string | undefined>
+  options: OptionValues
+}
+
+export interface CommandSpec {
+  name: string
+  summary: string
+  /** Positional synopsis: `<ref>` required, `[note]` optional, `<title...>` takes the rest. */
+  args?: string[]
+  options?: OptionSpec[]
+  /** Extra help text after the options. */
+  notes?: string
+  run(cli: Cli, input: Input): Promise<void>
+}
+
+export interface GroupSpec {
+  name: string
+  summary: string
+  commands: CommandSpec[]
+}
+
+export interface Io {
+  out(text: string): void
+  err(text: string): void
+}
+
+export interface CliSettings {
+  env: NodeJS.ProcessEnv
+  config: ConfigStore
+  url?: string
+  company?: string
+  json: boolean
+  io: Io
+}
+
+export class Cli {
+  readonly url: string
+  readonly json: boolean
+  readonly config: ConfigStore
+  readonly client: ShopfloorClient
+  /** How this process authenticates: an API key from the environment, a stored session, or nothing. */
+  readonly via: 'key' | 'session' | 'none'
+  private readonly companyFlag?: string
+  private readonly io: Io
+  private agentsCache?: Promise<Agent[]>
+
+  constructor(settings: CliSettings) {
+    this.config = settings.config
+    this.url = (settings.url || settings.env.SHOPFLOOR_URL || settings.config.url || DEFAULT_URL).replace(/\/+$/, '')
+    this.json = settings.json
+    this.io = settings.io
+    this.companyFlag = settings.company || settings.env.SHOPFLOOR_COMPANY || undefined
+    const apiKey = settings.env.SHOPFLOOR_API_KEY?.trim()
+    const profile = this.config.profile(this.url)
+    let credentials: Credentials | null = null
+    if (apiKey) credentials = { apiKey }
+    else if (profile.access_token) credentials = { accessToken: profile.access_token, refreshToken: profile.refresh_token ?? null }
+    this.via = apiKey ? 'key' : credentials ? 'session' : 'none'
+    this.client = new ShopfloorClient({
+      baseUrl: this.url,
+      credentials,
+      // A refreshed access token is saved at once; a refused refresh forgets the session.
+      onTokens: (tokens) =>
+        this.via !== 'key' &&
+        this.config.update(this.url, { access_token: tokens?.accessToken, refresh_token: tokens?.refreshToken ?? undefined }),
+    })
+  }
+
+  /** With --json the data as JSON; otherwise the human rendering. */
+  print(data: unknown, human: () => string): void {
+    this.io.out(this.json ? JSON.stringify(data ?? null, null, 2) : human())
+  }
+
+  /** A line on stdout in both modes (a stream of JSON lines with --json). */
+  emit(text: string): void {
+    this.io.out(text)
+  }
+
+  /** A line for people only (progress, confirmations); silent with --json. */
+  say(text: string): void {
+    if (!this.json) this.io.out(text)
+  }
+
+  /** Diagnostics on stderr, in both modes. */
+  warn(text: string): void {
+    this.io.err(text)
+  }
+
+  /** The company to act in: --company, SHOPFLOOR_COMPANY, or the one chosen with `companies use`. */
+  async companyId(): Promise<string> {
+    const chosen = this.companyFlag ?? this.config.profile(this.url).company_id
+    if (!chosen) {
+      throw new CliError('NO_COMPANY', 'No company chosen: pass --company or run "shopfloor companies use <company>"')
+    }
+    return isUuid(chosen) ? chosen : (await this.findCompany(chosen)).id
+  }
+
+  /** A company by id, exact name or task prefix (case-insensitive). */
+  async findCompany(ref: string) {
+    const companies = await this.client.companies.list()
+    const wanted = ref.toLowerCase()
+    const matches = companies.filter(
+      (c) => c.id === ref || c.name.toLowerCase() === wanted || c.task_prefix.toLowerCase() === wanted,
+    )
+    return unique(matches, 'Company', ref)
+  }
+
+  /** An agent by id or by name (case-insensitive; terminated agents included). */
+  async findAgent(ref: string): Promise<Agent> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.agents.get(companyId, ref)
+    this.agentsCache ??= this.client.agents.list(companyId, { include_terminated: true })
+    const wanted = ref.toLowerCase()
+    return unique((await this.agentsCache).filter((a) => a.name.toLowerCase() === wanted), 'Agent', ref)
+  }
+
+  /** The agent's id, or null for the word `none` (clears an assignee or owner). */
+  async agentIdOrNone(ref: string): Promise<string | null> {
+    return ref.toLowerCase() === 'none' ? null : (await this.findAgent(ref)).id
+  }
+
+  /** The agent names by id, for tables that show who does what. */
+  async agentNames(): Promise<Map<string, string>> {
+    const companyId = await this.companyId()
+    this.agentsCache ??= this.client.agents.list(companyId, { include_terminated: true })
+    return new Map((await this.agentsCache).map((a) => [a.id, a.name]))
+  }
+}
+
+function unique<T>(matches: T[], entity: string, ref: string): T {
+  if (matches.length === 1) return matches[0]
+  if (matches.length === 0) throw new CliError('NOT_FOUND', `${entity} not found: ${ref}`, EXIT.notFound)
+  throw new CliError('AMBIGUOUS', `${matches.length} ${entity.toLowerCase()}s match "${ref}": use the id`, EXIT.conflict)
+}
+
+// --- Option readers -------------------------------------------------------------------------
+
+export function text(options: OptionValues, name: string): string | undefined {
+  const value = options[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+/** A text option where the word `none` means null (clears the field). */
+export function nullable(options: OptionValues, name: string): string | null | undefined {
+  const value = text(options, name)
+  return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value
+}
+
+export function integer(options: OptionValues, name: string): number | undefined {
+  const value = text(options, name)
+  if (value === undefined) return undefined
+  if (!/^-?\d+$/.test(value)) throw new UsageError(`--${name} must be a whole number, got "${value}"`)
+  return Number(value)
+}
+
+/** Money options are given in cents, as the API counts them. */
+export const cents = integer
+
+export function list(options: OptionValues, name: string): string[] | undefined {
+  const value = options[name]
+  if (value === undefined) return undefined
+  const values = Array.isArray(value) ? value : [String(value)]
+  return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
+}
+
+export function flag(options: OptionValues, name: string): boolean {
+  return options[name] === true
+}

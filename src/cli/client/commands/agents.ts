@@ -1,0 +1,146 @@
+// Agents: the roster, hiring, the life-cycle actions, waking, and the org chart.
+import type { Agent, OrgNode } from '../../../client/index.ts'
+import { type CommandSpec, type GroupSpec, cents, flag, list, nullable, text } from '../cli.ts'
+import { budget, details, money, table, time, tree } from '../format.ts'
+
+function describe(agent: Agent, manager: string | undefined): string {
+  return details([
+    ['Name', agent.name],
+    ['Id', agent.id],
+    ['Status', agent.status],
+    ['Title', agent.title],
+    ['Role', agent.role],
+    ['Adapter', agent.adapter],
+    ['Reports to', manager ?? agent.reports_to_id],
+    ['Budget', budget(agent.monthly_budget_cents)],
+    ['Spend this month', money(agent.spend_mtd_cents ?? 0)],
+    ['Open tasks', agent.open_tasks ?? 0],
+    ['Heartbeat cron', agent.heartbeat_cron],
+    ['Capabilities', agent.capabilities?.join(', ')],
+    ['Last activity', time(agent.last_activity)],
+    ['Created', time(agent.created_at)],
+    ['Instructions', agent.instructions],
+  ])
+}
+
+/** pause, resume and terminate: one call on an agent named by id or name. */
+function lifecycle(name: 'pause' | 'resume' | 'terminate', summary: string, past: string): CommandSpec {
+  return {
+    name,
+    summary,
+    args: ['<agent>'],
+    async run(cli, { args }) {
+      const agent = await cli.findAgent(args.agent!)
+      const updated = await cli.client.agents[name](await cli.companyId(), agent.id)
+      cli.print(updated, () => `${past} ${updated.name} (now ${updated.status})`)
+    },
+  }
+}
+
+function orgTree(nodes: OrgNode[]): { label: string; children: ReturnType<typeof orgTree> }[] {
+  return nodes.map((node) => ({
+    label: `${node.agent.name}${node.agent.title ? `, ${node.agent.title}` : ''} [${node.agent.status}]`,
+    children: orgTree(node.reports),
+  }))
+}
+
+export const agents: GroupSpec = {
+  name: 'agents',
+  summary: 'Agents: list, hire, show, pause, resume, terminate, wake, org chart',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List agents',
+      options: [{ name: 'all', help: 'include terminated agents' }],
+      async run(cli, { options }) {
+        const rows = await cli.client.agents.list(await cli.companyId(), { include_terminated: flag(options, 'all') || undefined })
+        cli.print(rows, () =>
+          table(rows, [
+            { header: 'id', value: (a) => a.id },
+            { header: 'name', value: (a) => a.name },
+            { header: 'title', value: (a) => a.title },
+            { header: 'status', value: (a) => a.status },
+            { header: 'open', value: (a) => a.open_tasks ?? 0, right: true },
+            { header: 'spend', value: (a) => money(a.spend_mtd_cents ?? 0), right: true },
+            { header: 'budget', value: (a) => budget(a.monthly_budget_cents), right: true },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'hire',
+      summary: 'Hire an agent',
+      args: ['<name...>'],
+      options: [
+        { name: 'title', value: 'TITLE', help: 'job title' },
+        { name: 'role', value: 'ROLE', help: 'ceo, cto, engineer, designer, qa, ... (default engineer)' },
+        { name: 'adapter', value: 'ADAPTER', help: 'how runners execute it (default agent_cli_1)' },
+        { name: 'reports-to', value: 'AGENT', help: 'manager, by id or name' },
+        { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
+        { name: 'instructions', value: 'TEXT', help: "part of the agent's system prompt" },
+        { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule' },
+        { name: 'capability', value: 'TEXT', help: 'a capability (repeatable, or comma-separated)', repeat: true },
+        { name: 'request-approval', help: 'open a hire approval instead of hiring at once' },
+      ],
+      async run(cli, { args, options }) {
+        const manager = text(options, 'reports-to')
+        const agent = await cli.client.agents.hire(await cli.companyId(), {
+          name: args.name!,
+          title: text(options, 'title'),
+          role: text(options, 'role'),
+          adapter: text(options, 'adapter'),
+          reports_to_id: manager ? (await cli.findAgent(manager)).id : undefined,
+          heartbeat_cron: text(options, 'heartbeat-cron'),
+          instructions: text(options, 'instructions'),
+          capabilities: list(options, 'capability'),
+          monthly_budget_cents: cents(options, 'budget'),
+          request_approval: flag(options, 'request-approval') || undefined,
+        })
+        cli.print(agent, () =>
+          agent.status === 'pending_approval'
+            ? `Proposed ${agent.name} (${agent.id}); the hire waits for approval`
+            : `Hired ${agent.name} (${agent.id})`,
+        )
+      },
+    },
+    {
+      name: 'show',
+      summary: 'Show an agent with its spend and open tasks',
+      args: ['<agent>'],
+      async run(cli, { args }) {
+        const agent = await cli.findAgent(args.agent!)
+        const full = await cli.client.agents.get(await cli.companyId(), agent.id)
+        const manager = full.reports_to_id ? (await cli.agentNames()).get(full.reports_to_id) : undefined
+        cli.print(full, () => describe(full, manager))
+      },
+    },
+    lifecycle('pause', 'Pause an agent (its running run goes on, queued runs wait)', 'Paused'),
+    lifecycle('resume', 'Resume a paused agent', 'Resumed'),
+    lifecycle('terminate', 'Terminate an agent for good (cancels its runs)', 'Terminated'),
+    {
+      name: 'wake',
+      summary: 'Queue a run for an agent now',
+      args: ['<agent>'],
+      options: [
+        { name: 'task', value: 'TASK', help: 'work on this task (key such as ENG-12, or id)' },
+        { name: 'reason', value: 'TEXT', help: 'why, shown at the start of the transcript' },
+      ],
+      async run(cli, { args, options }) {
+        const companyId = await cli.companyId()
+        const agent = await cli.findAgent(args.agent!)
+        const taskRef = nullable(options, 'task')
+        const task = taskRef ? await cli.client.tasks.get(companyId, taskRef) : null
+        const run = await cli.client.agents.wake(companyId, agent.id, { task_id: task?.id, reason: text(options, 'reason') })
+        cli.print(run, () => `Queued run ${run.id} for ${agent.name}${task ? ` on ${task.key}` : ''}`)
+      },
+    },
+    {
+      name: 'org',
+      summary: 'Show the org chart as a tree',
+      async run(cli) {
+        const nodes = await cli.client.agents.org(await cli.companyId())
+        cli.print(nodes, () => tree(orgTree(nodes)))
+      },
+    },
+  ],
+}

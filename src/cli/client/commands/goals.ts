@@ -1,0 +1,107 @@
+// Goals: list (as a tree of nested goals), create, show, update, delete.
+import type { Goal, GoalStatus, GoalUpdate } from '../../../client/index.ts'
+import type { OptionSpec, OptionValues } from '../args.ts'
+import { type Cli, type GroupSpec, nullable, text } from '../cli.ts'
+import { UsageError } from '../errors.ts'
+import { date, details, tree, type TreeNode } from '../format.ts'
+
+const FIELD_OPTIONS: OptionSpec[] = [
+  { name: 'description', value: 'TEXT', help: 'description' },
+  { name: 'status', value: 'STATUS', help: 'planned, active (default), achieved, abandoned' },
+  { name: 'parent', value: 'GOAL_ID', help: 'nest under this goal, or none' },
+  { name: 'owner', value: 'AGENT', help: 'owning agent (id or name), or none' },
+  { name: 'target-date', value: 'DATE', help: 'target date (YYYY-MM-DD or ISO 8601), or none' },
+]
+
+async function goalFields(cli: Cli, options: OptionValues): Promise<GoalUpdate> {
+  const owner = nullable(options, 'owner')
+  const target = nullable(options, 'target-date')
+  return {
+    description: nullable(options, 'description'),
+    status: text(options, 'status') as GoalStatus | undefined,
+    parent_id: nullable(options, 'parent'),
+    owner_agent_id: owner ? (await cli.findAgent(owner)).id : owner,
+    target_date: target && /^\d{4}-\d{2}-\d{2}$/.test(target) ? `${target}T00:00:00Z` : target,
+  }
+}
+
+function label(goal: Goal): string {
+  const progress = goal.tasks_total ? ` ${goal.tasks_done ?? 0}/${goal.tasks_total} tasks` : ''
+  return `${goal.title} [${goal.status}]${progress}${goal.target_date ? ` due ${date(goal.target_date)}` : ''}  (${goal.id})`
+}
+
+/** Goals nest: roots are goals without a parent in the list. */
+function goalTree(goals: Goal[]): TreeNode[] {
+  const ids = new Set(goals.map((g) => g.id))
+  const build = (parent: string | null): TreeNode[] =>
+    goals
+      .filter((g) => (parent === null ? !g.parent_id || !ids.has(g.parent_id) : g.parent_id === parent))
+      .map((g) => ({ label: label(g), children: build(g.id) }))
+  return build(null)
+}
+
+export const goals: GroupSpec = {
+  name: 'goals',
+  summary: 'Goals: list as a tree, create, show, update, delete',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List goals as a tree',
+      async run(cli) {
+        const rows = await cli.client.goals.list(await cli.companyId())
+        cli.print(rows, () => tree(goalTree(rows)))
+      },
+    },
+    {
+      name: 'create',
+      summary: 'Create a goal',
+      args: ['<title...>'],
+      options: FIELD_OPTIONS,
+      async run(cli, { args, options }) {
+        const goal = await cli.client.goals.create(await cli.companyId(), { title: args.title!, ...(await goalFields(cli, options)) })
+        cli.print(goal, () => `Created goal ${goal.title} (${goal.id})`)
+      },
+    },
+    {
+      name: 'show',
+      summary: 'Show a goal',
+      args: ['<goal-id>'],
+      async run(cli, { args }) {
+        const goal = await cli.client.goals.get(await cli.companyId(), args['goal-id']!)
+        cli.print(goal, () =>
+          details([
+            ['Title', goal.title],
+            ['Id', goal.id],
+            ['Status', goal.status],
+            ['Tasks done', `${goal.tasks_done ?? 0} of ${goal.tasks_total ?? 0}`],
+            ['Parent', goal.parent_id],
+            ['Owner', goal.owner_agent_id],
+            ['Target date', date(goal.target_date)],
+            ['Description', goal.description],
+          ]),
+        )
+      },
+    },
+    {
+      name: 'update',
+      summary: 'Change fields of a goal',
+      args: ['<goal-id>'],
+      options: [{ name: 'title', value: 'TITLE', help: 'new title' }, ...FIELD_OPTIONS],
+      async run(cli, { args, options }) {
+        const body = { title: text(options, 'title'), ...(await goalFields(cli, options)) }
+        if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
+        const goal = await cli.client.goals.update(await cli.companyId(), args['goal-id']!, body)
+        cli.print(goal, () => `Updated goal ${goal.title}`)
+      },
+    },
+    {
+      name: 'delete',
+      summary: 'Delete a goal (its sub-goals and tasks are detached)',
+      args: ['<goal-id>'],
+      async run(cli, { args }) {
+        await cli.client.goals.delete(await cli.companyId(), args['goal-id']!)
+        cli.print({ deleted: args['goal-id'] }, () => `Deleted goal ${args['goal-id']}`)
+      },
+    },
+  ],
+}

@@ -1,0 +1,103 @@
+// Read-only views of a company: the activity log, the dashboard and monthly costs.
+import type { AuditEvent } from '../../../client/index.ts'
+import { type CommandSpec, integer, text } from '../cli.ts'
+import { UsageError } from '../errors.ts'
+import { budget, details, money, table, time } from '../format.ts'
+
+/** `status: todo → done, title: … → …` from an audit event's field-level changes. */
+function changes(event: AuditEvent): string {
+  const show = (v: unknown) => (v === null || v === undefined ? '∅' : typeof v === 'string' ? v : JSON.stringify(v))
+  return Object.entries(event.changes ?? {})
+    .map(([field, [before, after]]) => `${field}: ${show(before)} → ${show(after)}`)
+    .join(', ')
+}
+
+export const activity: CommandSpec = {
+  name: 'activity',
+  summary: 'The audit trail, newest first',
+  options: [
+    { name: 'limit', value: 'N', help: 'at most N entries (1 to 200, default 50)' },
+    { name: 'before', value: 'TIMESTAMP', help: 'entries older than this created_at (paging)' },
+  ],
+  async run(cli, { options }) {
+    const rows = await cli.client.insights.activity(await cli.companyId(), {
+      limit: integer(options, 'limit'),
+      before: text(options, 'before'),
+    })
+    cli.print(rows, () =>
+      table(rows, [
+        { header: 'when', value: (e) => time(e.created_at) },
+        { header: 'actor', value: (e) => e.actor_name },
+        { header: 'verb', value: (e) => e.verb },
+        { header: 'entity', value: (e) => e.entity_type },
+        { header: 'label', value: (e) => e.label },
+        { header: 'changes', value: changes },
+      ]),
+    )
+  },
+}
+
+export const dashboard: CommandSpec = {
+  name: 'dashboard',
+  summary: 'Agents, tasks, approvals and spend at a glance',
+  options: [{ name: 'days', value: 'DAYS', help: 'range of the daily series: 7, 14 (default) or 30' }],
+  async run(cli, { options }) {
+    const days = integer(options, 'days')
+    if (days !== undefined && days !== 7 && days !== 14 && days !== 30) throw new UsageError('--days must be 7, 14 or 30')
+    const d = await cli.client.insights.dashboard(await cli.companyId(), { days })
+    cli.print(d, () => {
+      const byStatus = Object.entries(d.tasks_by_status).map(([s, n]) => `${s} ${n}`).join(', ')
+      const lines = [
+        details([
+          ['Agents', `${d.agents_total} (${d.agents_running} running, ${d.agents_paused} paused)`],
+          ['Tasks', byStatus || 'none'],
+          ['Blocked / in progress', `${d.tasks_blocked} / ${d.tasks_in_progress}`],
+          ['Pending approvals', d.pending_approvals],
+          ['Spend this month', `${money(d.spend_mtd_cents)} of ${budget(d.monthly_budget_cents)}`],
+        ]),
+        '',
+        `Last ${d.range_days} days`,
+        table(d.series, [
+          { header: 'date', value: (s) => s.date },
+          { header: 'created', value: (s) => s.tasks_created, right: true },
+          { header: 'completed', value: (s) => s.tasks_completed, right: true },
+          { header: 'runs ok', value: (s) => s.runs_succeeded, right: true },
+          { header: 'failed', value: (s) => s.runs_failed, right: true },
+          { header: 'cost', value: (s) => money(s.cost_cents), right: true },
+        ]),
+      ]
+      if (d.active_runs.length) lines.push('', `Active runs: ${d.active_runs.map((r) => `${r.id} (${r.status})`).join(', ')}`)
+      if (d.for_you) lines.push('', `For you: ${d.for_you.open_tasks} open tasks you created, ${d.for_you.blocked_tasks} blocked`)
+      return lines.join('\n')
+    })
+  },
+}
+
+export const costs: CommandSpec = {
+  name: 'costs',
+  summary: 'Spend of a month by agent, project and day',
+  options: [{ name: 'month', value: 'YYYY-MM', help: 'the month (default: the current UTC month)' }],
+  async run(cli, { options }) {
+    const c = await cli.client.insights.costs(await cli.companyId(), { month: text(options, 'month') })
+    cli.print(c, () =>
+      [
+        `${c.month}: ${money(c.total_cents)} of ${budget(c.budget_cents)}`,
+        '',
+        'By agent',
+        table(c.by_agent, [
+          { header: 'agent', value: (a) => a.name },
+          { header: 'runs', value: (a) => a.runs, right: true },
+          { header: 'tokens in', value: (a) => a.tokens_in, right: true },
+          { header: 'tokens out', value: (a) => a.tokens_out, right: true },
+          { header: 'cost', value: (a) => money(a.cost_cents), right: true },
+        ]),
+        '',
+        'By project',
+        table(c.by_project, [
+          { header: 'project', value: (p) => p.name },
+          { header: 'cost', value: (p) => money(p.cost_cents), right: true },
+        ]),
+      ].join('\n'),
+    )
+  },
+}

@@ -1,0 +1,92 @@
+// Runs: list with filters, show with the transcript, cancel.
+import type { Run, RunStatus } from '../../../client/index.ts'
+import { type GroupSpec, integer, text } from '../cli.ts'
+import { details, money, table, time } from '../format.ts'
+
+function duration(run: Run): string {
+  if (!run.started_at) return '-'
+  const end = run.ended_at ? Date.parse(run.ended_at) : Date.now()
+  const seconds = Math.max(0, Math.round((end - Date.parse(run.started_at)) / 1000))
+  return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`
+}
+
+export const runs: GroupSpec = {
+  name: 'runs',
+  summary: 'Runs: list, show with transcript, cancel',
+  commands: [
+    {
+      name: 'list',
+      summary: 'List runs, newest first',
+      options: [
+        { name: 'agent', value: 'AGENT', help: 'of this agent (id or name)' },
+        { name: 'task', value: 'TASK', help: 'for this task (key or id)' },
+        { name: 'status', value: 'STATUS', help: 'queued, running, succeeded, failed, cancelled' },
+        { name: 'limit', value: 'N', help: 'at most N runs (1 to 500, default 100)' },
+      ],
+      async run(cli, { options }) {
+        const companyId = await cli.companyId()
+        const agent = text(options, 'agent')
+        const task = text(options, 'task')
+        const rows = await cli.client.runs.list(companyId, {
+          agent_id: agent ? (await cli.findAgent(agent)).id : undefined,
+          task_id: task ? (await cli.client.tasks.get(companyId, task)).id : undefined,
+          status: text(options, 'status') as RunStatus | undefined,
+          limit: integer(options, 'limit'),
+        })
+        const names = await cli.agentNames()
+        cli.print(rows, () =>
+          table(rows, [
+            { header: 'id', value: (r) => r.id },
+            { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
+            { header: 'status', value: (r) => r.status },
+            { header: 'trigger', value: (r) => r.trigger },
+            { header: 'created', value: (r) => time(r.created_at) },
+            { header: 'took', value: duration, right: true },
+            { header: 'cost', value: (r) => money(r.cost_cents), right: true },
+          ]),
+        )
+      },
+    },
+    {
+      name: 'show',
+      summary: 'Show a run and its transcript',
+      args: ['<run-id>'],
+      async run(cli, { args }) {
+        const run = await cli.client.runs.get(await cli.companyId(), args['run-id']!)
+        const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id
+        cli.print(run, () =>
+          [
+            details([
+              ['Id', run.id],
+              ['Agent', agent],
+              ['Status', run.status],
+              ['Trigger', run.trigger],
+              ['Task', run.task_id],
+              ['Routine', run.routine_id],
+              ['Runner', run.runner_id],
+              ['Created', time(run.created_at)],
+              ['Started', time(run.started_at)],
+              ['Ended', time(run.ended_at)],
+              ['Tokens', `${run.tokens_in} in, ${run.tokens_out} out`],
+              ['Cost', money(run.cost_cents)],
+              ['Summary', run.summary],
+              ['Error', run.error],
+            ]),
+            '',
+            `Transcript (${run.transcript?.length ?? 0} entries)`,
+            ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
+          ].join('\n'),
+        )
+      },
+    },
+    {
+      name: 'cancel',
+      summary: 'Cancel a queued or running run',
+      args: ['<run-id>'],
+      async run(cli, { args }) {
+        const run = await cli.client.runs.cancel(await cli.companyId(), args['run-id']!)
+        cli.print(run, () => `Cancelled run ${run.id}`)
+      },
+    },
+  ],
+}
