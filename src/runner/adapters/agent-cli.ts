@@ -1,0 +1,117 @@
+// agent_cli_1 / agent_cli_2: an agent command line run through the shell, in its own process
+// group so that stopping it also stops whatever it started. The prompt goes to its standard
+// input (default) or, with --prompt-via arg, as its last argument. Its standard output is its
+// reply and is streamed into the transcript line by line; a line
+//   SHOPFLOOR_USAGE {"tokens_in": 1200, "tokens_out": 340, "cost_cents": 4}
+// reports usage so far (running totals) and is neither part of the reply nor of the transcript.
+// Standard error is kept (its last 4,000 characters) for the error of a failed run.
+import { spawn } from 'node:child_process'
+import type { PromptVia } from '../options.ts'
+import { STDERR_KEEP_CHARS, Tail } from '../text.ts'
+import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
+
+const USAGE_LINE = /^SHOPFLOOR_USAGE\s+(\{.*\})\s*$/
+/** The reply kept in memory: more than any report or comment uses. */
+const REPLY_KEEP_CHARS = 16_000
+
+export interface AgentCliSettings {
+  command: string
+  promptVia: PromptVia
+  killAfterMs: number
+}
+
+export function agentCliAdapter(name: string, settings: AgentCliSettings): Adapter {
+  return { name, run: (input) => runAgentCommand(settings, input) }
+}
+
+function runAgentCommand(settings: AgentCliSettings, input: AdapterInput): Promise<AdapterResult> {
+  const viaArg = settings.promptVia === 'arg'
+  // `"$@"` passes the prompt as one argument whatever it contains; no quoting of ours involved.
+  const script = viaArg ? `${settings.command} "$@"` : settings.command
+  const child = spawn('/bin/sh', ['-c', script, 'shopfloor-agent', ...(viaArg ? [input.prompt] : [])], {
+    cwd: input.cwd,
+    env: input.env,
+    detached: true,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+
+  let reply = ''
+  const stderr = new Tail(STDERR_KEEP_CHARS)
+  const onStdoutLine = (line: string) => {
+    const usage = USAGE_LINE.exec(line)
+    if (usage) {
+      const totals = parseUsage(usage[1])
+      if (totals) input.usage(totals)
+      return
+    }
+    if (reply.length < REPLY_KEEP_CHARS) reply += `${line}\n`
+    input.transcript('agent', `${line}\n`)
+  }
+  splitLines(child.stdout, onStdoutLine)
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk))
+
+  child.stdin.on('error', () => {}) // an agent that exits without reading its input is fine
+  child.stdin.end(viaArg ? undefined : input.prompt)
+
+  let stopped = false
+  let killTimer: NodeJS.Timeout | undefined
+  const stop = () => {
+    stopped = true
+    signalGroup(child.pid, 'SIGTERM')
+    killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), settings.killAfterMs)
+  }
+  if (input.signal.aborted) stop()
+  else input.signal.addEventListener('abort', stop, { once: true })
+
+  return new Promise((resolve) => {
+    child.once('error', (err) => {
+      input.signal.removeEventListener('abort', stop)
+      resolve({ ok: false, reply: '', error: `could not start the agent command: ${err.message}` })
+    })
+    child.once('close', (code, signal) => {
+      clearTimeout(killTimer)
+      input.signal.removeEventListener('abort', stop)
+      if (code === 0 && !stopped) return resolve({ ok: true, reply: reply.trim(), error: null })
+      const how = stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`
+      const tail = stderr.toString().trim()
+      resolve({ ok: false, reply: reply.trim(), error: `agent command ${how}${tail ? `: ${tail}` : ''}` })
+    })
+  })
+}
+
+/** Terminates the agent's whole process group (it was started detached, as its leader). */
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (!pid) return
+  try {
+    process.kill(-pid, signal)
+  } catch {
+    // already gone
+  }
+}
+
+function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let pending = ''
+  stream.setEncoding('utf8')
+  stream.on('data', (chunk: string) => {
+    pending += chunk
+    let newline: number
+    while ((newline = pending.indexOf('\n')) >= 0) {
+      onLine(pending.slice(0, newline).replace(/\r$/, ''))
+      pending = pending.slice(newline + 1)
+    }
+  })
+  stream.on('end', () => {
+    if (pending) onLine(pending)
+    pending = ''
+  })
+}
+
+function parseUsage(json: string): Usage | null {
+  try {
+    const value = JSON.parse(json)
+    const field = (name: string) => (Number.isInteger(value?.[name]) && value[name] >= 0 ? value[name] : 0)
+    return { tokens_in: field('tokens_in'), tokens_out: field('tokens_out'), cost_cents: field('cost_cents') }
+  } catch {
+    return null
+  }
+}

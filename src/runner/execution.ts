@@ -1,0 +1,182 @@
+// One claimed run, from claim to final report: heartbeats keep the lease, the transcript is
+// streamed in batches, the adapter does the work, and the outcome goes back to the task (a
+// comment, and a status) and to the run (status, usage, summary, error).
+//
+// The run stops early, and reports nothing more, when the server says it is no longer ours
+// (RUN_LEASE_LOST, RUN_FINISHED, RUN_NOT_RUNNING: cancelled, expired or taken over). When the
+// runner shuts down it stops the run and reports it failed.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { Logger } from 'pino'
+import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
+import type { Adapter, AdapterResult, Usage } from './adapters/adapter.ts'
+import type { RunnerOptions } from './options.ts'
+import { buildPrompt } from './prompt.ts'
+import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
+import { TranscriptBuffer } from './transcript.ts'
+import { prepareWorkspace } from './workspace.ts'
+
+/** Answers that mean the run is not ours to continue. */
+const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
+
+export type StopReason = 'lost' | 'shutdown'
+
+export function isStopSignal(err: unknown): err is ApiError {
+  return err instanceof ApiError && STOP_CODES.has(err.code)
+}
+
+/** Thrown inside an execution once the run is no longer ours, to skip the remaining steps. */
+class RunLost extends Error {}
+
+export class Execution {
+  private readonly abort = new AbortController()
+  private stopReason: StopReason | null = null
+  /** Set once the final report is on its way: the run's own end is not a reason to stop. */
+  private finishing = false
+  private usage: Usage = { tokens_in: 0, tokens_out: 0, cost_cents: 0 }
+  private readonly log: Logger
+  readonly done: Promise<void>
+
+  constructor(
+    private readonly client: ShopfloorClient,
+    private readonly options: RunnerOptions,
+    private readonly adapter: Adapter,
+    private readonly context: RunContext,
+    log: Logger,
+  ) {
+    this.log = log.child({ run_id: context.run.id, agent: context.agent.name })
+    this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
+  }
+
+  get runId(): string {
+    return this.context.run.id
+  }
+
+  /** Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops. */
+  stop(reason: StopReason): void {
+    if (this.stopReason || this.finishing) return
+    this.stopReason = reason
+    this.log.info({ reason }, reason === 'lost' ? 'run is no longer ours; stopping the agent' : 'stopping the run for shutdown')
+    this.abort.abort(new Error(reason))
+  }
+
+  private async execute(): Promise<void> {
+    const { run, agent, company, task } = this.context
+    const report = (body: Omit<Parameters<ShopfloorClient['runs']['report']>[2], 'runner_id'>) =>
+      this.guard(() => this.client.runs.report(company.id, run.id, { runner_id: this.options.runnerId, ...body }))
+    const transcript = new TranscriptBuffer(
+      (entries) => report({ transcript: entries, ...this.usage }).then(() => undefined),
+      this.options.flushSeconds * 1000,
+      this.options.flushChars,
+      (err) => {
+        if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'transcript report failed; will retry')
+      },
+    )
+    const heartbeat = setInterval(() => {
+      this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId)).catch((err) => {
+        if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
+      })
+    }, this.options.heartbeatSeconds * 1000)
+    const configDir = mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
+    let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
+
+    try {
+      this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
+      transcript.add('system', `Runner ${this.options.runnerId} started the run (adapter ${this.adapter.name}).`)
+      let result: AdapterResult
+      try {
+        workspace = await prepareWorkspace(this.context, this.options, this.log)
+        result = await this.adapter.run({
+          context: this.context,
+          prompt: buildPrompt(this.context),
+          cwd: workspace.cwd,
+          env: this.agentEnv(configDir),
+          transcript: (role, text) => transcript.add(role, text),
+          usage: (totals) => (this.usage = totals),
+          signal: this.abort.signal,
+        })
+      } catch (err: any) {
+        result = { ok: false, reply: '', error: `could not prepare the run: ${err.message}` }
+      }
+      if (this.stopReason === 'lost') throw new RunLost()
+      if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
+
+      await transcript.flush()
+      if (result.ok && task) await this.reportToTask(result.reply)
+      this.finishing = true
+      await report({
+        status: result.ok ? 'succeeded' : 'failed',
+        ...this.usage,
+        summary: result.reply ? clip(result.reply, SUMMARY_MAX_CHARS) : null,
+        error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
+        transcript: transcript.take(),
+      })
+      this.log.info({ status: result.ok ? 'succeeded' : 'failed', error: result.error }, 'run finished')
+    } catch (err) {
+      if (!(err instanceof RunLost)) throw err
+      this.log.info('run ended without a final report: it is no longer held by this runner')
+    } finally {
+      clearInterval(heartbeat)
+      transcript.close()
+      await workspace?.dispose()
+      rmSync(configDir, { recursive: true, force: true })
+    }
+  }
+
+  /**
+   * The final reply goes to the task while the run is still running, so that the comment and
+   * the status change are attributed to the agent (run_id).
+   */
+  private async reportToTask(reply: string): Promise<void> {
+    const { company, task, run } = this.context
+    const blocked = reply.startsWith('BLOCKED:')
+    if (reply) {
+      await this.guard(() =>
+        this.client.comments.create(company.id, task!.id, {
+          body: clip(reply, COMMENT_MAX_CHARS),
+          kind: blocked ? 'question' : 'comment',
+          run_id: run.id,
+        }),
+      )
+    }
+    await this.guard(() =>
+      this.client.tasks.update(company.id, task!.id, { status: blocked ? 'blocked' : this.options.successStatus, run_id: run.id }),
+    )
+  }
+
+  /** Calls the API; an answer that means "not yours any more" stops the run and throws RunLost. */
+  private async guard<T>(call: () => Promise<T>): Promise<T> {
+    if (this.stopReason === 'lost') throw new RunLost()
+    try {
+      return await call()
+    } catch (err) {
+      if (isStopSignal(err)) {
+        this.stop('lost')
+        throw new RunLost()
+      }
+      throw err
+    }
+  }
+
+  /** The agent process's environment (API-DECISIONS.md) with an empty configuration folder. */
+  private agentEnv(configDir: string): NodeJS.ProcessEnv {
+    const { run, agent, company, task } = this.context
+    return {
+      ...process.env,
+      SHOPFLOOR_API_URL: this.options.url,
+      SHOPFLOOR_API_KEY: this.options.apiKey,
+      SHOPFLOOR_RUN_ID: run.id,
+      SHOPFLOOR_AGENT_ID: agent.id,
+      SHOPFLOOR_AGENT_NAME: agent.name,
+      SHOPFLOOR_COMPANY_ID: company.id,
+      SHOPFLOOR_TASK_KEY: task?.key ?? '',
+      SHOPFLOOR_CONFIG_DIR: configDir,
+      XDG_CONFIG_HOME: configDir,
+    }
+  }
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err)
+}

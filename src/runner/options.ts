@@ -1,0 +1,180 @@
+// The runner's settings: command-line flags first, then environment variables, then the runner
+// config file ($XDG_CONFIG_HOME/shopfloor/runner.json or --config), then defaults.
+import { existsSync, readFileSync } from 'node:fs'
+import { homedir, hostname } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+
+export type SuccessStatus = 'in_review' | 'done'
+export type PromptVia = 'stdin' | 'arg'
+
+export interface RunnerOptions {
+  url: string
+  apiKey: string
+  companyId: string
+  runnerId: string
+  /** Runs executed at the same time (SPEC.md: 2). */
+  concurrency: number
+  /** Safety-net claim poll (SPEC.md: 30 s, at least 5). */
+  pollSeconds: number
+  heartbeatSeconds: number
+  /** Transcript flush interval and buffered size (SPEC.md: 2 s or 4,096 characters). */
+  flushSeconds: number
+  flushChars: number
+  /** How long SIGTERM waits for runs in progress before stopping them. */
+  graceSeconds: number
+  /** Between the terminate signal and the kill of an agent process (SPEC.md: 5 s). */
+  killAfterSeconds: number
+  /** Run every agent with the built-in simulated adapter. */
+  simulate: boolean
+  /** Agent command lines for agent_cli_1 and agent_cli_2 (shell syntax). */
+  agentCommands: { agent_cli_1: string | null; agent_cli_2: string | null }
+  promptVia: PromptVia
+  successStatus: SuccessStatus
+  /** Where agents run when their task's project has no repository. */
+  workDir: string
+  /** Clones of project repositories and their per-run worktrees. */
+  cacheDir: string
+  /** Only runs of these agents (empty: every agent). */
+  agentIds: string[]
+}
+
+export class OptionsError extends Error {}
+
+export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY_ID [options]
+
+Claims the company's queued runs and executes them. Needs a personal API key in
+SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refused.
+
+  --url URL                 server address (SHOPFLOOR_URL)
+  --company ID              company to work for (SHOPFLOOR_COMPANY)
+  --config FILE             JSON file with url, api_key, company and any option below
+                            (default $XDG_CONFIG_HOME/shopfloor/runner.json)
+  --runner-id ID            name reported with claims (default <host>-<pid>)
+  --concurrency N           runs at the same time (default 2)
+  --poll-seconds N          safety-net claim poll, at least 5 (default 30)
+  --heartbeat-seconds N     lease heartbeat (default 30)
+  --grace-seconds N         on SIGTERM, wait this long for runs to finish (default 60)
+  --simulate                run every agent with the simulated adapter
+  --agent-command CMD       agent command line for agent_cli_1 and agent_cli_2
+                            (SHOPFLOOR_AGENT_COMMAND)
+  --agent-cli-1-command CMD, --agent-cli-2-command CMD
+                            per adapter (SHOPFLOOR_AGENT_CLI_1_COMMAND, ..._2_...)
+  --prompt-via stdin|arg    give the prompt on stdin (default) or as the last argument
+  --success-status S        task status after a successful run: in_review (default) or done
+  --workdir DIR             where agents run without a project repository (default: here)
+  --cache-dir DIR           repository clones and worktrees
+                            (default $XDG_CACHE_HOME/shopfloor/runner)
+  --agent ID                only runs of this agent (repeatable)
+`
+
+const FLAGS = {
+  url: { type: 'string' },
+  company: { type: 'string' },
+  config: { type: 'string' },
+  'runner-id': { type: 'string' },
+  concurrency: { type: 'string' },
+  'poll-seconds': { type: 'string' },
+  'heartbeat-seconds': { type: 'string' },
+  'flush-seconds': { type: 'string' },
+  'flush-chars': { type: 'string' },
+  'grace-seconds': { type: 'string' },
+  'kill-after-seconds': { type: 'string' },
+  simulate: { type: 'boolean' },
+  'agent-command': { type: 'string' },
+  'agent-cli-1-command': { type: 'string' },
+  'agent-cli-2-command': { type: 'string' },
+  'prompt-via': { type: 'string' },
+  'success-status': { type: 'string' },
+  workdir: { type: 'string' },
+  'cache-dir': { type: 'string' },
+  agent: { type: 'string', multiple: true },
+  help: { type: 'boolean', short: 'h' },
+} as const
+
+/** Parses flags, environment and config file; throws OptionsError with a message for people. */
+export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions | 'help' {
+  let parsed
+  try {
+    parsed = parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }).values
+  } catch (err: any) {
+    throw new OptionsError(err.message)
+  }
+  if (parsed.help) return 'help'
+  const file = readConfigFile(parsed.config ?? defaultConfigPath(env), parsed.config !== undefined)
+  const pick = (flag: keyof typeof FLAGS, envName: string | null, fileKey: string): string | undefined => {
+    const fromFlag = parsed[flag]
+    if (typeof fromFlag === 'string') return fromFlag
+    const fromEnv = envName ? env[envName]?.trim() : undefined
+    if (fromEnv) return fromEnv
+    const fromFile = file[fileKey]
+    return fromFile === undefined || fromFile === null ? undefined : String(fromFile)
+  }
+  const number = (flag: keyof typeof FLAGS, fileKey: string, fallback: number, min: number): number => {
+    const raw = pick(flag, null, fileKey)
+    if (raw === undefined) return fallback
+    const value = Number(raw)
+    if (!Number.isFinite(value) || value < min) throw new OptionsError(`--${flag} must be a number of at least ${min}, got "${raw}"`)
+    return value
+  }
+
+  const url = pick('url', 'SHOPFLOOR_URL', 'url')
+  if (!url) throw new OptionsError('no server address: use --url or SHOPFLOOR_URL')
+  const companyId = pick('company', 'SHOPFLOOR_COMPANY', 'company')
+  if (!companyId) throw new OptionsError('no company: use --company or SHOPFLOOR_COMPANY')
+  const apiKey = env.SHOPFLOOR_API_KEY?.trim() || (typeof file.api_key === 'string' ? file.api_key.trim() : '')
+  if (!apiKey) throw new OptionsError('no API key: set SHOPFLOOR_API_KEY (or api_key in the config file); the runner does not use password sessions')
+  if (!/^svc_(live|test)_/.test(apiKey)) {
+    throw new OptionsError('SHOPFLOOR_API_KEY is not an API key (svc_live_...); the runner refuses password sessions and access tokens')
+  }
+
+  const promptVia = pick('prompt-via', 'SHOPFLOOR_PROMPT_VIA', 'prompt_via') ?? 'stdin'
+  if (promptVia !== 'stdin' && promptVia !== 'arg') throw new OptionsError('--prompt-via must be stdin or arg')
+  const successStatus = pick('success-status', 'SHOPFLOOR_SUCCESS_STATUS', 'success_status') ?? 'in_review'
+  if (successStatus !== 'in_review' && successStatus !== 'done') throw new OptionsError('--success-status must be in_review or done')
+
+  const shared = pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null
+  const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
+  const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
+  return {
+    url: url.replace(/\/+$/, ''),
+    apiKey,
+    companyId,
+    runnerId: pick('runner-id', 'SHOPFLOOR_RUNNER_ID', 'runner_id') ?? `${hostname()}-${process.pid}`.slice(0, 100),
+    concurrency: Math.floor(number('concurrency', 'concurrency', 2, 1)),
+    pollSeconds: number('poll-seconds', 'poll_seconds', 30, 5),
+    heartbeatSeconds: number('heartbeat-seconds', 'heartbeat_seconds', 30, 0.1),
+    flushSeconds: number('flush-seconds', 'flush_seconds', 2, 0.1),
+    flushChars: Math.floor(number('flush-chars', 'flush_chars', 4096, 1)),
+    graceSeconds: number('grace-seconds', 'grace_seconds', 60, 0),
+    killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
+    simulate: parsed.simulate ?? file.simulate === true,
+    agentCommands: {
+      agent_cli_1: pick('agent-cli-1-command', 'SHOPFLOOR_AGENT_CLI_1_COMMAND', 'agent_cli_1_command') ?? shared,
+      agent_cli_2: pick('agent-cli-2-command', 'SHOPFLOOR_AGENT_CLI_2_COMMAND', 'agent_cli_2_command') ?? shared,
+    },
+    promptVia,
+    successStatus,
+    workDir: pick('workdir', null, 'workdir') ?? process.cwd(),
+    cacheDir: pick('cache-dir', null, 'cache_dir') ?? join(cacheBase, 'shopfloor', 'runner'),
+    agentIds,
+  }
+}
+
+function defaultConfigPath(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), 'shopfloor', 'runner.json')
+}
+
+function readConfigFile(path: string, required: boolean): Record<string, unknown> {
+  if (!existsSync(path)) {
+    if (required) throw new OptionsError(`config file ${path} does not exist`)
+    return {}
+  }
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8'))
+    if (data && typeof data === 'object' && !Array.isArray(data)) return data
+  } catch (err: any) {
+    throw new OptionsError(`cannot read ${path}: ${err.message}`)
+  }
+  throw new OptionsError(`${path} must hold a JSON object`)
+}

@@ -1,0 +1,48 @@
+// The prompt an agent command receives: company mission, the agent's instructions, the task
+// with its last comments (the claim returns at most 20), and the goal chain above the task.
+import type { Comment, RunContext } from '../client/index.ts'
+
+export function buildPrompt(context: RunContext): string {
+  const { company, agent, manager, task, goal_chain: goals } = context
+  const parts: string[] = []
+
+  parts.push(`# Company: ${company.name}`)
+  if (company.mission) parts.push(`Mission:\n${company.mission}`)
+
+  const role = [agent.title, agent.role].filter(Boolean).join(', ')
+  parts.push(`# You are ${agent.name}${role ? ` (${role})` : ''}`)
+  if (manager) parts.push(`You report to ${manager.name}${manager.title ? ` (${manager.title})` : ''}.`)
+  if (agent.instructions) parts.push(`Instructions:\n${agent.instructions}`)
+
+  if (task) {
+    parts.push(`# Task ${task.key}: ${task.title}\nStatus: ${task.status}. Priority: ${task.priority}.`)
+    if (task.description) parts.push(task.description)
+    const comments = task.comments.slice(-20)
+    if (comments.length) parts.push(`## Comments (oldest first)\n${comments.map((c) => formatComment(c, context)).join('\n\n')}`)
+  } else {
+    parts.push('# No task is attached to this run\nReview your open work and decide what to do next.')
+  }
+
+  if (goals.length) {
+    parts.push(`# Goals (the task's goal first, then the goals above it)\n${goals
+      .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${g.description}` : ''}`)
+      .join('\n')}`)
+  }
+
+  parts.push(
+    'When you are done, reply with a short report of what you did. If you cannot go on without ' +
+      'help, begin your reply with "BLOCKED:" followed by what you need.',
+  )
+  return `${parts.join('\n\n')}\n`
+}
+
+function formatComment(comment: Comment, { agent, manager }: RunContext): string {
+  const author = comment.author_agent_id
+    ? comment.author_agent_id === agent.id
+      ? `${agent.name} (you)`
+      : comment.author_agent_id === manager?.id
+        ? manager.name
+        : 'another agent'
+    : 'a person'
+  return `- ${author}, ${comment.kind}, ${comment.created_at}:\n${comment.body}`
+}

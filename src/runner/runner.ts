@@ -1,0 +1,125 @@
+// The claim loop. The runner claims whenever a slot is free and there may be work: at start,
+// on every `run.created` of the live stream (and after each reconnection), when one of its runs
+// ends, and on a safety-net poll. The stream also tells it when a run it holds was cancelled or
+// expired (`run.updated` with a finished status), so the agent is stopped at once rather than
+// at the next heartbeat.
+import type { Logger } from 'pino'
+import type { RunContext, ShopfloorClient } from '../client/index.ts'
+import { adapterFor, buildAdapters, claimableAdapters } from './adapters/index.ts'
+import type { Adapter } from './adapters/adapter.ts'
+import { Execution } from './execution.ts'
+import type { RunnerOptions } from './options.ts'
+
+const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
+
+export class Runner {
+  private readonly executions = new Map<string, Execution>()
+  private readonly adapters: Map<string, Adapter>
+  private readonly streamAbort = new AbortController()
+  private pollTimer: NodeJS.Timeout | undefined
+  private claiming = false
+  private claimAgain = false
+  private stopping = false
+
+  constructor(
+    private readonly client: ShopfloorClient,
+    private readonly options: RunnerOptions,
+    private readonly log: Logger,
+  ) {
+    this.adapters = buildAdapters(options)
+  }
+
+  start(): void {
+    const adapters = claimableAdapters(this.options, this.adapters)
+    this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: adapters ?? 'all (simulated)',
+      concurrency: this.options.concurrency }, 'runner started')
+    if (!this.options.simulate && !this.options.agentCommands.agent_cli_1 && !this.options.agentCommands.agent_cli_2) {
+      this.log.warn('no agent command configured: runs of agent_cli_1/agent_cli_2 agents are left to other runners')
+    }
+    this.pollTimer = setInterval(() => this.claim(), this.options.pollSeconds * 1000)
+    this.followEvents()
+    this.claim()
+  }
+
+  /** Requests a claim round; rounds never overlap, a request during one causes another. */
+  claim(): void {
+    if (this.stopping) return
+    if (this.claiming) {
+      this.claimAgain = true
+      return
+    }
+    this.claiming = true
+    void this.claimRound().finally(() => {
+      this.claiming = false
+      if (this.claimAgain) {
+        this.claimAgain = false
+        this.claim()
+      }
+    })
+  }
+
+  private async claimRound(): Promise<void> {
+    while (!this.stopping && this.executions.size < this.options.concurrency) {
+      let context: RunContext | null
+      try {
+        const adapters = claimableAdapters(this.options, this.adapters)
+        context = await this.client.runs.claim(this.options.companyId, {
+          runner_id: this.options.runnerId,
+          ...(adapters ? { adapters } : {}),
+          ...(this.options.agentIds.length ? { agent_ids: this.options.agentIds } : {}),
+        })
+      } catch (err: any) {
+        this.log.warn({ err: err.message }, 'claim failed; the next poll tries again')
+        return
+      }
+      if (!context) return
+      this.launch(context)
+    }
+  }
+
+  private launch(context: RunContext): void {
+    const adapter = adapterFor(this.options, this.adapters, context.agent.adapter)
+    const execution = new Execution(this.client, this.options, adapter, context, this.log)
+    this.executions.set(context.run.id, execution)
+    void execution.done.finally(() => {
+      this.executions.delete(context.run.id)
+      this.claim()
+    })
+  }
+
+  private followEvents(): void {
+    this.client
+      .events(this.options.companyId, {
+        signal: this.streamAbort.signal,
+        onConnected: () => this.claim(),
+        onDisconnected: ({ retryInMs }) => this.log.warn({ retry_in_ms: retryInMs }, 'event stream disconnected; reconnecting'),
+        onEvent: (event) => {
+          if (event.type === 'run.created') this.claim()
+          else if (event.type === 'run.updated' && event.id && FINISHED.has(String(event.status))) {
+            this.executions.get(event.id)?.stop('lost')
+          }
+        },
+      })
+      .catch((err) => this.log.error({ err: err.message }, 'event stream refused; relying on polling'))
+  }
+
+  /**
+   * Stops claiming, lets runs in progress finish for up to `graceSeconds`, then stops the rest
+   * (they are reported failed) and waits for their final reports.
+   */
+  async shutdown(): Promise<void> {
+    this.stopping = true
+    clearInterval(this.pollTimer)
+    this.streamAbort.abort()
+    const running = [...this.executions.values()]
+    if (!running.length) return
+    this.log.info({ runs: running.length, grace_seconds: this.options.graceSeconds }, 'waiting for runs in progress')
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.options.graceSeconds * 1000)))
+    const allDone = Promise.all(running.map((e) => e.done))
+    await Promise.race([allDone, grace])
+    clearTimeout(timer)
+    for (const execution of this.executions.values()) execution.stop('shutdown')
+    await allDone
+  }
+}

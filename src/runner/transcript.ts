@@ -1,0 +1,73 @@
+import type { TranscriptRole } from './adapters/adapter.ts'
+
+export interface TranscriptChunk {
+  role: TranscriptRole
+  text: string
+}
+
+/**
+ * Collects transcript text and sends it every `intervalMs`, or as soon as `maxChars` are
+ * buffered. Consecutive text of one role becomes one entry, so a chatty agent does not make
+ * thousands of entries. Sends never overlap (the order of entries is kept); a send that fails
+ * puts its entries back in front, to go with the next one.
+ */
+export class TranscriptBuffer {
+  private entries: TranscriptChunk[] = []
+  private size = 0
+  private timer: NodeJS.Timeout | undefined
+  private sending: Promise<void> = Promise.resolve()
+  private closed = false
+
+  constructor(
+    private readonly send: (entries: TranscriptChunk[]) => Promise<void>,
+    private readonly intervalMs: number,
+    private readonly maxChars: number,
+    private readonly onError: (err: unknown) => void,
+  ) {}
+
+  add(role: TranscriptRole, text: string): void {
+    if (this.closed || !text) return
+    const last = this.entries[this.entries.length - 1]
+    if (last && last.role === role) last.text += text
+    else this.entries.push({ role, text })
+    this.size += text.length
+    if (this.size >= this.maxChars) void this.flush()
+    else this.timer ??= setTimeout(() => void this.flush(), this.intervalMs)
+  }
+
+  /** Sends what is buffered; resolves once it (and every earlier send) is done. */
+  flush(): Promise<void> {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    this.sending = this.sending.then(async () => {
+      if (!this.entries.length) return
+      const batch = this.entries
+      this.entries = []
+      this.size = 0
+      try {
+        await this.send(batch)
+      } catch (err) {
+        this.entries = [...batch, ...this.entries]
+        this.size = this.entries.reduce((n, e) => n + e.text.length, 0)
+        if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), this.intervalMs)
+        this.onError(err)
+      }
+    })
+    return this.sending
+  }
+
+  /** Stops timers; what is still buffered is dropped (the run is no longer ours). */
+  close(): void {
+    this.closed = true
+    clearTimeout(this.timer)
+    this.entries = []
+  }
+
+  /** Entries not sent yet, for the final report. */
+  take(): TranscriptChunk[] {
+    const rest = this.entries
+    this.entries = []
+    this.size = 0
+    return rest
+  }
+}
