@@ -84,13 +84,16 @@ export async function requestPasswordReset(
  * before this second. Access tokens issued before it stop working (authenticate.ts compares iat).
  */
 export async function completePasswordReset(ctx: Pick<AppContext, 'db'>, token: string, password: string): Promise<void> {
+  const tokenHash = sha256(token)
+  const usable = `token_hash = $1 AND used_at IS NULL AND voided_at IS NULL AND expires_at > now()`
+  // A bad token is turned away before the (deliberately slow) password hashing.
+  if (!(await ctx.db.one(`SELECT 1 FROM password_resets WHERE ${usable}`, [tokenHash]))) throw invalidResetToken()
   const passwordHash = await hashPassword(password)
   await ctx.db.transaction(async (tx) => {
+    // The guarded update decides: of two simultaneous resets with one link, one wins.
     const used = await tx.one<{ user_id: string }>(
-      `UPDATE password_resets SET used_at = now()
-        WHERE token_hash = $1 AND used_at IS NULL AND voided_at IS NULL AND expires_at > now()
-        RETURNING user_id`,
-      [sha256(token)],
+      `UPDATE password_resets SET used_at = now() WHERE ${usable} RETURNING user_id`,
+      [tokenHash],
     )
     if (!used) throw invalidResetToken()
     await tx.query(
