@@ -4,7 +4,7 @@
 // guard false once it commits (READ COMMITTED re-checks the updated row).
 import { systemActor } from '../domain/audit/record.ts'
 import { DORMANT_STATUSES } from '../domain/agents/status.ts'
-import { queueRun } from '../domain/runs/queue.ts'
+import { wakeAgentIn } from '../domain/runs/wake.ts'
 import type { AppContext } from '../server/context.ts'
 import { write } from '../server/db/write.ts'
 import type { Definition } from './definitions.ts'
@@ -36,14 +36,8 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
       def.id,
       def.companyId,
     ])
-    await queueRun(tx, {
-      companyId: def.companyId,
-      agentId: def.id,
-      agentName: agent!.name,
-      trigger: 'manual',
-      reason: `Scheduled heartbeat (cron "${def.cron.trim()}", slot ${slot.at.toISOString()})`,
-      actor: systemActor(agent!.name),
-    })
+    const reason = `Scheduled heartbeat (cron "${def.cron.trim()}", slot ${slot.at.toISOString()})`
+    await wakeAgentIn(tx, def.companyId, def.id, { reason }, systemActor(agent!.name))
     return true
   })
 }

@@ -9,11 +9,11 @@
 // With the in-process bus a separate scheduler process sees no events of the API process and
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
+import { expireStaleRuns } from '../domain/runs/expire.ts'
 import type { AppContext } from '../server/context.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
 import { type Definition, definitionKey, loadDefinitions } from './definitions.ts'
 import { fireHeartbeat, fireRoutine, type Slot } from './fire.ts'
-import { sweepStaleRuns } from './sweep.ts'
 
 export interface SchedulerOptions {
   /** Full re-read of the definitions (SPEC.md: 5 minutes). */
@@ -145,7 +145,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     if (sweeping) return // a slow sweep is not stacked on itself
     sweeping = true
     try {
-      const expired = await sweepStaleRuns(ctx)
+      const expired = await expireStaleRuns(ctx, null)
       if (expired.length) log.info({ expired }, 'stale runs expired')
     } catch (err) {
       log.error({ err }, 'stale-run sweep failed')
