@@ -1,0 +1,75 @@
+// One approval: what it asks, and for a pending one the decision form (note, and for a budget
+// override an optional new budget).
+import { useQueryClient } from '@tanstack/react-query'
+import type { Approval } from '../../../src/client/types.ts'
+import { api } from '../lib/api.ts'
+import { companyPath } from '../lib/company.ts'
+import { humanize, parseCents } from '../lib/format.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { keys, useAgents } from '../lib/queries.ts'
+import { Link } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Badge } from './Badge.tsx'
+import { ErrorText } from './ErrorText.tsx'
+
+export function ApprovalCard({ companyId, approval }: { companyId: string; approval: Approval }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const agents = useAgents(companyId, true)
+  const agent = agents.data?.find((a) => a.id === approval.agent_id)
+  const form = useForm({ note: '', budget: '' })
+  const payload = approval.payload as { spend_cents?: number; budget_cents?: number; month?: string }
+
+  function decide(verdict: 'approve' | 'reject') {
+    return async () => {
+      const note = form.values.note.trim() || undefined
+      if (verdict === 'approve') {
+        const budget = form.values.budget.trim() ? parseCents(form.values.budget) : undefined
+        if (budget === null) throw new Error('New budget: enter an amount such as 50 or 12.50.')
+        await api.approvals.approve(companyId, approval.id, { decision_note: note, ...(budget !== undefined ? { new_budget_cents: budget } : {}) })
+      } else {
+        await api.approvals.reject(companyId, approval.id, { decision_note: note })
+      }
+      await client.invalidateQueries({ queryKey: keys.company(companyId) })
+    }
+  }
+  const approve = useSubmit(decide('approve'))
+  const reject = useSubmit(decide('reject'))
+  const pending = approval.status === 'pending'
+
+  return (
+    <article className="panel" aria-label={`${humanize(approval.type)} approval`} data-approval={approval.id}>
+      <div className="row">
+        <strong>{humanize(approval.type)}</strong>
+        <Badge value={approval.status} />
+        {agent && <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link>}
+        <span className="grow" />
+        <span className="muted small">{format.dateTime(approval.created_at)}</span>
+      </div>
+      {approval.type === 'budget_override' && (
+        <p style={{ marginTop: 8 }}>
+          Spent {format.money(payload.spend_cents)} of a {format.money(payload.budget_cents)} budget in {payload.month}. The agent is paused until this is approved.
+        </p>
+      )}
+      {approval.type === 'hire_agent' && <p style={{ marginTop: 8 }}>Hire {agent?.name ?? 'this agent'}{agent?.title ? `, ${agent.title}` : ''}?</p>}
+      {!pending && (
+        <p className="muted small">Decided {format.dateTime(approval.decided_at)}{approval.decision_note ? `: “${approval.decision_note}”` : ''}{approval.new_budget_cents != null ? ` · new budget ${format.money(approval.new_budget_cents)}` : ''}</p>
+      )}
+      {pending && (
+        <form onSubmit={(e) => e.preventDefault()}>
+          <ErrorText error={approve.error ?? reject.error} />
+          <div className="form-grid">
+            <label className="field">Note <span className="hint">(optional)</span><input {...form.bind('note')} /></label>
+            {approval.type === 'budget_override' && (
+              <label className="field">New monthly budget <span className="hint">(optional)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+            )}
+          </div>
+          <div className="actions">
+            <button type="button" className="primary" onClick={() => approve.onSubmit()} disabled={approve.pending || reject.pending}>Approve</button>
+            <button type="button" className="danger" onClick={() => reject.onSubmit()} disabled={approve.pending || reject.pending}>Reject</button>
+          </div>
+        </form>
+      )}
+    </article>
+  )
+}

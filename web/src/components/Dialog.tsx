@@ -1,0 +1,19 @@
+import { type ReactNode, useEffect, useRef } from 'react'
+
+/** A modal dialog (native <dialog>: focus trap, Escape to close). Rendered only while open. */
+export function Dialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  useEffect(() => {
+    const dialog = ref.current
+    if (dialog && !dialog.open) dialog.showModal()
+  }, [])
+  return (
+    <dialog ref={ref} onClose={onClose} aria-label={title}>
+      <div className="page-head" style={{ marginBottom: 12 }}>
+        <h2 style={{ margin: 0 }}>{title}</h2>
+        <button className="link" onClick={onClose} aria-label="Close">✕</button>
+      </div>
+      {children}
+    </dialog>
+  )
+}

@@ -1,0 +1,19 @@
+import type { LiveState } from '../lib/live.ts'
+
+const TEXT: Record<LiveState, string> = {
+  connecting: 'Connecting…',
+  live: 'Live',
+  down: 'Live updates down, reconnecting',
+  stopped: 'Live updates stopped',
+}
+
+/** Shows whether the live event stream is connected; loud when it is not. */
+export function LiveIndicator({ state }: { state: LiveState }) {
+  const tone = state === 'live' ? '' : state === 'connecting' ? ' connecting' : ' down'
+  return (
+    <span className={`live${tone}`} role="status" data-live={state}>
+      <span className="dot" aria-hidden />
+      {TEXT[state]}
+    </span>
+  )
+}

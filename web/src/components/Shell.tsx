@@ -1,0 +1,109 @@
+// The frame of every signed-in page: the sidebar (collapsible, a drawer on phones), the top bar
+// with the company switcher, the live indicator and the account links, and the page itself.
+import { useQueryClient } from '@tanstack/react-query'
+import { type ReactNode, useEffect, useState } from 'react'
+import { CompanyContext, companyPath } from '../lib/company.ts'
+import { useLiveEvents } from '../lib/live.ts'
+import { useSavePreferences } from '../lib/preferences.tsx'
+import { useAgents, useInbox, useMe } from '../lib/queries.ts'
+import { Link, useLocation } from '../lib/router.tsx'
+import { rememberCompany, signOut } from '../lib/session.ts'
+import { CompanySwitcher } from './CompanySwitcher.tsx'
+import { LiveIndicator } from './LiveIndicator.tsx'
+
+const NAV: { path: string; label: string; icon: string }[] = [
+  { path: '', label: 'Dashboard', icon: '◧' },
+  { path: 'inbox', label: 'Inbox', icon: '✉' },
+  { path: 'tasks', label: 'Tasks', icon: '☰' },
+  { path: 'agents', label: 'Agents', icon: '☺' },
+  { path: 'org', label: 'Org chart', icon: '⌥' },
+  { path: 'runs', label: 'Runs', icon: '▶' },
+  { path: 'approvals', label: 'Approvals', icon: '✓' },
+  { path: 'goals', label: 'Goals', icon: '◎' },
+  { path: 'projects', label: 'Projects', icon: '▣' },
+  { path: 'routines', label: 'Routines', icon: '↻' },
+  { path: 'costs', label: 'Costs', icon: '$' },
+  { path: 'activity', label: 'Activity', icon: '≡' },
+  { path: 'settings', label: 'Settings', icon: '⚙' },
+]
+
+export function Shell({ companyId, children }: { companyId: string | null; children: ReactNode }) {
+  const me = useMe()
+  const savePreferences = useSavePreferences()
+  const queryClient = useQueryClient()
+  const live = useLiveEvents(companyId)
+  const { pathname } = useLocation()
+  const [drawerOpen, setDrawerOpen] = useState(false)
+  const collapsed = me.data?.preferences.sidebar_collapsed ?? false
+
+  useEffect(() => {
+    if (companyId) rememberCompany(companyId)
+  }, [companyId])
+  useEffect(() => setDrawerOpen(false), [pathname])
+
+  const classes = ['shell', collapsed && 'collapsed', drawerOpen && 'drawer-open'].filter(Boolean).join(' ')
+  return (
+    <CompanyContext.Provider value={companyId}>
+      <div className={classes}>
+        <nav className="sidebar" aria-label="Main">
+          <div className="brand">
+            <span className="logo" aria-hidden />
+            <span className="label">Shopfloor</span>
+          </div>
+          {companyId && <CompanyNav companyId={companyId} pathname={pathname} />}
+          <div className="grow" />
+          <button
+            className="link hide-phone"
+            style={{ padding: '6px 10px' }}
+            onClick={() => savePreferences.mutate({ sidebar_collapsed: !collapsed })}
+            aria-label={collapsed ? 'Expand sidebar' : 'Collapse sidebar'}
+          >
+            {collapsed ? '»' : '« Collapse'}
+          </button>
+        </nav>
+        <div className="main">
+          <header className="topbar">
+            <button className="menu-button" aria-label="Open menu" onClick={() => setDrawerOpen((open) => !open)}>☰</button>
+            <CompanySwitcher companyId={companyId} />
+            <div className="grow" />
+            {companyId && <LiveIndicator state={live} />}
+            <Link to="/profile" className="nowrap">{me.data?.name ?? 'Profile'}</Link>
+            <button onClick={() => void signOut(queryClient)}>Sign out</button>
+          </header>
+          <main className="content" id="content">{children}</main>
+        </div>
+      </div>
+    </CompanyContext.Provider>
+  )
+}
+
+function CompanyNav({ companyId, pathname }: { companyId: string; pathname: string }) {
+  const inbox = useInbox(companyId)
+  const me = useMe()
+  const agents = useAgents(companyId)
+  const pending = inbox.data ? inbox.data.approvals.length + inbox.data.tasks.length : 0
+  const favorites = new Set(me.data?.preferences.favorites?.agents ?? [])
+  const favoriteAgents = (agents.data ?? []).filter((agent) => favorites.has(agent.id))
+  return (
+    <>
+      {NAV.map((item) => {
+        const to = companyPath(companyId, item.path)
+        const active = item.path === '' ? pathname === to : pathname === to || pathname.startsWith(`${to}/`)
+        return (
+          <Link key={item.path} to={to} className={`nav${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} title={item.label}>
+            <span className="icon" aria-hidden>{item.icon}</span>
+            <span className="label grow">{item.label}</span>
+            {item.path === 'inbox' && pending > 0 && <span className="badge label">{pending}</span>}
+          </Link>
+        )
+      })}
+      {favoriteAgents.length > 0 && <div className="section">Favourites</div>}
+      {favoriteAgents.map((agent) => (
+        <Link key={agent.id} to={companyPath(companyId, `agents/${agent.id}`)} className="nav" title={agent.name}>
+          <span className="icon" aria-hidden>★</span>
+          <span className="label">{agent.name}</span>
+        </Link>
+      ))}
+    </>
+  )
+}

@@ -1,0 +1,102 @@
+// The board: one column per status in the spec's order. Cards move by drag and drop, or from
+// the keyboard with Shift+Left/Right on a focused card.
+import { type DragEvent, useState } from 'react'
+import type { Agent, Task, TaskStatus } from '../../../../src/client/types.ts'
+import { companyPath } from '../../lib/company.ts'
+import { humanize } from '../../lib/format.ts'
+import { useFormat } from '../../lib/preferences.tsx'
+import { navigate } from '../../lib/router.tsx'
+import { Badge } from '../Badge.tsx'
+import { BOARD_COLUMNS } from './filters.ts'
+
+const DRAG_TYPE = 'application/x-shopfloor-task'
+
+interface BoardProps {
+  companyId: string
+  tasks: Task[]
+  agents: Map<string, Agent>
+  onMove: (task: Task, status: TaskStatus) => void
+}
+
+export function TaskBoard({ companyId, tasks, agents, onMove }: BoardProps) {
+  const [over, setOver] = useState<TaskStatus | null>(null)
+  const byId = new Map(tasks.map((t) => [t.id, t]))
+
+  function drop(event: DragEvent, status: TaskStatus) {
+    event.preventDefault()
+    setOver(null)
+    const task = byId.get(event.dataTransfer.getData(DRAG_TYPE))
+    if (task && task.status !== status) onMove(task, status)
+  }
+
+  return (
+    <div className="board">
+      {BOARD_COLUMNS.map((status, column) => {
+        const cards = tasks.filter((t) => t.status === status)
+        return (
+          <section
+            key={status}
+            className={`column${over === status ? ' drop' : ''}`}
+            aria-label={humanize(status)}
+            data-column={status}
+            onDragOver={(e) => {
+              e.preventDefault()
+              e.dataTransfer.dropEffect = 'move'
+              setOver(status)
+            }}
+            onDragLeave={() => setOver((s) => (s === status ? null : s))}
+            onDrop={(e) => drop(e, status)}
+          >
+            <h3><span>{humanize(status)}</span><span className="muted">{cards.length}</span></h3>
+            {cards.map((task) => (
+              <TaskCard
+                key={task.id}
+                task={task}
+                assignee={task.assignee_agent_id ? agents.get(task.assignee_agent_id) : undefined}
+                companyId={companyId}
+                onStep={(step) => {
+                  const target = BOARD_COLUMNS[column + step]
+                  if (target) onMove(task, target)
+                }}
+              />
+            ))}
+          </section>
+        )
+      })}
+    </div>
+  )
+}
+
+function TaskCard({ task, assignee, companyId, onStep }: { task: Task; assignee?: Agent; companyId: string; onStep: (step: -1 | 1) => void }) {
+  const format = useFormat()
+  const open = () => navigate(companyPath(companyId, `tasks/${task.key}`))
+  return (
+    <article
+      className="task-card"
+      draggable
+      tabIndex={0}
+      data-task={task.key}
+      aria-label={`${task.key} ${task.title}. Enter opens, Shift+Arrow keys move it.`}
+      onDragStart={(e) => {
+        e.dataTransfer.setData(DRAG_TYPE, task.id)
+        e.dataTransfer.effectAllowed = 'move'
+      }}
+      onClick={open}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') open()
+        else if (e.shiftKey && e.key === 'ArrowLeft') onStep(-1)
+        else if (e.shiftKey && e.key === 'ArrowRight') onStep(1)
+        else return
+        e.preventDefault()
+      }}
+    >
+      <div className="key">{task.key}</div>
+      <div>{task.title}</div>
+      <div className="meta">
+        {task.priority !== 'medium' && task.priority !== 'none' && <Badge value={task.priority} />}
+        {assignee && <span className="badge">{assignee.name}</span>}
+        {task.due_date && <span className="badge">Due {format.date(task.due_date)}</span>}
+      </div>
+    </article>
+  )
+}

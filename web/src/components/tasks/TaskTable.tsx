@@ -1,0 +1,33 @@
+import type { Agent, Task } from '../../../../src/client/types.ts'
+import { companyPath } from '../../lib/company.ts'
+import { useFormat } from '../../lib/preferences.tsx'
+import { Link, navigate } from '../../lib/router.tsx'
+import { Badge } from '../Badge.tsx'
+
+/** Tasks as a table; a row opens the task. */
+export function TaskTable({ companyId, tasks, agents }: { companyId: string; tasks: Task[]; agents: Map<string, Agent> }) {
+  const format = useFormat()
+  if (tasks.length === 0) return <p className="empty">No task matches.</p>
+  return (
+    <div className="table-wrap">
+      <table>
+        <thead>
+          <tr><th>Key</th><th>Title</th><th>Status</th><th>Priority</th><th className="hide-phone">Assignee</th><th className="hide-phone">Due</th><th className="hide-phone">Updated</th></tr>
+        </thead>
+        <tbody>
+          {tasks.map((task) => (
+            <tr key={task.id} className="clickable" onClick={() => navigate(companyPath(companyId, `tasks/${task.key}`))}>
+              <td className="nowrap"><Link to={companyPath(companyId, `tasks/${task.key}`)} onClick={(e) => e.stopPropagation()}>{task.key}</Link></td>
+              <td>{task.title}</td>
+              <td><Badge value={task.status} /></td>
+              <td><Badge value={task.priority} /></td>
+              <td className="hide-phone">{task.assignee_agent_id ? (agents.get(task.assignee_agent_id)?.name ?? '—') : '—'}</td>
+              <td className="hide-phone nowrap">{format.date(task.due_date)}</td>
+              <td className="hide-phone nowrap muted">{format.relative(task.updated_at)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  )
+}

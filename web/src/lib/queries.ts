@@ -1,0 +1,57 @@
+// Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
+// so the live stream (live.ts) can mark a resource stale with one key prefix.
+import { useQuery } from '@tanstack/react-query'
+import type { ApprovalStatus, RunFilters, TaskFilters } from '../../../src/client/types.ts'
+import { api } from './api.ts'
+
+// A safety net under the live stream: lists refetch now and then even without events.
+const POLL_MS = 60_000
+
+export const keys = {
+  company: (cid: string, ...rest: unknown[]) => ['c', cid, ...rest] as const,
+}
+
+export const useMe = () => useQuery({ queryKey: ['me'], queryFn: () => api.me.get(), staleTime: 60_000 })
+export const useCompanies = () => useQuery({ queryKey: ['companies'], queryFn: () => api.companies.list() })
+export const useAuthConfig = () => useQuery({ queryKey: ['auth-config'], queryFn: () => api.auth.config(), staleTime: Infinity })
+export const useApiKeys = () => useQuery({ queryKey: ['api-keys'], queryFn: () => api.apiKeys.list() })
+
+export const useCompany = (cid: string) =>
+  useQuery({ queryKey: keys.company(cid, 'company'), queryFn: () => api.companies.get(cid) })
+export const useMembers = (cid: string) =>
+  useQuery({ queryKey: keys.company(cid, 'company', 'members'), queryFn: () => api.companies.members(cid) })
+
+export const useAgents = (cid: string, includeTerminated = false) =>
+  useQuery({
+    queryKey: keys.company(cid, 'agents', { includeTerminated }),
+    queryFn: () => api.agents.list(cid, includeTerminated ? { include_terminated: true } : {}),
+    refetchInterval: POLL_MS,
+  })
+export const useAgent = (cid: string, id: string) =>
+  useQuery({ queryKey: keys.company(cid, 'agents', id), queryFn: () => api.agents.get(cid, id) })
+export const useOrg = (cid: string) => useQuery({ queryKey: keys.company(cid, 'org'), queryFn: () => api.agents.org(cid) })
+
+export const useTasks = (cid: string, filters: TaskFilters = {}) =>
+  useQuery({ queryKey: keys.company(cid, 'tasks', 'list', filters), queryFn: () => api.tasks.list(cid, filters), refetchInterval: POLL_MS })
+export const useTask = (cid: string, ref: string) =>
+  useQuery({ queryKey: keys.company(cid, 'tasks', 'one', ref), queryFn: () => api.tasks.get(cid, ref), enabled: ref !== '' })
+export const useComments = (cid: string, taskId: string) =>
+  useQuery({ queryKey: keys.company(cid, 'comments', taskId), queryFn: () => api.comments.list(cid, taskId) })
+
+export const useGoals = (cid: string) => useQuery({ queryKey: keys.company(cid, 'goals'), queryFn: () => api.goals.list(cid) })
+export const useProjects = (cid: string) => useQuery({ queryKey: keys.company(cid, 'projects'), queryFn: () => api.projects.list(cid) })
+export const useRoutines = (cid: string) => useQuery({ queryKey: keys.company(cid, 'routines'), queryFn: () => api.routines.list(cid) })
+
+export const useRuns = (cid: string, filters: RunFilters = {}) =>
+  useQuery({ queryKey: keys.company(cid, 'runs', 'list', filters), queryFn: () => api.runs.list(cid, filters), refetchInterval: POLL_MS })
+export const useRun = (cid: string, id: string) =>
+  useQuery({ queryKey: keys.company(cid, 'runs', 'one', id), queryFn: () => api.runs.get(cid, id) })
+
+export const useApprovals = (cid: string, status?: ApprovalStatus) =>
+  useQuery({ queryKey: keys.company(cid, 'approvals', status ?? 'all'), queryFn: () => api.approvals.list(cid, status ? { status } : {}) })
+export const useInbox = (cid: string) =>
+  useQuery({ queryKey: keys.company(cid, 'inbox'), queryFn: () => api.insights.inbox(cid), refetchInterval: POLL_MS })
+export const useDashboard = (cid: string, days: 7 | 14 | 30) =>
+  useQuery({ queryKey: keys.company(cid, 'dashboard', days), queryFn: () => api.insights.dashboard(cid, { days }), refetchInterval: POLL_MS })
+export const useCosts = (cid: string, month: string) =>
+  useQuery({ queryKey: keys.company(cid, 'costs', month), queryFn: () => api.insights.costs(cid, { month }) })

@@ -1,0 +1,67 @@
+import { useState } from 'react'
+import { BarChart } from '../components/BarChart.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { useCosts } from '../lib/queries.ts'
+import { Link } from '../lib/router.tsx'
+
+const thisMonth = () => new Date().toISOString().slice(0, 7)
+
+/** Spend of one UTC month: by agent, by project and by day. */
+export function CostsPage() {
+  const companyId = useCompanyId()
+  const format = useFormat()
+  const [month, setMonth] = useState(thisMonth)
+  const costs = useCosts(companyId, month)
+  const data = costs.data
+  return (
+    <>
+      <div className="page-head">
+        <h1>Costs</h1>
+        <label className="row" style={{ gap: 6 }}>Month<input type="month" value={month} style={{ width: 'auto' }} onChange={(e) => e.target.value && setMonth(e.target.value)} /></label>
+      </div>
+      <ErrorText error={costs.error} />
+      {data && (
+        <>
+          <div className="cards">
+            <section className="card"><div className="label">Total</div><div className="value">{format.money(data.total_cents)}</div></section>
+            <section className="card"><div className="label">Company budget</div><div className="value">{data.budget_cents ? format.money(data.budget_cents) : 'No limit'}</div></section>
+          </div>
+          {data.by_day.length > 0 && (
+            <section className="panel" aria-label="By day">
+              <h2>By day</h2>
+              <BarChart labels={data.by_day.map((d) => format.day(d.date))} series={[{ label: 'Cost', color: 'var(--accent)', values: data.by_day.map((d) => d.cost_cents) }]} format={format.money} />
+            </section>
+          )}
+          <div className="grid-2">
+            <section className="panel table-wrap" aria-label="By agent">
+              <h2>By agent</h2>
+              {data.by_agent.length === 0 ? <p className="empty">No spend.</p> : (
+                <table>
+                  <thead><tr><th>Agent</th><th className="right">Runs</th><th className="right hide-phone">Tokens in / out</th><th className="right">Cost</th></tr></thead>
+                  <tbody>
+                    {data.by_agent.map((row) => (
+                      <tr key={row.agent_id}>
+                        <td><Link to={companyPath(companyId, `agents/${row.agent_id}`)}>{row.name}</Link></td>
+                        <td className="right">{row.runs}</td>
+                        <td className="right hide-phone">{format.number(row.tokens_in)} / {format.number(row.tokens_out)}</td>
+                        <td className="right">{format.money(row.cost_cents)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </section>
+            <section className="panel" aria-label="By project">
+              <h2>By project</h2>
+              {data.by_project.length === 0 ? <p className="empty">No spend in projects.</p> : (
+                <table><tbody>{data.by_project.map((row) => <tr key={row.project_id ?? 'none'}><td>{row.name ?? 'No project'}</td><td className="right">{format.money(row.cost_cents)}</td></tr>)}</tbody></table>
+              )}
+            </section>
+          </div>
+        </>
+      )}
+    </>
+  )
+}

@@ -1,0 +1,99 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Goal, GoalStatus, GoalUpdate } from '../../../src/client/types.ts'
+import { Dialog } from '../components/Dialog.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { AgentPicker, GoalPicker, idOrNull } from '../components/Pickers.tsx'
+import { dayToTimestamp } from '../components/tasks/TaskFields.ts'
+import { api } from '../lib/api.ts'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { humanize } from '../lib/format.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { keys, useAgents, useGoals } from '../lib/queries.ts'
+import { Link } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+const STATUSES: GoalStatus[] = ['planned', 'active', 'achieved', 'abandoned']
+
+/** Goals as a tree (sub-goals under their parent), with progress from linked tasks. */
+export function GoalsPage() {
+  const companyId = useCompanyId()
+  const goals = useGoals(companyId)
+  const [creating, setCreating] = useState(false)
+  const all = goals.data ?? []
+  const ids = new Set(all.map((g) => g.id))
+  const roots = all.filter((g) => !g.parent_id || !ids.has(g.parent_id))
+  return (
+    <>
+      <div className="page-head"><h1>Goals</h1><button className="primary" onClick={() => setCreating(true)}>New goal</button></div>
+      <ErrorText error={goals.error} />
+      {goals.data?.length === 0 && <p className="empty">No goals yet.</p>}
+      {roots.length > 0 && <div className="panel tree"><ul>{roots.map((goal) => <GoalNode key={goal.id} goal={goal} all={all} companyId={companyId} />)}</ul></div>}
+      {creating && <NewGoalDialog companyId={companyId} onClose={() => setCreating(false)} />}
+    </>
+  )
+}
+
+function GoalNode({ goal, all, companyId }: { goal: Goal; all: Goal[]; companyId: string }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const agents = useAgents(companyId)
+  const children = all.filter((g) => g.parent_id === goal.id)
+  const owner = agents.data?.find((a) => a.id === goal.owner_agent_id)
+  const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId, 'goals') })
+  const update = useMutation({ mutationFn: (body: GoalUpdate) => api.goals.update(companyId, goal.id, body), onSuccess: refresh })
+  const remove = useMutation({ mutationFn: () => api.goals.delete(companyId, goal.id), onSuccess: refresh })
+  const done = goal.tasks_done ?? 0
+  const total = goal.tasks_total ?? 0
+  return (
+    <li>
+      <div className="row">
+        <strong>{goal.title}</strong>
+        <select aria-label={`Status of ${goal.title}`} value={goal.status} style={{ width: 'auto' }} onChange={(e) => update.mutate({ status: e.target.value as GoalStatus })}>
+          {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
+        </select>
+        <Link to={`${companyPath(companyId, 'tasks')}?goal_id=${goal.id}`} className="small">{done} of {total} tasks done</Link>
+        {owner && <span className="muted small">owner {owner.name}</span>}
+        {goal.target_date && <span className="muted small">target {format.date(goal.target_date)}</span>}
+        <button className="link danger small" onClick={() => window.confirm(`Delete the goal “${goal.title}”? Sub-goals and tasks stay, detached.`) && remove.mutate()}>Delete</button>
+      </div>
+      {goal.description && <div className="muted small">{goal.description}</div>}
+      <ErrorText error={update.error ?? remove.error} />
+      {children.length > 0 && <ul>{children.map((child) => <GoalNode key={child.id} goal={child} all={all} companyId={companyId} />)}</ul>}
+    </li>
+  )
+}
+
+function NewGoalDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
+  const client = useQueryClient()
+  const form = useForm({ title: '', description: '', status: 'active', parent: '', owner: '', target: '' })
+  const v = form.values
+  const submit = useSubmit(async () => {
+    await api.goals.create(companyId, {
+      title: v.title.trim(),
+      description: v.description.trim() || null,
+      status: v.status as GoalStatus,
+      parent_id: idOrNull(v.parent),
+      owner_agent_id: idOrNull(v.owner),
+      target_date: dayToTimestamp(v.target),
+    })
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'goals') })
+    onClose()
+  })
+  return (
+    <Dialog title="New goal" onClose={onClose}>
+      <form onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error} />
+        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
+        <label className="field">Description<textarea {...form.bind('description')} /></label>
+        <div className="form-grid">
+          <label className="field">Status<select {...form.bind('status')}>{STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}</select></label>
+          <GoalPicker label="Part of" value={v.parent} onChange={(id) => form.setValues({ ...v, parent: id })} />
+          <AgentPicker label="Owner" value={v.owner} onChange={(id) => form.setValues({ ...v, owner: id })} />
+          <label className="field">Target date<input type="date" {...form.bind('target')} /></label>
+        </div>
+        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create goal</button><button type="button" onClick={onClose}>Cancel</button></div>
+      </form>
+    </Dialog>
+  )
+}

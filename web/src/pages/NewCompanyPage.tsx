@@ -1,0 +1,37 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { api } from '../lib/api.ts'
+import { parseCents } from '../lib/format.ts'
+import { navigate } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+export function NewCompanyPage() {
+  const client = useQueryClient()
+  const form = useForm({ name: '', mission: '', budget: '', prefix: 'SVC' })
+  const v = form.values
+  const submit = useSubmit(async () => {
+    const budget = parseCents(v.budget)
+    if (budget === null) throw new Error('Monthly budget: enter an amount such as 500 or 12.50.')
+    const company = await api.companies.create({ name: v.name.trim(), mission: v.mission.trim() || null, monthly_budget_cents: budget, task_prefix: v.prefix.trim() || 'SVC' })
+    await client.invalidateQueries({ queryKey: ['companies'] })
+    navigate(`/c/${company.id}`)
+  })
+  return (
+    <>
+      <div className="page-head"><h1>New company</h1></div>
+      <form className="panel" style={{ maxWidth: 640 }} onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error} />
+        <label className="field">Name<input required maxLength={120} autoFocus {...form.bind('name')} /></label>
+        <label className="field">Mission <span className="hint">(every agent reads it)</span><textarea {...form.bind('mission')} /></label>
+        <div className="form-grid">
+          <label className="field">Monthly budget <span className="hint">(blank = no limit)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+          <label className="field">Task prefix <span className="hint">(cannot change later)</span>
+            <input required maxLength={8} pattern="[A-Z][A-Z0-9]*" title="Capital letters and digits, starting with a letter" {...form.bind('prefix')}
+              onChange={(e) => form.setValues({ ...v, prefix: e.target.value.toUpperCase() })} />
+          </label>
+        </div>
+        <button className="primary" type="submit" disabled={submit.pending}>Create company</button>
+      </form>
+    </>
+  )
+}

@@ -1,0 +1,47 @@
+import type { OrgNode } from '../../../src/client/types.ts'
+import { AgentAvatar } from '../components/AgentAvatar.tsx'
+import { Badge } from '../components/Badge.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { useOrg } from '../lib/queries.ts'
+import { Link } from '../lib/router.tsx'
+
+/** The reporting tree, drawn with connector lines; each node links to the agent. */
+export function OrgPage() {
+  const companyId = useCompanyId()
+  const org = useOrg(companyId)
+  return (
+    <>
+      <div className="page-head"><h1>Org chart</h1><Link to={companyPath(companyId, 'agents')}>All agents</Link></div>
+      <ErrorText error={org.error} />
+      {org.data?.length === 0 && <p className="empty">No agents yet.</p>}
+      {org.data && org.data.length > 0 && (
+        <div className="panel org" role="tree" aria-label="Org chart">
+          <ul>{org.data.map((node) => <OrgBranch key={node.agent.id} node={node} companyId={companyId} />)}</ul>
+        </div>
+      )}
+    </>
+  )
+}
+
+function OrgBranch({ node, companyId }: { node: OrgNode; companyId: string }) {
+  const format = useFormat()
+  const { agent } = node
+  return (
+    <li role="treeitem" aria-expanded={node.reports.length > 0 ? true : undefined} aria-label={agent.name}>
+      <Link to={companyPath(companyId, `agents/${agent.id}`)} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
+        <AgentAvatar agent={agent} />
+        <span>
+          <strong>{agent.name}</strong>
+          <br />
+          <span className="muted small">{agent.title ?? agent.role} · {format.money(agent.spend_mtd_cents)} this month</span>
+        </span>
+        <Badge value={agent.status} />
+      </Link>
+      {node.reports.length > 0 && (
+        <ul role="group">{node.reports.map((child) => <OrgBranch key={child.agent.id} node={child} companyId={companyId} />)}</ul>
+      )}
+    </li>
+  )
+}

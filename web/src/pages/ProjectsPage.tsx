@@ -1,0 +1,98 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Project, ProjectStatus } from '../../../src/client/types.ts'
+import { Dialog } from '../components/Dialog.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { api } from '../lib/api.ts'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { humanize, parseCents } from '../lib/format.ts'
+import { useFormat, useSavePreferences } from '../lib/preferences.tsx'
+import { keys, useMe, useProjects } from '../lib/queries.ts'
+import { Link } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+const STATUSES: ProjectStatus[] = ['active', 'paused', 'completed', 'archived']
+
+export function ProjectsPage() {
+  const companyId = useCompanyId()
+  const projects = useProjects(companyId)
+  const me = useMe()
+  const [creating, setCreating] = useState(false)
+  const favorites = me.data?.preferences.favorites?.projects ?? []
+  // Favourites first, then by name.
+  const sorted = [...(projects.data ?? [])].sort((a, b) => Number(favorites.includes(b.id)) - Number(favorites.includes(a.id)) || a.name.localeCompare(b.name))
+  return (
+    <>
+      <div className="page-head"><h1>Projects</h1><button className="primary" onClick={() => setCreating(true)}>New project</button></div>
+      <ErrorText error={projects.error} />
+      {projects.data?.length === 0 && <p className="empty">No projects yet.</p>}
+      {sorted.length > 0 && (
+        <div className="panel table-wrap">
+          <table>
+            <thead><tr><th /><th>Project</th><th>Status</th><th className="hide-phone">Repository</th><th>Budget</th></tr></thead>
+            <tbody>{sorted.map((project) => <ProjectRow key={project.id} project={project} companyId={companyId} favorites={favorites} />)}</tbody>
+          </table>
+        </div>
+      )}
+      {creating && <NewProjectDialog companyId={companyId} onClose={() => setCreating(false)} />}
+    </>
+  )
+}
+
+function ProjectRow({ project, companyId, favorites }: { project: Project; companyId: string; favorites: string[] }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const save = useSavePreferences()
+  const update = useMutation({
+    mutationFn: (status: ProjectStatus) => api.projects.update(companyId, project.id, { status }),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'projects') }),
+  })
+  const starred = favorites.includes(project.id)
+  return (
+    <tr>
+      <td>
+        <button className="link" aria-pressed={starred} aria-label={starred ? `Remove ${project.name} from favourites` : `Add ${project.name} to favourites`}
+          onClick={() => save.mutate({ favorites: { projects: starred ? favorites.filter((id) => id !== project.id) : [...favorites, project.id].slice(-50) } })}>
+          {starred ? '★' : '☆'}
+        </button>
+      </td>
+      <td>
+        <Link to={`${companyPath(companyId, 'tasks')}?project_id=${project.id}`}>{project.name}</Link>
+        {project.description && <div className="muted small">{project.description}</div>}
+        <ErrorText error={update.error} />
+      </td>
+      <td>
+        <select aria-label={`Status of ${project.name}`} value={project.status} style={{ width: 'auto' }} onChange={(e) => update.mutate(e.target.value as ProjectStatus)}>
+          {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
+        </select>
+      </td>
+      <td className="hide-phone mono small">{project.repository ?? '—'}</td>
+      <td>{project.monthly_budget_cents ? format.money(project.monthly_budget_cents) : '—'}</td>
+    </tr>
+  )
+}
+
+function NewProjectDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
+  const client = useQueryClient()
+  const form = useForm({ name: '', description: '', repository: '', budget: '' })
+  const v = form.values
+  const submit = useSubmit(async () => {
+    const budget = parseCents(v.budget)
+    if (budget === null) throw new Error('Monthly budget: enter an amount such as 100 or 12.50.')
+    await api.projects.create(companyId, { name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget })
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'projects') })
+    onClose()
+  })
+  return (
+    <Dialog title="New project" onClose={onClose}>
+      <form onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error} />
+        <label className="field">Name<input required maxLength={100} autoFocus {...form.bind('name')} /></label>
+        <label className="field">Description<textarea {...form.bind('description')} /></label>
+        <label className="field">Git repository <span className="hint">(runs work in a worktree of it)</span><input placeholder="https://github.com/org/repo.git" {...form.bind('repository')} /></label>
+        <label className="field">Monthly budget <span className="hint">(informational)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create project</button><button type="button" onClick={onClose}>Cancel</button></div>
+      </form>
+    </Dialog>
+  )
+}

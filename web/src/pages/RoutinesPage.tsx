@@ -1,0 +1,100 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import type { Routine, RoutineUpdate } from '../../../src/client/types.ts'
+import { Dialog } from '../components/Dialog.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
+import { api } from '../lib/api.ts'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { keys, useAgents, useRoutines } from '../lib/queries.ts'
+import { Link, navigate } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+/** Cron-scheduled templates; "Run now" triggers one at once (a task and a queued run). */
+export function RoutinesPage() {
+  const companyId = useCompanyId()
+  const routines = useRoutines(companyId)
+  const [creating, setCreating] = useState(false)
+  return (
+    <>
+      <div className="page-head"><h1>Routines</h1><button className="primary" onClick={() => setCreating(true)}>New routine</button></div>
+      <ErrorText error={routines.error} />
+      {routines.data?.length === 0 && <p className="empty">No routines yet.</p>}
+      {routines.data && routines.data.length > 0 && (
+        <div className="panel table-wrap">
+          <table>
+            <thead><tr><th>Routine</th><th>Agent</th><th>Schedule</th><th className="hide-phone">Last run</th><th>Enabled</th><th /></tr></thead>
+            <tbody>{routines.data.map((routine) => <RoutineRow key={routine.id} routine={routine} companyId={companyId} />)}</tbody>
+          </table>
+        </div>
+      )}
+      {creating && <NewRoutineDialog companyId={companyId} onClose={() => setCreating(false)} />}
+    </>
+  )
+}
+
+function RoutineRow({ routine, companyId }: { routine: Routine; companyId: string }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const agents = useAgents(companyId, true)
+  const agent = agents.data?.find((a) => a.id === routine.agent_id)
+  const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId) })
+  const update = useMutation({ mutationFn: (body: RoutineUpdate) => api.routines.update(companyId, routine.id, body), onSuccess: refresh })
+  const remove = useMutation({ mutationFn: () => api.routines.delete(companyId, routine.id), onSuccess: refresh })
+  const trigger = useMutation({
+    mutationFn: () => api.routines.trigger(companyId, routine.id),
+    onSuccess(result) {
+      void refresh()
+      navigate(companyPath(companyId, `runs/${result.run.id}`))
+    },
+  })
+  return (
+    <tr>
+      <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
+      <td>{agent ? <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link> : '—'}</td>
+      <td className="mono">{routine.cron}</td>
+      <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
+      <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
+      <td className="nowrap">
+        <button onClick={() => trigger.mutate()} disabled={trigger.isPending}>Run now</button>{' '}
+        <button className="link danger" onClick={() => window.confirm(`Delete the routine “${routine.title}”? Its tasks and runs stay.`) && remove.mutate()}>Delete</button>
+      </td>
+    </tr>
+  )
+}
+
+function NewRoutineDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
+  const client = useQueryClient()
+  const form = useForm({ title: '', description: '', cron: '0 9 * * 1-5', agent: '', project: '', enabled: true })
+  const v = form.values
+  const submit = useSubmit(async () => {
+    if (!v.agent) throw new Error('Agent: choose the agent that runs this routine.')
+    await api.routines.create(companyId, {
+      agent_id: v.agent,
+      title: v.title.trim(),
+      cron: v.cron.trim(),
+      description: v.description.trim() || null,
+      project_id: idOrNull(v.project),
+      enabled: v.enabled,
+    })
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'routines') })
+    onClose()
+  })
+  return (
+    <Dialog title="New routine" onClose={onClose}>
+      <form onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error} />
+        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
+        <label className="field">Description <span className="hint">(becomes the task's description)</span><textarea {...form.bind('description')} /></label>
+        <div className="form-grid">
+          <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
+          <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
+          <label className="field">Schedule (cron) <span className="hint">minute hour day month weekday</span><input required maxLength={100} className="mono" {...form.bind('cron')} /></label>
+        </div>
+        <label className="field row" style={{ gap: 6 }}><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
+        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create routine</button><button type="button" onClick={onClose}>Cancel</button></div>
+      </form>
+    </Dialog>
+  )
+}

@@ -1,0 +1,53 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { useCallback } from 'react'
+import { AuthFrame } from '../components/AuthFrame.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { IdpButton } from '../components/IdpButton.tsx'
+import { api } from '../lib/api.ts'
+import { useAuthConfig } from '../lib/queries.ts'
+import { Link, navigate, useLocation } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+export function SignInPage() {
+  const queryClient = useQueryClient()
+  const config = useAuthConfig()
+  const { pathname } = useLocation()
+  const form = useForm({ email: '', password: '' })
+  // Signing in from a deep link (e.g. a task page) returns there; from the sign-in page, home.
+  const target = pathname === '/sign-in' ? '/' : pathname
+  const submit = useSubmit(async () => {
+    await api.auth.login(form.values.email.trim(), form.values.password)
+    queryClient.clear()
+    navigate(target, { replace: true })
+  })
+  const { setError: setIdpError, error: idpError } = useSubmit(async () => undefined)
+  const onCredential = useCallback(
+    (credential: string) => {
+      api.auth.loginIdp(credential).then(() => {
+        queryClient.clear()
+        navigate(target, { replace: true })
+      }, setIdpError)
+    },
+    [queryClient, target, setIdpError],
+  )
+  return (
+    <AuthFrame title="Sign in">
+      <form onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error ?? idpError} />
+        <label className="field">Email<input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></label>
+        <label className="field">Password<input type="password" autoComplete="current-password" required {...form.bind('password')} /></label>
+        <div className="actions">
+          <button className="primary" type="submit" disabled={submit.pending}>{submit.pending ? 'Signing in…' : 'Sign in'}</button>
+          <Link to="/forgot-password">Forgot password?</Link>
+        </div>
+      </form>
+      {config.data?.idp_client_id && (
+        <>
+          <p className="muted" style={{ margin: '16px 0 8px' }}>or</p>
+          <IdpButton clientId={config.data.idp_client_id} onCredential={onCredential} />
+        </>
+      )}
+      <p style={{ marginTop: 16 }}>New here? <Link to="/sign-up">Create an account</Link></p>
+    </AuthFrame>
+  )
+}

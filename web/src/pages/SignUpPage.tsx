@@ -1,0 +1,31 @@
+import { useQueryClient } from '@tanstack/react-query'
+import { AuthFrame } from '../components/AuthFrame.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { api } from '../lib/api.ts'
+import { Link, navigate } from '../lib/router.tsx'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+export function SignUpPage() {
+  const queryClient = useQueryClient()
+  const form = useForm({ name: '', email: '', password: '' })
+  const submit = useSubmit(async () => {
+    await api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password })
+    queryClient.clear()
+    navigate('/companies/new', { replace: true })
+  })
+  return (
+    <AuthFrame title="Create your account">
+      <form onSubmit={submit.onSubmit}>
+        <ErrorText error={submit.error} />
+        <label className="field">Name<input autoComplete="name" required maxLength={255} autoFocus {...form.bind('name')} /></label>
+        <label className="field">Email<input type="email" autoComplete="email" required {...form.bind('email')} /></label>
+        <label className="field">
+          Password <span className="hint">(8 to 128 characters)</span>
+          <input type="password" autoComplete="new-password" required minLength={8} maxLength={128} {...form.bind('password')} />
+        </label>
+        <button className="primary" type="submit" disabled={submit.pending}>{submit.pending ? 'Creating…' : 'Create account'}</button>
+      </form>
+      <p style={{ marginTop: 16 }}>Already have an account? <Link to="/sign-in">Sign in</Link></p>
+    </AuthFrame>
+  )
+}

@@ -1,0 +1,115 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '../../../src/client/types.ts'
+import { Badge } from '../components/Badge.tsx'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
+import { RunTable } from '../components/RunTable.tsx'
+import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
+import { TaskComments } from '../components/tasks/TaskComments.tsx'
+import { dayToTimestamp, timestampToDay } from '../components/tasks/TaskFields.ts'
+import { api } from '../lib/api.ts'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { humanize } from '../lib/format.ts'
+import { useFormat } from '../lib/preferences.tsx'
+import { keys, useRuns, useTask, useTasks } from '../lib/queries.ts'
+import { Link, navigate } from '../lib/router.tsx'
+
+export function TaskPage({ taskRef }: { taskRef: string }) {
+  const companyId = useCompanyId()
+  const task = useTask(companyId, taskRef)
+  if (task.error) return <><p><Link to={companyPath(companyId, 'tasks')}>← Tasks</Link></p><ErrorText error={task.error} /></>
+  if (!task.data) return <p className="muted">Loading…</p>
+  return <TaskDetail companyId={companyId} task={task.data} />
+}
+
+function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const subtasks = useTasks(companyId, { parent_id: task.id })
+  const parent = useTask(companyId, task.parent_id ?? '')
+  const runs = useRuns(companyId, { task_id: task.id })
+  const [addingSubtask, setAddingSubtask] = useState(false)
+  const [title, setTitle] = useState(task.title)
+  const [description, setDescription] = useState(task.description ?? '')
+  const update = useMutation({
+    mutationFn: (body: TaskUpdate) => api.tasks.update(companyId, task.id, body),
+    onSuccess(updated) {
+      client.setQueryData(keys.company(companyId, 'tasks', 'one', task.key), updated)
+      void client.invalidateQueries({ queryKey: keys.company(companyId, 'tasks') })
+    },
+  })
+  const remove = useMutation({
+    mutationFn: () => api.tasks.delete(companyId, task.id),
+    onSuccess() {
+      void client.invalidateQueries({ queryKey: keys.company(companyId, 'tasks') })
+      navigate(companyPath(companyId, 'tasks'))
+    },
+  })
+  const textChanged = title !== task.title || description !== (task.description ?? '')
+
+  return (
+    <>
+      <p><Link to={companyPath(companyId, 'tasks')}>← Tasks</Link>{parent.data && task.parent_id && <> · subtask of <Link to={companyPath(companyId, `tasks/${parent.data.key}`)}>{parent.data.key}</Link></>}</p>
+      <div className="page-head">
+        <h1><span className="muted">{task.key}</span> {task.title}</h1>
+        <div className="actions">
+          <Badge value={task.status} />
+          <button className="danger" onClick={() => window.confirm(`Delete ${task.key}? Its comments go with it.`) && remove.mutate()}>Delete</button>
+        </div>
+      </div>
+      <ErrorText error={update.error ?? remove.error} />
+      <div className="grid-2">
+        <section className="panel" aria-label="Details">
+          <form onSubmit={(e) => { e.preventDefault(); update.mutate({ title: title.trim(), description: description.trim() || null }) }}>
+            <label className="field">Title<input required maxLength={300} value={title} onChange={(e) => setTitle(e.target.value)} /></label>
+            <label className="field">Description<textarea rows={6} value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+            <button type="submit" className="primary" disabled={!textChanged || update.isPending}>Save text</button>
+          </form>
+        </section>
+        <section className="panel" aria-label="Fields">
+          <div className="form-grid">
+            <label className="field">Status
+              <select value={task.status} onChange={(e) => update.mutate({ status: e.target.value as Task['status'] })}>
+                {TASK_STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
+              </select>
+            </label>
+            <label className="field">Priority
+              <select value={task.priority} onChange={(e) => update.mutate({ priority: e.target.value as Task['priority'] })}>
+                {TASK_PRIORITIES.map((p) => <option key={p} value={p}>{humanize(p)}</option>)}
+              </select>
+            </label>
+            <AgentPicker label="Assignee" none="Unassigned" value={task.assignee_agent_id ?? ''} onChange={(id) => update.mutate({ assignee_agent_id: idOrNull(id) })} />
+            <ProjectPicker label="Project" value={task.project_id ?? ''} onChange={(id) => update.mutate({ project_id: idOrNull(id) })} />
+            <GoalPicker label="Goal" value={task.goal_id ?? ''} onChange={(id) => update.mutate({ goal_id: idOrNull(id) })} />
+            <label className="field">Due date
+              <input type="date" value={timestampToDay(task.due_date)} onChange={(e) => update.mutate({ due_date: dayToTimestamp(e.target.value) })} />
+            </label>
+          </div>
+          <p className="muted small">
+            Created {format.dateTime(task.created_at)} · started {format.dateTime(task.started_at)} · completed {format.dateTime(task.completed_at)}
+          </p>
+        </section>
+      </div>
+      <section className="panel" aria-label="Subtasks">
+        <div className="page-head" style={{ marginBottom: 8 }}>
+          <h2 style={{ margin: 0 }}>Subtasks</h2>
+          <button onClick={() => setAddingSubtask(true)}>Add subtask</button>
+        </div>
+        {subtasks.data?.length === 0 && <p className="empty">No subtasks.</p>}
+        <ul style={{ margin: 0, paddingLeft: 18 }}>
+          {subtasks.data?.map((sub) => (
+            <li key={sub.id}><Link to={companyPath(companyId, `tasks/${sub.key}`)}>{sub.key}</Link> {sub.title} <Badge value={sub.status} /></li>
+          ))}
+        </ul>
+      </section>
+      <TaskComments companyId={companyId} task={task} />
+      <section className="panel" aria-label="Runs">
+        <h2>Runs</h2>
+        <ErrorText error={runs.error} />
+        {runs.data && <RunTable companyId={companyId} runs={runs.data} />}
+      </section>
+      {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
+    </>
+  )
+}

@@ -1,0 +1,56 @@
+import { useState } from 'react'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
+import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
+import { SavedViews } from '../components/tasks/SavedViews.tsx'
+import { TaskBoard } from '../components/tasks/TaskBoard.tsx'
+import { TaskFilterBar } from '../components/tasks/TaskFilterBar.tsx'
+import { TaskTable } from '../components/tasks/TaskTable.tsx'
+import { useMoveTask } from '../components/tasks/useMoveTask.ts'
+import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useSavePreferences } from '../lib/preferences.tsx'
+import { useAgents, useMe, useTasks } from '../lib/queries.ts'
+import { navigate, useLocation } from '../lib/router.tsx'
+
+export function TasksPage() {
+  const companyId = useCompanyId()
+  const me = useMe()
+  const savePreferences = useSavePreferences()
+  const { search } = useLocation()
+  const view = me.data?.preferences.tasks?.view ?? 'list'
+  const filters = filtersFromQuery(search)
+  const query = queryFromFilters(filters)
+  // The board shows every status as a column, so a status filter applies to the list only.
+  const tasks = useTasks(companyId, view === 'board' ? { ...filters, status: undefined } : filters)
+  const agents = useAgents(companyId, true)
+  const move = useMoveTask(companyId)
+  const [creating, setCreating] = useState(false)
+  const agentMap = new Map((agents.data ?? []).map((a) => [a.id, a]))
+  const apply = (next: string) => navigate(`${companyPath(companyId, 'tasks')}${next ? `?${next}` : ''}`, { replace: true })
+
+  return (
+    <>
+      <div className="page-head">
+        <h1>Tasks</h1>
+        <div className="actions">
+          <div role="group" aria-label="View" className="actions" style={{ gap: 0 }}>
+            {(['list', 'board'] as const).map((v) => (
+              <button key={v} className={view === v ? 'primary' : ''} aria-pressed={view === v} onClick={() => savePreferences.mutate({ tasks: { view: v } })}>
+                {v === 'list' ? 'List' : 'Board'}
+              </button>
+            ))}
+          </div>
+          <button className="primary" onClick={() => setCreating(true)}>New task</button>
+        </div>
+      </div>
+      <SavedViews query={query} onApply={apply} />
+      <TaskFilterBar filters={filters} showStatus={view === 'list'} onChange={(f) => apply(queryFromFilters(f))} />
+      <ErrorText error={tasks.error ?? move.error} />
+      {tasks.data && (view === 'board'
+        ? <TaskBoard companyId={companyId} tasks={tasks.data} agents={agentMap} onMove={(task, status) => move.mutate({ task, status })} />
+        : <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />)}
+      {tasks.isPending && <p className="muted">Loading…</p>}
+      {creating && <NewTaskDialog companyId={companyId} onClose={() => setCreating(false)} />}
+    </>
+  )
+}
