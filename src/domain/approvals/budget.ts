@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { agentSpendMtdSql } from '../agents/spend.ts'
 import { recordAudit, systemActor } from '../audit/record.ts'
+import { approvalLabel } from './model.ts'
 
 /**
  * The budget check made whenever one of the agent's runs reaches a finished status: when its
@@ -53,7 +54,7 @@ export async function enforceBudget(tx: Tx, companyId: string, agentId: string):
     verb: 'created',
     entityType: 'approval',
     entityId: opened.id,
-    label: `Budget override for ${agent.name}`,
+    label: approvalLabel('budget_override', agent.name),
     changes: { status: [null, 'pending'] },
   })
   tx.publish(companyId, { type: 'approval.created', id: null })

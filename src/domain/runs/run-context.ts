@@ -1,7 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { AGENT_SELECT } from '../agents/model.ts'
 import { COMPANY_COLUMNS } from '../companies/model.ts'
-import { TASK_SELECT } from './task-record.ts'
+import { TASK_SELECT } from '../tasks/model.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
 
 /** How many of the task's comments a runner gets (the newest, oldest first), per SPEC.md. */
