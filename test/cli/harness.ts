@@ -1,0 +1,103 @@
+// The command-line client under test: the real executable against a real server process
+// (a scratch PostgreSQL database when TEST_DATABASE_URL is set, else the embedded database in
+// a temporary folder), each test with its own HOME and so its own config file.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { ShopfloorClient } from '../../src/client/index.ts'
+import { scratchPostgres, uniqueEmail } from '../helpers.ts'
+import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
+
+export interface CliResult {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+export interface RunOptions {
+  home: string
+  env?: Record<string, string>
+  /** Written to standard input (otherwise stdin is closed). */
+  input?: string
+}
+
+export interface CliWorld {
+  server: ServerProcess
+  url: string
+  /** `shopfloor <args>` as a separate process; SHOPFLOOR_URL points at the server. */
+  run(args: string[], options: RunOptions): Promise<CliResult>
+  /** run() that must succeed, answering its parsed --json output. */
+  json<T = any>(args: string[], options: RunOptions): Promise<T>
+  stop(): Promise<void>
+}
+
+export async function startWorld(): Promise<CliWorld> {
+  const scratch = await scratchPostgres()
+  const dataDir = scratch ? null : tempDir('shopfloor-cli-data-')
+  const server = await startServer({
+    ENVIRONMENT: 'test',
+    ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
+  })
+  const run = (args: string[], options: RunOptions) => runCli(args, { ...options, env: { SHOPFLOOR_URL: server.url, ...options.env } })
+  return {
+    server,
+    url: server.url,
+    run,
+    async json(args, options) {
+      const result = await run([...args, '--json'], options)
+      if (result.code !== 0) throw new Error(`shopfloor ${args.join(' ')} exited ${result.code}: ${result.stderr}`)
+      return JSON.parse(result.stdout)
+    },
+    async stop() {
+      await server.stop()
+      await scratch?.drop()
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** Runs the executable with a clean environment: nothing of the caller's SHOPFLOOR_* leaks in. */
+export function runCli(args: string[], options: RunOptions): Promise<CliResult> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: options.home, ...options.env }
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (d) => (stdout += d))
+  child.stderr.on('data', (d) => (stderr += d))
+  child.stdin.end(options.input ?? '')
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+/** A fresh HOME, so a fresh config file. */
+export function newHome(): string {
+  return tempDir('shopfloor-cli-home-')
+}
+
+export function configFile(home: string): string {
+  return path.join(home, '.config', 'shopfloor', 'config.json')
+}
+
+export interface Account {
+  email: string
+  password: string
+  client: ShopfloorClient
+}
+
+/** A registered account (through the API) and a client signed in as it. */
+export async function register(url: string, name = 'Casey Operator'): Promise<Account> {
+  const client = new ShopfloorClient({ baseUrl: url, retry: false })
+  const email = uniqueEmail('cli')
+  const password = 'correct-horse-battery'
+  await client.auth.register({ email, password, name })
+  return { email, password, client }
+}
+
+/** A home whose config holds a session of a new account, with a current company. */
+export async function signedInHome(world: CliWorld, prefix = 'ENG'): Promise<{ home: string; account: Account; companyId: string }> {
+  const account = await register(world.url)
+  const home = newHome()
+  const login = await world.run(['login', '--email', account.email, '--password-stdin'], { home, input: `${account.password}\n` })
+  if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`)
+  const company = await world.json(['companies', 'create', `Company ${prefix}`, '--prefix', prefix, '--use'], { home })
+  return { home, account, companyId: company.id }
+}
