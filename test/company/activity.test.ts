@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { recordAudit } from '../../src/domain/audit/record.ts'
+import { write } from '../../src/server/db/write.ts'
+import { createCompany, createTask } from '../fixtures.ts'
+import { call, createUser, type TestApp, type TestUser, testApp } from '../helpers.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await testApp()
+})
+afterAll(async () => t?.close())
+
+const page = (user: TestUser, companyId: string, query = '') =>
+  call(t.app, 'GET', `/api/companies/${companyId}/activity${query}`, { token: user.token })
+
+/** Walks the whole trail with `before` cursors of `size` rows, returning the ids in order. */
+async function walk(user: TestUser, companyId: string, size: number): Promise<string[]> {
+  const ids: string[] = []
+  let before: string | null = null
+  for (;;) {
+    const r = await page(user, companyId, `?limit=${size}${before ? `&before=${encodeURIComponent(before)}` : ''}`)
+    expect(r.status).toBe(200)
+    ids.push(...r.body.map((e: any) => e.id))
+    if (r.body.length < size) return ids
+    before = r.body.at(-1).created_at
+  }
+}
+
+async function allIds(companyId: string): Promise<string[]> {
+  const rows = await t.ctx.db.many<{ id: string }>('SELECT id FROM audit_events WHERE company_id = $1 ORDER BY created_at DESC', [companyId])
+  return rows.map((r) => r.id)
+}
+
+describe('GET /activity', () => {
+  it('lists events newest first with actor, verb, entity, label, changes and run', async () => {
+    const user = await createUser(t.ctx, 'Reader')
+    const company = await createCompany(t.app, user.token, { name: 'Trail' })
+    const task = await createTask(t.app, user.token, company.id, { title: 'T' })
+    const r = await page(user, company.id)
+    expect(r.status).toBe(200)
+    expect(r.body).toHaveLength(2)
+    expect(r.body[0]).toEqual({
+      id: expect.any(String), actor_type: 'user', actor_name: 'Reader', actor_user_id: user.id, actor_agent_id: null,
+      verb: 'created', entity_type: 'task', entity_id: task.id, label: `${task.key} T`, changes: expect.any(Object),
+      run_id: null, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?\+00:00$/),
+    })
+    expect(r.body[1]).toMatchObject({ verb: 'created', entity_type: 'company', entity_id: company.id })
+  })
+
+  it('defaults to 50 rows, allows up to 200 and refuses other limits with 422', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    await write(t.ctx, async (tx) => {
+      for (let i = 0; i < 60; i++) {
+        await recordAudit(tx, { companyId: company.id, actor: { type: 'system', name: 'system' }, verb: 'updated', entityType: 'company', entityId: company.id, label: `e${i}` })
+      }
+    })
+    expect((await page(user, company.id)).body).toHaveLength(50)
+    expect((await page(user, company.id, '?limit=200')).body).toHaveLength(61)
+    for (const q of ['?limit=0', '?limit=201', '?before=yesterday']) expect((await page(user, company.id, q)).status, q).toBe(422)
+    const stranger = await createUser(t.ctx)
+    expect((await page(stranger, company.id)).status).toBe(404)
+  })
+
+  it('pages without skipping or repeating events written in one transaction (shared instant)', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    await write(t.ctx, async (tx) => {
+      for (let i = 0; i < 150; i++) {
+        await recordAudit(tx, { companyId: company.id, actor: { type: 'system', name: 'system' }, verb: 'updated', entityType: 'company', entityId: company.id, label: `e${i}` })
+      }
+    })
+    const expected = await allIds(company.id)
+    expect(expected).toHaveLength(151)
+    for (const size of [1, 7, 50]) {
+      const ids = await walk(user, company.id, size)
+      expect(ids).toEqual(expected)
+    }
+  })
+
+  it('pages without skipping or repeating events made by concurrent requests', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    const url = `/api/companies/${company.id}`
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => createTask(t.app, user.token, company.id, { title: `c${i}` })),
+      ...Array.from({ length: 20 }, (_, i) => call(t.app, 'POST', `${url}/goals`, { token: user.token, body: { title: `g${i}` } })),
+      ...Array.from({ length: 10 }, (_, i) => call(t.app, 'PATCH', url, { token: user.token, body: { name: `n${i}` } })),
+    ])
+    const expected = await allIds(company.id)
+    expect(new Set(expected).size).toBe(expected.length)
+    expect(expected.length).toBeGreaterThanOrEqual(41)
+    expect(await walk(user, company.id, 6)).toEqual(expected)
+  })
+})
