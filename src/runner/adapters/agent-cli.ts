@@ -4,10 +4,11 @@
 // reply and is streamed into the transcript line by line; a line
 //   SHOPFLOOR_USAGE {"tokens_in": 1200, "tokens_out": 340, "cost_cents": 4}
 // reports usage so far (running totals) and is neither part of the reply nor of the transcript.
-// Standard error is kept (its last 4,000 characters) for the error of a failed run.
+// Standard error is kept (its last 4,000 characters): a failed run gets it in its transcript
+// and as much of its end as fits in the run's error.
 import { spawn } from 'node:child_process'
 import type { PromptVia } from '../options.ts'
-import { STDERR_KEEP_CHARS, Tail } from '../text.ts'
+import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../text.ts'
 import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
 
 const USAGE_LINE = /^SHOPFLOOR_USAGE\s+(\{.*\})\s*$/
@@ -72,9 +73,12 @@ function runAgentCommand(settings: AgentCliSettings, input: AdapterInput): Promi
       clearTimeout(killTimer)
       input.signal.removeEventListener('abort', stop)
       if (code === 0 && !stopped) return resolve({ ok: true, reply: reply.trim(), error: null })
-      const how = stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`
+      const how = `agent command ${stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`}`
       const tail = stderr.toString().trim()
-      resolve({ ok: false, reply: reply.trim(), error: `agent command ${how}${tail ? `: ${tail}` : ''}` })
+      if (tail) input.transcript('system', `Standard error of the agent (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
+      // The end of stderr says the most; the error keeps as much of it as the report allows.
+      const room = ERROR_MAX_CHARS - how.length - 2
+      resolve({ ok: false, reply: reply.trim(), error: tail ? `${how}: ${tail.slice(-room)}` : how })
     })
   })
 }

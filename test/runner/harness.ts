@@ -1,0 +1,172 @@
+// Real processes for the runner tests: the API server (`shopfloor serve`) on a database of its
+// own, `shopfloor runner` processes, and a fake agent command that does what the task's
+// description tells it to (print lines, report usage, sleep, write to stderr, exit with a code)
+// and records what it was given (prompt, arguments, environment, working folder).
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { ShopfloorClient } from '../../src/client/index.ts'
+import { scratchPostgres } from '../helpers.ts'
+import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
+
+export interface TestServer {
+  server: ServerProcess
+  url: string
+  close(): Promise<void>
+}
+
+/** A server on a scratch PostgreSQL database, or on an embedded database in a temp folder. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const scratch = await scratchPostgres()
+  const dataDir = tempDir('shopfloor-runner-data-')
+  const server = await startServer({ ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env })
+  return {
+    server,
+    url: server.url,
+    async close() {
+      await server.stop()
+      await scratch?.drop()
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface Workspace {
+  /** Signed in as the company's owner (a password session). */
+  client: ShopfloorClient
+  accessToken: string
+  apiKey: string
+  companyId: string
+}
+
+let made = 0
+/** A person with a company and a personal API key. */
+export async function makeWorkspace(url: string, company: { mission?: string } = {}): Promise<Workspace> {
+  const client = new ShopfloorClient({ baseUrl: url, retry: false })
+  const session = await client.auth.register({
+    email: `runner-${process.pid}-${Date.now().toString(36)}-${++made}@example.test`,
+    password: 'password123',
+    name: 'Runner Owner',
+  })
+  const created = await client.companies.create({ name: `Runner Co ${made}`, task_prefix: 'RUN', ...company })
+  const key = await client.apiKeys.create({ name: `runner ${made}` })
+  return { client, accessToken: session.access_token, apiKey: key.key, companyId: created.id }
+}
+
+/** What the fake agent is told to do, carried in the task description. */
+export interface FakePlan {
+  lines?: string[]
+  usage?: { tokens_in: number; tokens_out: number; cost_cents: number }
+  stderr?: string
+  sleep?: number
+  reply?: string
+  exit?: number
+}
+
+export function planDescription(plan: FakePlan): string {
+  return `FAKE:${JSON.stringify(plan)}`
+}
+
+const FAKE_AGENT = `
+import fs from 'node:fs'
+const prompt = process.argv[2] ?? fs.readFileSync(0, 'utf8')
+const out = process.env.FAKE_AGENT_OUT
+const runId = process.env.SHOPFLOOR_RUN_ID
+const match = /FAKE:(\\{.*\\})/.exec(prompt)
+const plan = match ? JSON.parse(match[1]) : {}
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
+fs.writeFileSync(out + '/' + runId + '.start.json', JSON.stringify({
+  pid: process.pid, cwd: process.cwd(), env, prompt, argv: process.argv.slice(2),
+  configDirEntries: fs.readdirSync(process.env.SHOPFLOOR_CONFIG_DIR),
+}))
+for (const line of plan.lines ?? []) console.log(line)
+if (plan.usage) console.log('SHOPFLOOR_USAGE ' + JSON.stringify(plan.usage))
+if (plan.stderr) process.stderr.write(plan.stderr)
+setTimeout(() => {
+  fs.writeFileSync(out + '/' + runId + '.done', '')
+  process.stdout.write(plan.reply ?? '', () => process.exit(plan.exit ?? 0))
+}, (plan.sleep ?? 0) * 1000)
+`
+
+export interface FakeAgent {
+  command: string
+  out: string
+  /** What the agent recorded when it started for this run, once it has. */
+  started(runId: string): any | null
+  finished(runId: string): boolean
+  startedRuns(): string[]
+}
+
+export function fakeAgent(): FakeAgent {
+  const dir = tempDir('shopfloor-fake-agent-')
+  const out = path.join(dir, 'out')
+  fs.mkdirSync(out)
+  const script = path.join(dir, 'agent.mjs')
+  fs.writeFileSync(script, FAKE_AGENT)
+  const file = (runId: string, suffix: string) => path.join(out, `${runId}${suffix}`)
+  return {
+    command: `"${process.execPath}" "${script}"`,
+    out,
+    started: (runId) => (fs.existsSync(file(runId, '.start.json')) ? JSON.parse(fs.readFileSync(file(runId, '.start.json'), 'utf8')) : null),
+    finished: (runId) => fs.existsSync(file(runId, '.done')),
+    startedRuns: () => fs.readdirSync(out).filter((f) => f.endsWith('.start.json')).map((f) => f.replace('.start.json', '')),
+  }
+}
+
+export interface RunnerProcess {
+  child: ChildProcess
+  /** Log lines (JSON) the runner has written so far. */
+  logs(): any[]
+  output(): string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+/** `shopfloor runner` with the given flags; the API key (or anything else) comes in `env`. */
+export function startRunner(args: string[], env: Record<string, string>): RunnerProcess {
+  const child = spawn(process.execPath, [BIN, 'runner', ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'info', XDG_CONFIG_HOME: tempDir('shopfloor-runner-config-'), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  let output = ''
+  child.stdout!.on('data', (d) => (output += d))
+  child.stderr!.on('data', (d) => (output += d))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  )
+  return {
+    child,
+    output: () => output,
+    logs: () =>
+      output
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l)),
+    exited,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+      return exited
+    },
+  }
+}
+
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+/** Kills a process the fake agent left behind (after its runner was killed). */
+export function killLeftover(pid: number | undefined): void {
+  if (!pid) return
+  try {
+    process.kill(pid, 'SIGKILL')
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,156 @@
+// One runner process with the fake agent command serves every test here; each test gives its
+// task a plan and checks what became of the run, the task and its comments.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Run } from '../../src/client/index.ts'
+import {
+  type FakeAgent,
+  fakeAgent,
+  makeWorkspace,
+  type FakePlan,
+  planDescription,
+  type RunnerProcess,
+  startRunner,
+  startTestServer,
+  type TestServer,
+  waitFor,
+  type Workspace,
+} from './harness.ts'
+
+let server: TestServer
+let ws: Workspace
+let agent: FakeAgent
+let runner: RunnerProcess
+
+beforeAll(async () => {
+  server = await startTestServer()
+  ws = await makeWorkspace(server.url, { mission: 'Make the best widgets in the valley.' })
+  agent = fakeAgent()
+  runner = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'outcomes-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
+      '--flush-seconds', '0.2', '--agent-command', agent.command],
+    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
+  )
+})
+
+afterAll(async () => {
+  await runner?.stop()
+  await server?.close()
+})
+
+async function hire(fields: Record<string, unknown> = {}) {
+  return ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1', ...fields })
+}
+
+/** Assigns a task with the plan to the agent and waits for its run to finish. */
+async function runTask(agentId: string, plan: FakePlan, extra: Record<string, unknown> = {}) {
+  const task = await ws.client.tasks.create(ws.companyId, { title: 'Write the weekly report', description: planDescription(plan), assignee_agent_id: agentId, ...extra })
+  const run = await waitFor(async () => {
+    const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    return latest && ['succeeded', 'failed', 'cancelled'].includes(latest.status) ? latest : null
+  })
+  return { task, run: await ws.client.runs.get(ws.companyId, run.id) }
+}
+
+const transcriptText = (run: Run) => (run.transcript ?? []).map((e) => e.text).join('')
+
+describe('a successful run', () => {
+  it('reports usage and summary, posts the reply as the agent, and moves the task to in_review', async () => {
+    const manager = await hire({ name: 'Morgan Manager' })
+    const worker = await hire({ name: 'Wren Worker', title: 'Report writer', instructions: 'Always cite your sources.', reports_to_id: manager.id })
+    const parentGoal = await ws.client.goals.create(ws.companyId, { title: 'Win the market' })
+    const goal = await ws.client.goals.create(ws.companyId, { title: 'Ship weekly reports', parent_id: parentGoal.id })
+    // A task created in backlog (no run yet) gets a comment, then is assigned work.
+    const draft = await ws.client.tasks.create(ws.companyId, { title: 'Draft', status: 'backlog' })
+    await ws.client.comments.create(ws.companyId, draft.id, { body: 'Please include the sales figures.' })
+
+    const plan = { lines: ['Gathering numbers', 'Writing'], usage: { tokens_in: 1200, tokens_out: 340, cost_cents: 4 }, reply: 'Report written: sales up 4%.' }
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Weekly report', description: planDescription(plan), goal_id: goal.id, status: 'backlog' })
+    await ws.client.comments.create(ws.companyId, task.id, { body: 'Use the new template.' })
+    await ws.client.tasks.update(ws.companyId, task.id, { assignee_agent_id: worker.id, status: 'todo' })
+    const finished = await waitFor(async () => {
+      const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+      return latest?.status === 'succeeded' || latest?.status === 'failed' ? latest : null
+    })
+    const run = await ws.client.runs.get(ws.companyId, finished.id)
+
+    expect(run).toMatchObject({
+      status: 'succeeded', runner_id: 'outcomes-runner', tokens_in: 1200, tokens_out: 340, cost_cents: 4,
+      summary: 'Gathering numbers\nWriting\nReport written: sales up 4%.', error: null,
+    })
+    expect(transcriptText(run)).toContain('Gathering numbers\nWriting\n')
+    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter agent_cli_1).')
+    expect(transcriptText(run)).not.toContain('SHOPFLOOR_USAGE')
+
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.at(-1)).toMatchObject({ kind: 'comment', body: run.summary, author_agent_id: worker.id, run_id: run.id })
+    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('idle')
+
+    const seen = agent.started(run.id)
+    expect(seen.argv).toEqual([]) // the prompt came on standard input
+    expect(seen.prompt).toContain('Make the best widgets in the valley.')
+    expect(seen.prompt).toContain('# You are Wren Worker (Report writer, engineer)')
+    expect(seen.prompt).toContain('You report to Morgan Manager.')
+    expect(seen.prompt).toContain('Always cite your sources.')
+    expect(seen.prompt).toContain(`# Task ${task.key}: Weekly report`)
+    expect(seen.prompt).toContain('Use the new template.')
+    expect(seen.prompt).not.toContain('Please include the sales figures.')
+    expect(seen.prompt.indexOf('Ship weekly reports')).toBeLessThan(seen.prompt.indexOf('Win the market'))
+    expect(seen.env).toMatchObject({
+      SHOPFLOOR_API_URL: server.url,
+      SHOPFLOOR_API_KEY: ws.apiKey,
+      SHOPFLOOR_RUN_ID: run.id,
+      SHOPFLOOR_AGENT_ID: worker.id,
+      SHOPFLOOR_AGENT_NAME: 'Wren Worker',
+      SHOPFLOOR_COMPANY_ID: ws.companyId,
+      SHOPFLOOR_TASK_KEY: task.key,
+    })
+    expect(seen.env.XDG_CONFIG_HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
+    expect(seen.configDirEntries).toEqual([])
+  })
+
+  it('clips the comment to 8,000 characters and the summary to 2,000', async () => {
+    const worker = await hire()
+    const { task, run } = await runTask(worker.id, { reply: 'x'.repeat(9000) })
+    expect(run.status).toBe('succeeded')
+    expect(run.summary).toHaveLength(2000)
+    const [comment] = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comment.body).toHaveLength(8000)
+  })
+})
+
+describe('other outcomes', () => {
+  it('a failing agent fails the run with the tail of its stderr and leaves the task where it was', async () => {
+    const worker = await hire()
+    const stderr = `${'noise '.repeat(1000)}fatal: the database is on fire`
+    const { task, run } = await runTask(worker.id, { lines: ['starting'], stderr, exit: 3 })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(/^agent command exited with code 3: /)
+    expect(run.error).toHaveLength(2000)
+    expect(run.error).toMatch(/fatal: the database is on fire$/)
+    // The transcript keeps the last 4,000 characters of stderr.
+    expect(transcriptText(run)).toContain(`Standard error of the agent (last 4000 characters):\n${stderr.slice(-4000).trim()}\n`)
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_progress')
+    expect(await ws.client.comments.list(ws.companyId, task.id)).toEqual([])
+    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
+  })
+
+  it('a reply beginning with BLOCKED: blocks the task and is posted as a question', async () => {
+    const worker = await hire()
+    const { task, run } = await runTask(worker.id, { reply: 'BLOCKED: I need read access to the sales database.' })
+    expect(run.status).toBe('succeeded')
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('blocked')
+    const [comment] = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comment).toMatchObject({ kind: 'question', body: 'BLOCKED: I need read access to the sales database.', author_agent_id: worker.id })
+  })
+
+  it('agent_cli_3 and http runs fail as not implemented', async () => {
+    for (const adapter of ['agent_cli_3', 'http']) {
+      const worker = await hire({ adapter })
+      const { run } = await runTask(worker.id, {})
+      expect(run.status).toBe('failed')
+      expect(run.error).toBe(`adapter "${adapter}" is not implemented by this runner`)
+      expect(agent.started(run.id)).toBeNull()
+    }
+  })
+})
