@@ -35,7 +35,7 @@ it('fails running runs whose lease ran out, on its own interval, in every compan
   try {
     for (const { companyId, agentId, runId } of runs) {
       const run = await waitFor(() =>
-        t.ctx.db.one(`SELECT status, error FROM runs WHERE id = $1 AND company_id = $2 AND status = 'failed'`, [runId, companyId]),
+        t.ctx.db.one<{ status: string; error: string }>(`SELECT status, error FROM runs WHERE id = $1 AND company_id = $2 AND status = 'failed'`, [runId, companyId]),
       )
       expect(run.error).toBe(LEASE_EXPIRED_ERROR)
       const agent = await t.ctx.db.one('SELECT status FROM agents WHERE id = $1', [agentId])
