@@ -303,6 +303,40 @@ const rows: Row[] = [
     events: () => [ev('approval.updated', w.rejectApproval), ev('agent.updated', w.quin)],
   },
 
+  // Routines
+  {
+    name: 'POST routine: routine.created',
+    act: () => api('POST', '/routines', { agent_id: w.rex, title: 'Daily triage', cron: '0 9 * * *' }),
+    status: 201,
+    keep: (b) => void (w.routine = b.id),
+    events: () => [ev('routine.created', w.routine)],
+  },
+  { name: 'PATCH routine with a change: routine.updated', act: () => api('PATCH', `/routines/${w.routine}`, { cron: '0 10 * * *' }), status: 200, events: () => [ev('routine.updated', w.routine)] },
+  { name: 'PATCH routine without a change publishes nothing', act: () => api('PATCH', `/routines/${w.routine}`, { cron: '0 10 * * *' }), status: 200, events: () => [] },
+  {
+    name: 'trigger routine: routine.updated, task.created and run.created',
+    act: () => api('POST', `/routines/${w.routine}/trigger`),
+    status: 201,
+    keep: (b) => {
+      w.routineTask = b.task.id
+      w.r6 = b.run.id
+    },
+    events: () => [ev('routine.updated', w.routine), ev('task.created', w.routineTask), runCreated('r6', 'rex')],
+  },
+  { name: 'DELETE routine: routine.deleted', act: () => api('DELETE', `/routines/${w.routine}`), status: 204, events: () => [ev('routine.deleted', w.routine)] },
+  {
+    name: 'triggering a routine of a dormant agent (400) publishes nothing',
+    act: async () => {
+      const routine = await api('POST', '/routines', { agent_id: w.pia, title: 'Blocked', cron: '* * * * *' })
+      published.length = 0
+      await api('POST', `/agents/${w.pia}/pause`)
+      published.length = 0
+      return api('POST', `/routines/${routine.body.id}/trigger`)
+    },
+    status: 400,
+    events: () => [],
+  },
+
   // Terminate and delete
   { name: 'wake before terminating: run.created', act: () => api('POST', `/agents/${w.ada}/wake`, {}), status: 201, keep: (b) => void (w.r5 = b.id), events: () => [runCreated('r5', 'ada')] },
   {
