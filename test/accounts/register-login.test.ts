@@ -149,3 +149,14 @@ describe('lockout', () => {
     expect((await attempt(a.password)).body.error.code).toBe('ACCOUNT_LOCKED')
   })
 })
+
+describe('long passwords', () => {
+  it('every character of a 128-character password counts (bcrypt alone would stop at 72 bytes)', async () => {
+    const email = uniqueEmail('long')
+    const password = 'p'.repeat(100) + 'A'.repeat(28)
+    expect((await call(t.app, 'POST', '/api/register', { body: { email, password, name: 'Long' } })).status).toBe(201)
+    const samePrefix = 'p'.repeat(100) + 'B'.repeat(28)
+    expect((await call(t.app, 'POST', '/api/login', { body: { email, password: samePrefix } })).status).toBe(401)
+    expect((await call(t.app, 'POST', '/api/login', { body: { email, password } })).status).toBe(200)
+  })
+})

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { createMailer } from '../../server/auth/mailer.ts'
+import { dummyHash } from '../../server/auth/passwords.ts'
 import type { AppContext } from '../../server/context.ts'
 import { AppError } from '../../server/errors.ts'
 import { requireAuth, requireSession } from '../../server/http/guards.ts'
@@ -21,6 +22,8 @@ const perMinute = (max: number) => ({ rateLimit: { max, timeWindow: '1 minute' }
 // publish no live event.
 export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const authenticated = { onRequest: requireAuth(ctx) }
+  // Computed now, so the first sign-in with an unknown address is not slower than the others.
+  void dummyHash()
   const mailer = createMailer(ctx.config.smtp, ctx.config.production, ctx.log)
   const { idpClientId } = ctx.config
   const verifyIdToken: IdpVerifier | null = idpClientId
