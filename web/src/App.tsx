@@ -74,8 +74,11 @@ function SignedIn({ pathname }: { pathname: string }) {
 }
 
 function SignedInPage({ pathname }: { pathname: string }) {
-  if (pathname === '/profile') return <Shell companyId={lastCompany()}><ProfilePage /></Shell>
-  if (pathname === '/companies/new') return <Shell companyId={lastCompany()}><NewCompanyPage /></Shell>
+  // Pages outside a company keep the last company's navigation, if this user still has it.
+  const companies = useCompanies()
+  const recent = companies.data?.find((c) => c.id === lastCompany())?.id ?? null
+  if (pathname === '/profile') return <Shell companyId={recent}><ProfilePage /></Shell>
+  if (pathname === '/companies/new') return <Shell companyId={recent}><NewCompanyPage /></Shell>
   const company = matchCompanyPage(pathname)
   if (company) {
     return <Shell companyId={company.companyId} key={company.companyId}>{company.page}</Shell>
