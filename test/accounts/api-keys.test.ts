@@ -83,6 +83,8 @@ describe('creating a key', () => {
     const r = await call(t.app, 'POST', '/api/me/api-keys', { token: key, body: { name: 'second' } })
     expect(r.status).toBe(403)
     expect(r.body.error.code).toBe('SESSION_REQUIRED')
+    // Refused before the body is even looked at.
+    expect((await call(t.app, 'POST', '/api/me/api-keys', { token: key, body: { name: '' } })).status).toBe(403)
     expect((await list(user.token)).body).toHaveLength(1)
   })
 })
