@@ -1,0 +1,198 @@
+// The commands beyond sign-in and tasks: agents, org chart, goals, projects, routines, runs,
+// approvals, activity, keys, and --help on every command.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ENTRIES, isGroup } from '../../src/cli/client/registry.ts'
+import type { TestApp } from '../helpers.ts'
+import { listeningApp, type Operator, operator } from './in-process.ts'
+
+let api: TestApp
+let url: string
+beforeAll(async () => {
+  ;({ api, url } = await listeningApp())
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+describe('agents', () => {
+  it('hires with a manager by name, lists, shows, and draws the org chart as a tree', async () => {
+    const op = await operator(api, url, 'AGT')
+    const boss = await op.json('agents', 'hire', 'Ada', 'Boss', '--title', 'CEO', '--role', 'ceo', '--budget', '5000')
+    expect(boss).toMatchObject({ name: 'Ada Boss', title: 'CEO', role: 'ceo', monthly_budget_cents: 5000, status: 'idle' })
+    const report = await op.json('agents', 'hire', 'Bo', '--reports-to', 'ada boss', '--capability', 'code', '--capability', 'review,test')
+    expect(report).toMatchObject({ reports_to_id: boss.id, capabilities: ['code', 'review', 'test'] })
+    await op.json('agents', 'hire', 'Cy', '--reports-to', report.id)
+
+    const org = await op.run('agents', 'org')
+    expect(org.code).toBe(0)
+    expect(org.stdout).toBe('Ada Boss, CEO [idle]\n└── Bo [idle]\n    └── Cy [idle]\n')
+
+    const shown = await op.run('agents', 'show', 'Bo')
+    expect(shown.stdout).toMatch(/Reports to:\s+Ada Boss/)
+    const list = await op.run('agents', 'list')
+    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TITLE\s+STATUS\s+OPEN\s+SPEND\s+BUDGET$/)
+    expect(list.stdout).toContain('$50.00')
+  })
+
+  it('pauses, resumes, terminates (hidden from the list unless --all) and wakes', async () => {
+    const op = await operator(api, url, 'LIF')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Worker' })
+    expect(await op.json('agents', 'pause', 'Worker')).toMatchObject({ status: 'paused' })
+    const wakePaused = await op.run('agents', 'wake', 'Worker')
+    expect(wakePaused.code).toBe(5)
+    expect(wakePaused.stderr).toMatch(/^INVALID_STATE: /)
+    expect(await op.json('agents', 'resume', 'Worker')).toMatchObject({ status: 'idle' })
+
+    await op.client.tasks.create(op.companyId, { title: 'Job', status: 'backlog' })
+    const run = await op.json('agents', 'wake', 'Worker', '--task', 'LIF-1', '--reason', 'check it')
+    expect(run).toMatchObject({ agent_id: agent.id, trigger: 'manual', status: 'queued' })
+    expect(run.task_id).toBe((await op.client.tasks.get(op.companyId, 'LIF-1')).id)
+
+    expect(await op.json('agents', 'terminate', 'Worker')).toMatchObject({ status: 'terminated' })
+    expect(await op.json('agents', 'list')).toEqual([])
+    expect(await op.json('agents', 'list', '--all')).toEqual([expect.objectContaining({ id: agent.id })])
+    expect((await op.run('agents', 'terminate', agent.id)).code).toBe(5)
+  })
+
+  it('opens a hire approval with --request-approval; approvals approve and reject decide it', async () => {
+    const op = await operator(api, url, 'APR')
+    const proposed = await op.run('agents', 'hire', 'Newcomer', '--request-approval')
+    expect(proposed.stdout).toContain('waits for approval')
+    const [approval] = await op.json('approvals', 'list', '--status', 'pending')
+    expect(approval).toMatchObject({ type: 'hire_agent', status: 'pending' })
+    const table = await op.run('approvals', 'list')
+    expect(table.stdout).toMatch(/hire_agent\s+pending\s+Newcomer/)
+
+    expect(await op.json('approvals', 'approve', approval.id, '--note', 'welcome')).toMatchObject({
+      status: 'approved',
+      decision_note: 'welcome',
+    })
+    expect((await op.client.agents.get(op.companyId, approval.agent_id)).status).toBe('idle')
+    const again = await op.run('approvals', 'reject', approval.id)
+    expect(again.code).toBe(5)
+    expect(again.stderr).toMatch(/^ALREADY_DECIDED: /)
+
+    await op.run('agents', 'hire', 'Unwanted', '--request-approval')
+    const [second] = await op.json('approvals', 'list', '--status', 'pending')
+    expect(await op.json('approvals', 'reject', second.id)).toMatchObject({ status: 'rejected' })
+    expect((await op.client.agents.get(op.companyId, second.agent_id)).status).toBe('terminated')
+  })
+})
+
+describe('goals, projects, routines', () => {
+  it('creates nested goals and lists them as a tree', async () => {
+    const op = await operator(api, url, 'GOL')
+    const top = await op.json('goals', 'create', 'Launch', '--status', 'planned', '--target-date', '2031-06-01')
+    const child = await op.json('goals', 'create', 'Write docs', '--parent', top.id)
+    expect(child.parent_id).toBe(top.id)
+    const tree = await op.run('goals', 'list')
+    expect(tree.stdout).toMatch(/^Launch \[planned\] due 2031-06-01 {2}\(.+\)\n└── Write docs \[active\]/)
+    expect(await op.json('goals', 'update', child.id, '--status', 'achieved')).toMatchObject({ status: 'achieved' })
+    const cycle = await op.run('goals', 'update', top.id, '--parent', child.id)
+    expect(cycle.code).toBe(5)
+    expect(cycle.stderr).toMatch(/^GOAL_CYCLE: /)
+    expect((await op.run('goals', 'delete', top.id)).code).toBe(0)
+    expect((await op.run('goals', 'show', top.id)).code).toBe(4)
+  })
+
+  it('creates, lists, shows and archives projects', async () => {
+    const op = await operator(api, url, 'PRJ')
+    const project = await op.json('projects', 'create', 'Website', '--repository', 'https://example.test/site.git', '--budget', '1200')
+    expect(project).toMatchObject({ name: 'Website', status: 'active', monthly_budget_cents: 1200 })
+    expect((await op.run('projects', 'list')).stdout).toMatch(/Website\s+active\s+https:\/\/example.test\/site.git\s+\$12\.00/)
+    expect(await op.json('projects', 'update', project.id, '--status', 'archived')).toMatchObject({ status: 'archived' })
+    expect((await op.run('projects', 'show', project.id)).stdout).toMatch(/Status:\s+archived/)
+    const empty = await op.run('projects', 'update', project.id)
+    expect(empty.code).toBe(1)
+    expect(empty.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
+  })
+
+  it('creates a routine for an agent by name and triggers it (a task and a routine run)', async () => {
+    const op = await operator(api, url, 'RTN')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Reporter' })
+    const routine = await op.json('routines', 'create', 'Weekly', 'report', '--agent', 'Reporter', '--cron', '0 9 * * 1')
+    expect(routine).toMatchObject({ title: 'Weekly report', agent_id: agent.id, cron: '0 9 * * 1', enabled: true })
+    expect((await op.run('routines', 'list')).stdout).toMatch(/Weekly report\s+0 9 \* \* 1\s+Reporter\s+yes/)
+
+    const triggered = await op.run('routines', 'trigger', routine.id)
+    expect(triggered.code).toBe(0)
+    expect(triggered.stdout).toMatch(/^Triggered Weekly report: task RTN-1, run /)
+    const runs = await op.client.runs.list(op.companyId, { agent_id: agent.id })
+    expect(runs).toEqual([expect.objectContaining({ trigger: 'routine', routine_id: routine.id })])
+
+    const missing = await op.run('routines', 'create', 'No cron', '--agent', 'Reporter')
+    expect(missing.code).toBe(1)
+    expect(missing.stderr).toMatch(/^USAGE_ERROR: --cron is required/)
+  })
+})
+
+describe('runs', () => {
+  it('lists runs, shows one with its transcript, and cancels (RUN_FINISHED afterwards)', async () => {
+    const op = await operator(api, url, 'RUN')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Runner Bot' })
+    await op.client.tasks.create(op.companyId, { title: 'Work', assignee_agent_id: agent.id })
+    const claimed = await op.client.runs.claim(op.companyId, { runner_id: 'test-runner' })
+    await op.client.runs.report(op.companyId, claimed!.run.id, {
+      runner_id: 'test-runner',
+      status: 'succeeded',
+      cost_cents: 7,
+      transcript: [{ role: 'tool', text: 'ran the tests' }, { text: 'all green' }],
+    })
+    const listed = await op.run('runs', 'list', '--agent', 'Runner Bot')
+    expect(listed.stdout).toMatch(/Runner Bot\s+succeeded\s+assignment/)
+    expect(listed.stdout).toContain('$0.07')
+
+    const shown = await op.run('runs', 'show', claimed!.run.id)
+    expect(shown.stdout).toContain('Transcript (2 entries)')
+    expect(shown.stdout).toMatch(/\[tool\] ran the tests\n.*\[agent\] all green/)
+    expect((await op.json('runs', 'show', claimed!.run.id)).transcript).toHaveLength(2)
+
+    const finished = await op.run('runs', 'cancel', claimed!.run.id)
+    expect(finished.code).toBe(5)
+    expect(finished.stderr).toMatch(/^RUN_FINISHED: /)
+    const queued = await op.client.agents.wake(op.companyId, agent.id)
+    expect(await op.json('runs', 'cancel', queued.id)).toMatchObject({ status: 'cancelled' })
+    expect(await op.json('runs', 'list', '--status', 'cancelled')).toEqual([expect.objectContaining({ id: queued.id })])
+  })
+})
+
+describe('activity and keys', () => {
+  it('shows the audit trail with field-level changes, newest first', async () => {
+    const op = await operator(api, url, 'ACT')
+    await op.client.tasks.create(op.companyId, { title: 'Audited' })
+    await op.client.tasks.update(op.companyId, 'ACT-1', { status: 'done' })
+    const rows = await op.json('activity', '--limit', '1')
+    expect(rows).toEqual([expect.objectContaining({ entity_type: 'task', changes: expect.objectContaining({ status: ['todo', 'done'] }) })])
+    const text = await op.run('activity')
+    expect(text.stdout).toContain('status: todo → done')
+  })
+
+  it('creates, lists and revokes API keys (a second revoke is 4)', async () => {
+    const op = await operator(api, url, 'KEY')
+    const created = await op.json('keys', 'create', 'deploy', 'bot', '--expires-in-days', '30')
+    expect(created).toMatchObject({ name: 'deploy bot', key: expect.stringMatching(/^svc_live_.{32}$/) })
+    expect((await op.run('keys', 'list')).stdout).toContain(created.prefix)
+    expect((await op.run('keys', 'revoke', created.id)).code).toBe(0)
+    expect(await op.json('keys', 'list')).toEqual([])
+    expect((await op.run('keys', 'revoke', created.id)).code).toBe(4)
+  })
+})
+
+describe('--help', () => {
+  const paths = ENTRIES.flatMap((e) => (isGroup(e) ? [[e.name], ...e.commands.map((c) => [e.name, c.name])] : [[e.name]]))
+  let op: Operator
+  beforeAll(async () => {
+    op = await operator(api, url, 'HLP')
+  })
+
+  it.each(paths)('shopfloor %s --help prints its usage and exits 0', async (...path) => {
+    const out = await op.run(...path, '--help')
+    expect(out.code).toBe(0)
+    expect(out.stdout).toMatch(new RegExp(`^Usage: shopfloor ${path.join(' ')}`))
+  })
+
+  it('lists every command in shopfloor help', async () => {
+    const out = await op.run('help')
+    for (const entry of ENTRIES) expect(out.stdout).toContain(`  ${entry.name}`)
+  })
+})
