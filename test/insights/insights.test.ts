@@ -1,0 +1,190 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createCompany, createTask, hireAgent } from '../fixtures.ts'
+import { call, createUser, type TestApp, testApp } from '../helpers.ts'
+import { finishRun } from '../approvals/flow.ts'
+
+let t: TestApp
+beforeAll(async () => {
+  t = await testApp()
+})
+afterAll(async () => t?.close())
+
+async function setup(budget = 0) {
+  const user = await createUser(t.ctx, 'Viewer')
+  const company = await createCompany(t.app, user.token, { monthly_budget_cents: budget })
+  return { user, companyId: company.id as string, base: `/api/companies/${company.id}` }
+}
+
+/** A finished run written directly, created `daysAgo` days before now. */
+async function pastRun(companyId: string, agentId: string, fields: { daysAgo: number; cost: number; status: string; taskId?: string; tokensIn?: number }) {
+  const row = await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO runs (company_id, agent_id, task_id, trigger, status, cost_cents, tokens_in, tokens_out, created_at, ended_at)
+     VALUES ($1, $2, $3, 'manual', $4, $5, $6, 1, now() - make_interval(days => $7), now() - make_interval(days => $7))
+     RETURNING id`,
+    [companyId, agentId, fields.taskId ?? null, fields.status, fields.cost, fields.tokensIn ?? 0, fields.daysAgo],
+  )
+  return row!.id
+}
+
+async function today() {
+  return (await t.ctx.db.one<{ d: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS d"))!.d
+}
+
+describe('GET /dashboard', () => {
+  it('answers every field, with a daily series covering the whole range', async () => {
+    const { user, companyId, base } = await setup(5000)
+    const busy = await hireAgent(t.app, user.token, companyId, { name: 'Busy' })
+    const paused = await hireAgent(t.app, user.token, companyId, { name: 'Resting' })
+    const gone = await hireAgent(t.app, user.token, companyId, { name: 'Gone' })
+    await call(t.app, 'POST', `${base}/agents/${paused.id}/pause`, { token: user.token })
+    await call(t.app, 'POST', `${base}/agents/${gone.id}/terminate`, { token: user.token })
+    await hireAgent(t.app, user.token, companyId, { name: 'Pending', request_approval: true })
+
+    await createTask(t.app, user.token, companyId, { status: 'blocked', priority: 'urgent' })
+    await createTask(t.app, user.token, companyId, { status: 'done', priority: 'low' })
+    const blockedByOther = await createTask(t.app, user.token, companyId, { status: 'blocked' })
+    await t.ctx.db.query('UPDATE tasks SET created_by_user_id = NULL WHERE id = $1', [blockedByOther.id])
+    const work = await createTask(t.app, user.token, companyId, { status: 'todo', priority: 'high' })
+    await t.ctx.db.query("UPDATE tasks SET created_at = now() - interval '3 days' WHERE id = $1", [work.id])
+
+    await pastRun(companyId, busy.id, { daysAgo: 2, cost: 7, status: 'failed' })
+    await pastRun(companyId, busy.id, { daysAgo: 40, cost: 1000, status: 'succeeded' })
+    await finishRun(t.app, user.token, companyId, busy.id, { cost_cents: 11 })
+    const woken = await call(t.app, 'POST', `${base}/agents/${busy.id}/wake`, { token: user.token, body: { task_id: work.id } })
+    const claimed = await call(t.app, 'POST', `${base}/runs/claim`, { token: user.token, body: { runner_id: 'x' } })
+    expect(claimed.body.run.id).toBe(woken.body.id)
+
+    const r = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
+    expect(r.status).toBe(200)
+    const d = r.body
+    expect(d).toMatchObject({
+      agents_total: 3, agents_running: 1, agents_paused: 1,
+      tasks_blocked: 2, tasks_in_progress: 1, pending_approvals: 1,
+      monthly_budget_cents: 5000, range_days: 14,
+    })
+    expect(d.tasks_by_status).toEqual({ backlog: 0, todo: 0, in_progress: 1, in_review: 0, blocked: 2, done: 1, cancelled: 0 })
+    expect(d.tasks_by_priority).toEqual({ urgent: 1, high: 1, medium: 1, low: 1, none: 0 })
+    // The run 2 days ago may fall in last month early in a month; the 40-day-old one never counts.
+    const monthStart = (await t.ctx.db.one<{ twoDaysAgoThisMonth: boolean }>(
+      `SELECT (now() - interval '2 days') >= date_trunc('month', now()) AS "twoDaysAgoThisMonth"`,
+    ))!
+    expect(d.spend_mtd_cents).toBe(11 + (monthStart.twoDaysAgoThisMonth ? 7 : 0))
+
+    expect(d.series).toHaveLength(14)
+    expect(d.series.at(-1).date).toBe(await today())
+    expect(Object.keys(d.series[0]).sort()).toEqual(['cost_cents', 'date', 'runs_failed', 'runs_succeeded', 'tasks_completed', 'tasks_created'])
+    expect(d.series.at(-1)).toMatchObject({ cost_cents: 11, runs_succeeded: 1, runs_failed: 0, tasks_completed: 1, tasks_created: 3 })
+    expect(d.series.at(-3)).toMatchObject({ cost_cents: 7, runs_failed: 1, tasks_created: 0 })
+    expect(d.series.at(-4)).toMatchObject({ cost_cents: 0, tasks_created: 1 })
+    expect(d.series.reduce((sum: number, day: any) => sum + day.cost_cents, 0)).toBe(18)
+
+    expect(d.active_runs.map((run: any) => run.id)).toEqual([woken.body.id])
+    expect(d.active_runs[0].transcript).toBeUndefined()
+    expect(d.for_you.open_tasks).toBe(2)
+    expect(d.for_you.blocked_tasks).toBe(1)
+    expect(d.for_you.recent.map((task: any) => task.status).sort()).toEqual(['blocked', 'in_progress'])
+  })
+
+  it('accepts 7 and 30 days, anything else is 422', async () => {
+    const { user, base } = await setup()
+    for (const days of [7, 30]) {
+      const r = await call(t.app, 'GET', `${base}/dashboard?days=${days}`, { token: user.token })
+      expect(r.body.range_days).toBe(days)
+      expect(r.body.series).toHaveLength(days)
+      expect(r.body.series.every((day: any) => day.cost_cents === 0)).toBe(true)
+    }
+    for (const days of ['10', '0', 'x']) {
+      const r = await call(t.app, 'GET', `${base}/dashboard?days=${days}`, { token: user.token })
+      expect(r.status).toBe(422)
+      expect(r.body.error.code).toBe('VALIDATION_ERROR')
+      expect(r.body.error.details.errors[0].loc).toEqual(['query', 'days'])
+    }
+  })
+
+  it('active_runs holds at most the 20 newest queued or running runs', async () => {
+    const { user, companyId, base } = await setup()
+    const agent = await hireAgent(t.app, user.token, companyId)
+    await t.ctx.db.query(
+      `WITH n AS (UPDATE companies SET last_task_number = 25 WHERE id = $1),
+            made AS (INSERT INTO tasks (company_id, number, title) SELECT $1, i, 't' FROM generate_series(1, 25) i RETURNING id)
+       INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
+      [companyId, agent.id],
+    )
+    const r = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
+    expect(r.body.active_runs).toHaveLength(20)
+    expect(r.body.for_you).toEqual({ blocked_tasks: 0, open_tasks: 0, recent: [] })
+  })
+})
+
+describe('GET /costs', () => {
+  it('breaks the current month down by agent, project and day', async () => {
+    const { user, companyId, base } = await setup(900)
+    const a = await hireAgent(t.app, user.token, companyId, { name: 'Alpha' })
+    const b = await hireAgent(t.app, user.token, companyId, { name: 'Beta' })
+    const project = await call(t.app, 'POST', `${base}/projects`, { token: user.token, body: { name: 'Web' } })
+    const task = await createTask(t.app, user.token, companyId, { project_id: project.body.id, status: 'backlog' })
+    await finishRun(t.app, user.token, companyId, a.id, { cost_cents: 30, task_id: task.id })
+    await finishRun(t.app, user.token, companyId, a.id, { cost_cents: 20 })
+    await finishRun(t.app, user.token, companyId, b.id, { cost_cents: 5, status: 'failed' })
+    await pastRun(companyId, b.id, { daysAgo: 45, cost: 999, status: 'succeeded' })
+
+    const r = await call(t.app, 'GET', `${base}/costs`, { token: user.token })
+    expect(r.status).toBe(200)
+    const month = (await today()).slice(0, 7)
+    expect(r.body).toMatchObject({ month, total_cents: 55, budget_cents: 900 })
+    expect(r.body.by_agent).toEqual([
+      { agent_id: a.id, name: 'Alpha', cost_cents: 50, tokens_in: 20, tokens_out: 10, runs: 2 },
+      { agent_id: b.id, name: 'Beta', cost_cents: 5, tokens_in: 10, tokens_out: 5, runs: 1 },
+    ])
+    expect(r.body.by_project).toEqual([{ project_id: project.body.id, name: 'Web', cost_cents: 30 }])
+    const daysInMonth = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)), 0)).getUTCDate()
+    expect(r.body.by_day).toHaveLength(daysInMonth)
+    expect(r.body.by_day[0].date).toBe(`${month}-01`)
+    const date = await today()
+    expect(r.body.by_day.filter((d: any) => d.cost_cents > 0)).toEqual([{ date, cost_cents: 55 }])
+  })
+
+  it('answers another month, with INVALID_MONTH and 422 exactly as specified', async () => {
+    const { user, companyId, base } = await setup()
+    const a = await hireAgent(t.app, user.token, companyId)
+    await pastRun(companyId, a.id, { daysAgo: 0, cost: 3, status: 'succeeded' })
+    await t.ctx.db.query("UPDATE runs SET created_at = '2025-02-10T12:00:00Z' WHERE agent_id = $1", [a.id])
+    const feb = await call(t.app, 'GET', `${base}/costs?month=2025-02`, { token: user.token })
+    expect(feb.body).toMatchObject({ month: '2025-02', total_cents: 3 })
+    expect(feb.body.by_day).toHaveLength(28)
+    expect(feb.body.by_day[9]).toEqual({ date: '2025-02-10', cost_cents: 3 })
+    const empty = await call(t.app, 'GET', `${base}/costs?month=2025-03`, { token: user.token })
+    expect(empty.body).toMatchObject({ total_cents: 0, by_agent: [], by_project: [] })
+    for (const month of ['2025-13', '2025-00']) {
+      const r = await call(t.app, 'GET', `${base}/costs?month=${month}`, { token: user.token })
+      expect(r.status).toBe(400)
+      expect(r.body.error.code).toBe('INVALID_MONTH')
+    }
+    for (const month of ['2025-1', '202501', 'abc', '2025-01-01']) {
+      const r = await call(t.app, 'GET', `${base}/costs?month=${month}`, { token: user.token })
+      expect(r.status).toBe(422)
+      expect(r.body.error.details.errors[0].loc).toEqual(['query', 'month'])
+    }
+  })
+})
+
+describe('GET /inbox', () => {
+  it('lists pending approvals, blocked and in-review tasks, and runs failed in the last 7 days', async () => {
+    const { user, companyId, base } = await setup()
+    const agent = await hireAgent(t.app, user.token, companyId)
+    await hireAgent(t.app, user.token, companyId, { request_approval: true })
+    const blocked = await createTask(t.app, user.token, companyId, { status: 'blocked' })
+    const review = await createTask(t.app, user.token, companyId, { status: 'in_review' })
+    await createTask(t.app, user.token, companyId, { status: 'todo' })
+    const recent = await pastRun(companyId, agent.id, { daysAgo: 1, cost: 0, status: 'failed' })
+    await pastRun(companyId, agent.id, { daysAgo: 8, cost: 0, status: 'failed' })
+    await pastRun(companyId, agent.id, { daysAgo: 1, cost: 0, status: 'succeeded' })
+
+    const r = await call(t.app, 'GET', `${base}/inbox`, { token: user.token })
+    expect(r.status).toBe(200)
+    expect(r.body.approvals).toEqual([expect.objectContaining({ type: 'hire_agent', status: 'pending' })])
+    expect(r.body.tasks.map((task: any) => task.id).sort()).toEqual([blocked.id, review.id].sort())
+    expect(r.body.failed_runs.map((run: any) => run.id)).toEqual([recent])
+    expect(r.body.failed_runs[0].transcript).toBeUndefined()
+  })
+})
