@@ -1,0 +1,36 @@
+import fs from 'node:fs'
+import os from 'node:os'
+
+export interface Machine {
+  cpu: string
+  cores: number
+  memoryGiB: number
+  kernel: string
+  node: string
+  postgres: string
+}
+
+export function describeMachine(postgres: string): Machine {
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+    cores: os.cpus().length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    kernel: `${os.type()} ${os.release()}`,
+    node: process.version,
+    postgres,
+  }
+}
+
+/** How busy the machine is besides us: 1-minute load average and other test runners alive. */
+export function busyness(): { load1: number; testProcesses: number } {
+  let testProcesses = 0
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('vitest')) testProcesses++
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return { load1: Math.round(os.loadavg()[0] * 100) / 100, testProcesses }
+}

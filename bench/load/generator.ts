@@ -1,0 +1,70 @@
+// The load generator: a process of its own (never the server's), started by the harness with a
+// JSON scenario as its only argument. It prints one JSON LoadResult on stdout and exits.
+//
+//   closed   `connections` loops, each sending the next request as soon as the last answered
+//            (requests are taken round-robin from the list), for `seconds` after `warmup`
+//   rate     an open loop at `rate` requests per second (login storm), whatever the answers take
+//   runners  `runners` runner loops that claim, report and finish runs until `total` finished
+import { performance } from 'node:perf_hooks'
+import { Recorder } from '../lib/stats.ts'
+import { type Answer, client, type RequestSpec } from './http.ts'
+import { runnerLoops, type RunnerScenario } from './runners.ts'
+
+export type Scenario =
+  | { mode: 'closed'; base: string; connections: number; seconds: number; warmup: number; requests: RequestSpec[]; okStatus: number }
+  | { mode: 'rate'; base: string; rate: number; seconds: number; requests: RequestSpec[]; okStatus: number }
+  | ({ mode: 'runners' } & RunnerScenario)
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+async function closed(s: Extract<Scenario, { mode: 'closed' }>) {
+  const http = client(s.base, s.connections)
+  const recorder = new Recorder()
+  const start = performance.now()
+  const measureFrom = start + s.warmup * 1000
+  const end = measureFrom + s.seconds * 1000
+  let next = 0
+  const loop = async () => {
+    while (performance.now() < end) {
+      const spec = s.requests[next++ % s.requests.length]
+      const sent = performance.now()
+      const answer: Answer = await http.send(spec)
+      if (sent >= measureFrom) recorder.record(performance.now() - sent, answer.status, answer.status === s.okStatus)
+    }
+  }
+  await Promise.all(Array.from({ length: s.connections }, loop))
+  http.close()
+  return recorder.result(s.seconds)
+}
+
+async function rate(s: Extract<Scenario, { mode: 'rate' }>) {
+  // Enough sockets that a slow answer never holds back the schedule.
+  const http = client(s.base, Math.max(8, Math.ceil(s.rate * 2)))
+  const recorder = new Recorder()
+  const start = performance.now()
+  const total = Math.round(s.rate * s.seconds)
+  const inFlight: Promise<void>[] = []
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / s.rate
+    const wait = due - performance.now()
+    if (wait > 0) await sleep(wait)
+    const spec = s.requests[i % s.requests.length]
+    const sent = performance.now()
+    inFlight.push(http.send(spec).then((a) => recorder.record(performance.now() - sent, a.status, a.status === s.okStatus)))
+  }
+  await Promise.all(inFlight)
+  http.close()
+  return recorder.result((performance.now() - start) / 1000)
+}
+
+async function main() {
+  const scenario = JSON.parse(process.argv[2] ?? '') as Scenario
+  const result =
+    scenario.mode === 'closed' ? await closed(scenario) : scenario.mode === 'rate' ? await rate(scenario) : await runnerLoops(scenario)
+  process.stdout.write(`${JSON.stringify(result)}\n`)
+}
+
+main().catch((err) => {
+  process.stderr.write(`load generator failed: ${err?.stack ?? err}\n`)
+  process.exit(1)
+})

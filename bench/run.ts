@@ -1,0 +1,113 @@
+// The benchmark harness: `npm run bench` (full), `npm run bench:quick` (under 5 minutes).
+//
+//   node --import tsx bench/run.ts [--mode full|quick|smoke] [--pg URL] [--out FILE]
+//                                  [--only 1,2,...] [--reseed] [--no-keep] [--db-prefix NAME]
+//                                  [--embedded-only]
+//
+// Measures Shopfloor on a local PostgreSQL server (default postgres://postgres@127.0.0.1:5432)
+// against the same machine's ceilings, and writes a Markdown report (default bench/RESULTS.md).
+// Every server and every load generator is its own process. docs/benchmarks.md explains it all.
+import fs from 'node:fs'
+import path from 'node:path'
+import { parseArgs } from 'node:util'
+import { busyness, describeMachine } from './lib/machine.ts'
+import { ROOT, startShopfloor } from './lib/processes.ts'
+import { checkLocal, dropDatabase, recreateDatabase, serverVersion } from './lib/postgres.ts'
+import { renderReport, type Section } from './lib/report.ts'
+import { type Mode, SIZES } from './sizes.ts'
+import { measureCeilings } from './workloads/ceilings.ts'
+import type { Bench, Ceilings } from './workloads/context.ts'
+import { eventStreams } from './workloads/event-streams.ts'
+import { fixture } from './workloads/fixture.ts'
+import { loginStorm } from './workloads/login-storm.ts'
+import { embeddedMemory, idleRss, type MemoryFigures, memorySection } from './workloads/memory.ts'
+import { runsCycle } from './workloads/runs-cycle.ts'
+import { scale } from './workloads/scale.ts'
+import { taskCreate } from './workloads/task-create.ts'
+import { taskRead } from './workloads/task-read.ts'
+
+const { values: args } = parseArgs({
+  options: {
+    mode: { type: 'string', default: 'full' },
+    pg: { type: 'string', default: 'postgres://postgres@127.0.0.1:5432/postgres' },
+    out: { type: 'string', default: path.join(ROOT, 'bench', 'RESULTS.md') },
+    only: { type: 'string' },
+    reseed: { type: 'boolean', default: false },
+    'no-keep': { type: 'boolean', default: false },
+    'db-prefix': { type: 'string', default: 'sf_bench' },
+    'embedded-only': { type: 'boolean', default: false },
+  },
+})
+
+if (!(args.mode! in SIZES)) throw new Error(`--mode is one of ${Object.keys(SIZES).join(', ')}`)
+checkLocal(args.pg!)
+const only = new Set((args.only ?? '1,2,3,4,5,6,7').split(',').map(Number))
+const embeddedOnly = args['embedded-only']!
+const wants = (n: number) => only.has(n) && (!embeddedOnly || n === 7)
+
+const bench: Bench = {
+  sizes: SIZES[args.mode as Mode],
+  pg: args.pg!,
+  db: (part) => (part ? `${args['db-prefix']}_${part}` : args['db-prefix']!),
+  log: (message) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`),
+}
+
+const startedAt = new Date()
+const busyBefore = busyness()
+const sections: Section[] = []
+let ceilings: Ceilings | null = null
+
+if (wants(1) || wants(2)) {
+  const measured = await measureCeilings(bench)
+  ceilings = measured.ceilings
+  sections.push(measured.section)
+}
+
+// Workloads 1, 2, 3, 6 and the PostgreSQL half of 7 share one server on a fresh database.
+let postgresMemory: MemoryFigures | null = null
+if ([1, 2, 3, 6, 7].some(wants)) {
+  const url = await recreateDatabase(bench.pg, bench.db())
+  const server = await startShopfloor({ databaseUrl: url })
+  try {
+    const f = await fixture(server.url, bench.sizes.readTasks)
+    const idleMiB = await idleRss(server.pid)
+    const read = await taskRead(bench, f, server.pid, ceilings)
+    if (wants(1)) sections.push(read.section)
+    postgresMemory = { idleMiB, loadedMiB: read.peakMiB, load: read.result }
+    if (wants(2)) sections.push(await taskCreate(bench, f, url, ceilings))
+    if (wants(3)) sections.push(await runsCycle(bench, f, url))
+    if (wants(6)) sections.push(await loginStorm(bench, f, read.result))
+  } finally {
+    await server.stop()
+    await dropDatabase(bench.pg, bench.db())
+  }
+}
+
+if (wants(4)) {
+  sections.push(await scale(bench, args.reseed!))
+  if (args['no-keep']) await dropDatabase(bench.pg, bench.db('scale'))
+}
+if (wants(5)) sections.push(await eventStreams(bench))
+if (wants(7)) {
+  sections.push(memorySection({ postgres: postgresMemory, embedded: await embeddedMemory(bench) }))
+}
+
+// Sections in the order of the workloads, ceilings first.
+sections.sort((a, b) => (a.title.startsWith('Ceilings') ? -1 : b.title.startsWith('Ceilings') ? 1 : a.title.localeCompare(b.title)))
+const report = renderReport({
+  mode: bench.sizes.mode,
+  startedAt,
+  finishedAt: new Date(),
+  machine: describeMachine(embeddedOnly ? 'not used (--embedded-only)' : await serverVersion(bench.pg)),
+  busyBefore,
+  busyAfter: busyness(),
+  settings: [
+    `Mode ${bench.sizes.mode}: ${bench.sizes.seconds} s measured per load run after ${bench.sizes.warmup} s of warm-up, ${bench.sizes.connections} connections unless a workload says otherwise.`,
+    'Load generator: bench/load/generator.ts, a Node.js process of its own (keep-alive node:http, closed loop); the same generator and settings measure the ceilings.',
+    'Server: `shopfloor serve` with ENVIRONMENT=production, LOG_LEVEL=warn (no per-request log lines), SCHEDULER=off, a pool of 10 PostgreSQL connections; every workload request carries an API key.',
+    'The two cores are shared by the server, the load generator and PostgreSQL, for the ceilings as for the workloads: the ratios compare like with like, the absolute figures are this machine only.',
+  ],
+  sections,
+})
+fs.writeFileSync(args.out!, report)
+bench.log(`report written to ${path.relative(process.cwd(), args.out!) || args.out}`)

@@ -1,0 +1,80 @@
+// How big and how long each mode runs. `quick` is what `npm run bench:quick` records in
+// bench/RESULTS.md (under 5 minutes); `full` is `npm run bench`; `smoke` only proves that the
+// harness works end to end (the CI test) and its figures mean nothing.
+
+export type Mode = 'smoke' | 'quick' | 'full'
+
+export interface Sizes {
+  mode: Mode
+  /** Measured seconds of each HTTP load run, after `warmup` seconds that are not counted. */
+  seconds: number
+  warmup: number
+  connections: number
+  /** pgbench: scale factor, clients (Shopfloor's pool size) and seconds per script. */
+  pgbench: { scale: number; clients: number; seconds: number }
+  /** Workload 1: tasks to read, round-robin. */
+  readTasks: number
+  /** Workload 3: runners working through `runs` queued runs of `agents` agents, capped in time. */
+  runs: { runners: number; agents: number; runs: number; maxSeconds: number }
+  /** Workload 4: the large company, the small one it is compared with, seconds per endpoint. */
+  scale: {
+    large: { agents: number; tasks: number; auditEvents: number; runs: number }
+    small: { agents: number; tasks: number; auditEvents: number; runs: number }
+    seconds: number
+    connections: number
+  }
+  /** Workload 5: concurrent event streams. */
+  streams: number
+  /** Workload 6: sign-ins per second during workload 1. */
+  loginRate: number
+}
+
+const FULL_SCALE = {
+  large: { agents: 50, tasks: 100_000, auditEvents: 1_000_000, runs: 1_000_000 },
+  // A hundredth of the history but full pages: the comparison isolates the effect of size.
+  small: { agents: 50, tasks: 1_000, auditEvents: 10_000, runs: 10_000 },
+}
+
+export const SIZES: Record<Mode, Sizes> = {
+  smoke: {
+    mode: 'smoke',
+    seconds: 1,
+    warmup: 0.2,
+    connections: 10,
+    pgbench: { scale: 1, clients: 4, seconds: 1 },
+    readTasks: 5,
+    runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10 },
+    scale: {
+      large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
+      small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
+      seconds: 0.3,
+      connections: 1,
+    },
+    streams: 5,
+    loginRate: 5,
+  },
+  quick: {
+    mode: 'quick',
+    seconds: 6,
+    warmup: 1,
+    connections: 50,
+    pgbench: { scale: 10, clients: 10, seconds: 6 },
+    readTasks: 200,
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 45 },
+    scale: { ...FULL_SCALE, seconds: 3, connections: 1 },
+    streams: 1_000,
+    loginRate: 20,
+  },
+  full: {
+    mode: 'full',
+    seconds: 30,
+    warmup: 5,
+    connections: 50,
+    pgbench: { scale: 10, clients: 10, seconds: 30 },
+    readTasks: 1_000,
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300 },
+    scale: { ...FULL_SCALE, seconds: 10, connections: 1 },
+    streams: 1_000,
+    loginRate: 20,
+  },
+}

@@ -1,0 +1,29 @@
+import type { LoadResult } from '../lib/stats.ts'
+import type { PgbenchResult } from '../ceilings/pgbench.ts'
+import type { Sizes } from '../sizes.ts'
+
+/** What every workload gets from the harness. */
+export interface Bench {
+  sizes: Sizes
+  /** postgres:// URL of the local server; databases are made next to it. */
+  pg: string
+  /** The name of one of this run's databases (`sf_bench`, `sf_bench_scale`...). */
+  db(part?: string): string
+  log(message: string): void
+}
+
+/** The machine's own ceilings, measured in the same run. */
+export interface Ceilings {
+  constant: LoadResult
+  oneSelect: LoadResult
+  selectOnly: PgbenchResult
+  tpcb: PgbenchResult
+}
+
+/** The closed-loop settings every HTTP workload shares. */
+export function closedLoop(bench: Bench, base: string, requests: { method: string; path: string; headers?: Record<string, string>; body?: unknown }[], okStatus = 200) {
+  const { seconds, warmup, connections } = bench.sizes
+  return { mode: 'closed' as const, base, connections, seconds, warmup, requests, okStatus }
+}
+
+export const bearer = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` })

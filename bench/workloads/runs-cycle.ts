@@ -1,0 +1,67 @@
+import { createCompany } from '../lib/api.ts'
+import { runLoad } from '../lib/processes.ts'
+import { withClient } from '../lib/postgres.ts'
+import { LOAD_COLUMNS, loadCells, num, type Section } from '../lib/report.ts'
+import type { Bench } from './context.ts'
+import type { Fixture } from './fixture.ts'
+
+/**
+ * Workload 3: `runners` runner loops (one generator process) claim, report and finish runs
+ * until the queue is empty. The queue is seeded with SQL: `agents` agents with `runs` queued
+ * runs between them, each on its own todo task (so the claim also moves the task). Targets:
+ * at least 1,000 finished runs per second and no run handed to two claims.
+ */
+export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string): Promise<Section> {
+  const { runners, agents, runs, maxSeconds } = bench.sizes.runs
+  const company = await createCompany(f.base, f.account.apiKey, 'Runner company', 'RUN')
+  bench.log(`workload 3: seeding ${runs} queued runs of ${agents} agents`)
+  await withClient(databaseUrl, async (c) => {
+    await c.query(
+      `INSERT INTO agents (company_id, name, adapter) SELECT $1, 'Runner agent ' || g, 'simulated' FROM generate_series(1, $2) g`,
+      [company.id, agents],
+    )
+    await c.query(
+      `WITH a AS (SELECT array_agg(id ORDER BY name) ids FROM agents WHERE company_id = $1)
+       INSERT INTO tasks (company_id, number, title, status, assignee_agent_id)
+       SELECT $1, g, 'Queued work ' || g, 'todo', a.ids[1 + g % $3] FROM generate_series(1, $2) g, a`,
+      [company.id, runs, agents],
+    )
+    await c.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [company.id, runs])
+    await c.query(
+      `INSERT INTO runs (company_id, agent_id, task_id, status, trigger, created_at)
+       SELECT $1, t.assignee_agent_id, t.id, 'queued', 'assignment', now() - make_interval(secs => ($2 - t.number) / 1000.0)
+         FROM tasks t WHERE t.company_id = $1`,
+      [company.id, runs],
+    )
+    await c.query('ANALYZE')
+  })
+
+  bench.log(`workload 3: ${runners} runners`)
+  const result = await runLoad({ mode: 'runners', base: f.base, companyId: company.id, apiKey: f.account.apiKey, runners, total: runs, seconds: maxSeconds })
+  const db = await withClient(databaseUrl, async (c) =>
+    (await c.query(
+      `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
+              count(*) FILTER (WHERE status = 'queued')::int AS queued,
+              count(*) FILTER (WHERE status NOT IN ('succeeded', 'queued'))::int AS other
+         FROM runs WHERE company_id = $1`,
+      [company.id],
+    )).rows[0] as { succeeded: number; queued: number; other: number },
+  )
+  const extra = result.extra!
+  const perSecond = extra.finishedPerSecond
+  const complete = extra.finished >= runs
+  return {
+    title: '3. Runners: claim, report, finish',
+    columns: ['run', ...LOAD_COLUMNS, 'finished runs/s', 'double claims'],
+    rows: [[`${runners} runners, ${runs.toLocaleString('en-US')} queued runs of ${agents.toLocaleString('en-US')} agents`, ...loadCells(result), num(perSecond), String(extra.doubleClaims)]],
+    verdicts: [
+      { target: '>= 1,000 finished runs per second', measured: `${num(perSecond)}/s`, met: perSecond >= 1000 },
+      { target: 'zero double claims', measured: String(extra.doubleClaims), met: extra.doubleClaims === 0 && extra.claims === extra.finished + extra.failures },
+    ],
+    notes: [
+      `Requests/s and latencies count all three calls of a run (claim, progress report, final report); ${extra.emptyClaims} claims found nothing claimable (204).`,
+      `${complete ? 'All' : `Only ${extra.finished} of the`} ${runs.toLocaleString('en-US')} runs finished` +
+        `${complete ? '' : ` within the ${maxSeconds} s cap`} in ${result.seconds.toFixed(1)} s; the database then held ${db.succeeded} succeeded, ${db.queued} queued and ${db.other} other runs for the company.`,
+    ],
+  }
+}

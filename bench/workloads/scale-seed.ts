@@ -1,0 +1,113 @@
+import type pg from 'pg'
+
+export interface ScaleSize {
+  agents: number
+  tasks: number
+  auditEvents: number
+  runs: number
+}
+
+/**
+ * Fills a company (made through the API, so its owner and membership are real) with history,
+ * in a handful of generate_series statements instead of millions of requests. The shape
+ * follows real use: tasks in every status spread over 90 days, most runs finished with a cost,
+ * a pending approval and a few blocked or in-review tasks for the inbox, a queued run per
+ * agent for the dashboard. Timestamps end before now() and audit stamps are distinct per
+ * company, as audit/record.ts keeps them.
+ */
+async function seedCompany(c: pg.Client, companyId: string, userId: string, size: ScaleSize): Promise<void> {
+  const days = 90
+  await c.query(
+    `INSERT INTO agents (company_id, name, role, adapter, status, created_at)
+     SELECT $1, 'Seeded agent ' || g, 'engineer', 'agent_cli_1', 'idle', now() - interval '91 days'
+       FROM generate_series(1, $2) g`,
+    [companyId, size.agents],
+  )
+  await c.query(
+    `INSERT INTO projects (company_id, name) SELECT $1, 'Project ' || g FROM generate_series(1, 10) g`,
+    [companyId],
+  )
+  // Task n is assigned to agent n mod agents and belongs to project n mod 10; one in ten was
+  // created by the owner (the dashboard's "for you").
+  await c.query(
+    `WITH a AS (SELECT array_agg(id ORDER BY created_at, id) ids FROM agents WHERE company_id = $1),
+          p AS (SELECT array_agg(id ORDER BY name) ids FROM projects WHERE company_id = $1)
+     INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id,
+                        created_by_user_id, started_at, completed_at, created_at, updated_at)
+     SELECT $1, g, 'Seeded task ' || g, 'Work item number ' || g || ' of the seeded history',
+            s.status, (ARRAY['urgent','high','medium','low','none'])[1 + g % 5],
+            a.ids[1 + g % array_length(a.ids, 1)], p.ids[1 + g % 10],
+            CASE WHEN g % 10 = 0 THEN $3::uuid END,
+            CASE WHEN s.status <> 'todo' AND s.status <> 'backlog' THEN t.at + interval '1 hour' END,
+            CASE WHEN s.status = 'done' THEN t.at + interval '2 hours' END,
+            t.at, t.at + interval '2 hours'
+       FROM generate_series(1, $2) g, a, p,
+            LATERAL (SELECT now() - make_interval(secs => ($2 - g + 1) * ($4 * 86400.0 / $2)) AS at) t,
+            LATERAL (SELECT CASE WHEN g > $2 - 50 THEN (ARRAY['blocked','in_review'])[1 + g % 2]
+                                 ELSE (ARRAY['done','done','done','done','cancelled','backlog','todo','in_progress'])[1 + g % 8]
+                            END AS status) s`,
+    [companyId, size.tasks, userId, days],
+  )
+  await c.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [companyId, size.tasks])
+  // Run n works on task (n mod tasks) for that task's agent; ~9% failed, ~1% cancelled.
+  await c.query(
+    `INSERT INTO runs (company_id, agent_id, task_id, runner_id, status, trigger, tokens_in, tokens_out, cost_cents,
+                       summary, error, heartbeat_at, started_at, ended_at, created_at, updated_at)
+     SELECT $1, t.assignee_agent_id, t.id, 'seed', s.status, 'assignment', 1000 + g % 500, 200 + g % 100, 1 + g % 7,
+            CASE WHEN s.status = 'succeeded' THEN 'Finished the work' END,
+            CASE WHEN s.status = 'failed' THEN 'The agent exited with status 1' END,
+            r.at + interval '60 seconds', r.at + interval '1 second', r.at + interval '60 seconds', r.at, r.at + interval '60 seconds'
+       FROM generate_series(1, $2) g
+       JOIN tasks t ON t.company_id = $1 AND t.number = 1 + g % $3,
+            LATERAL (SELECT now() - interval '1 minute' - make_interval(secs => ($2 - g + 1) * ($4 * 86400.0 / $2)) AS at) r,
+            LATERAL (SELECT CASE WHEN g % 100 = 0 THEN 'cancelled' WHEN g % 11 = 0 THEN 'failed' ELSE 'succeeded' END AS status) s`,
+    [companyId, size.runs, size.tasks, days],
+  )
+  // One queued run per agent on its newest open task (the identical-queued-run rule allows one).
+  await c.query(
+    `INSERT INTO runs (company_id, agent_id, task_id, status, trigger)
+     SELECT DISTINCT ON (t.assignee_agent_id) $1, t.assignee_agent_id, t.id, 'queued', 'assignment'
+       FROM tasks t WHERE t.company_id = $1 AND t.status = 'todo'
+      ORDER BY t.assignee_agent_id, t.number DESC`,
+    [companyId],
+  )
+  await c.query(
+    `INSERT INTO approvals (company_id, type, agent_id, payload, requested_by_user_id)
+     SELECT $1, 'hire_agent', id, '{}'::jsonb, $2 FROM agents WHERE company_id = $1 ORDER BY created_at LIMIT 1`,
+    [companyId, userId],
+  )
+  await c.query(
+    `INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, verb, entity_type, entity_id, label, changes, created_at)
+     SELECT $1, 'user', 'Bench owner', $2, (ARRAY['created','updated','moved'])[1 + g % 3], 'task', gen_random_uuid(),
+            'SEED-' || g || ' Seeded task', '{"status": ["todo", "in_progress"]}'::jsonb,
+            now() - interval '2 minutes' - make_interval(secs => ($3 - g + 1) * ($4 * 86400.0 / $3))
+       FROM generate_series(1, $3) g`,
+    [companyId, userId, size.auditEvents, days],
+  )
+}
+
+const BULK_TABLES = ['tasks', 'runs', 'audit_events']
+
+/**
+ * Seeds several companies the way bulk loads are done: the secondary indexes of the big
+ * tables are dropped and rebuilt afterwards (one sort each instead of a million insertions;
+ * the rebuild of the unique ones also re-checks the seeded rows), and foreign-key triggers are
+ * skipped for this session (the rows are consistent by construction). Several times faster
+ * than inserting into the indexed tables.
+ */
+export async function seedCompanies(c: pg.Client, companies: { companyId: string; userId: string; size: ScaleSize }[]): Promise<void> {
+  const { rows: indexes } = await c.query<{ name: string; definition: string }>(
+    `SELECT indexname AS name, indexdef AS definition FROM pg_indexes i
+      WHERE schemaname = 'public' AND tablename = ANY($1)
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint k WHERE k.conname = i.indexname)`,
+    [BULK_TABLES],
+  )
+  await c.query("SET session_replication_role = 'replica'")
+  await c.query("SET maintenance_work_mem = '256MB'")
+  await c.query('SET synchronous_commit = off')
+  for (const index of indexes) await c.query(`DROP INDEX ${index.name}`)
+  for (const { companyId, userId, size } of companies) await seedCompany(c, companyId, userId, size)
+  for (const index of indexes) await c.query(index.definition)
+  await c.query("SET session_replication_role = 'origin'")
+  await c.query('ANALYZE')
+}

@@ -1,0 +1,156 @@
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { account, createCompany } from '../lib/api.ts'
+import { type Child, ROOT, runLoad, startShopfloor } from '../lib/processes.ts'
+import { databaseUrl, recreateDatabase, withClient } from '../lib/postgres.ts'
+import { ms, type Section } from '../lib/report.ts'
+import type { LoadResult } from '../lib/stats.ts'
+import { type Bench, bearer } from './context.ts'
+import { seedCompanies } from './scale-seed.ts'
+
+const P99_TARGET_MS = 50
+const SIZE_FACTOR = 2
+
+interface Seeded {
+  apiKey: string
+  large: string
+  small: string
+}
+
+/**
+ * What the seeded database was made from: the migrations, the seed and the sizes. A database
+ * with the same fingerprint is reused (seeding a million runs takes minutes on two cores);
+ * `--reseed` forces a new one.
+ */
+function fingerprint(bench: Bench): string {
+  const hash = createHash('sha256')
+  const migrations = path.join(ROOT, 'src', 'server', 'db', 'migrations')
+  for (const f of fs.readdirSync(migrations).sort()) hash.update(f).update(fs.readFileSync(path.join(migrations, f)))
+  hash.update(fs.readFileSync(path.join(ROOT, 'bench', 'workloads', 'scale-seed.ts')))
+  hash.update(JSON.stringify(bench.sizes.scale))
+  return hash.digest('hex')
+}
+
+async function existing(bench: Bench, print: string): Promise<Seeded | null> {
+  try {
+    return await withClient(databaseUrl(bench.pg, bench.db('scale')), async (c) => {
+      const row = (await c.query('SELECT api_key, large, small FROM bench_seed WHERE fingerprint = $1', [print])).rows[0]
+      return row ? { apiKey: row.api_key, large: row.large, small: row.small } : null
+    })
+  } catch {
+    return null // no such database, or not finished seeding
+  }
+}
+
+async function seed(bench: Bench, server: Child, url: string, print: string): Promise<Seeded> {
+  const who = await account(server.url, 'scale')
+  const large = await createCompany(server.url, who.apiKey, 'Large company', 'BIG')
+  const small = await createCompany(server.url, who.apiKey, 'Small company', 'SML')
+  const { large: largeSize, small: smallSize } = bench.sizes.scale
+  await withClient(url, async (c) => {
+    bench.log(`workload 4: seeding ${largeSize.tasks} tasks, ${largeSize.auditEvents} audit events, ${largeSize.runs} runs`)
+    const started = Date.now()
+    await seedCompanies(c, [
+      { companyId: large.id, userId: who.userId, size: largeSize },
+      { companyId: small.id, userId: who.userId, size: smallSize },
+    ])
+    bench.log(`workload 4: seeded in ${Math.round((Date.now() - started) / 1000)} s`)
+    await c.query('CREATE TABLE bench_seed (fingerprint text PRIMARY KEY, api_key text NOT NULL, large uuid NOT NULL, small uuid NOT NULL)')
+    await c.query('INSERT INTO bench_seed VALUES ($1, $2, $3, $4)', [print, who.apiKey, large.id, small.id])
+  })
+  return { apiKey: who.apiKey, large: large.id, small: small.id }
+}
+
+interface Endpoint {
+  name: string
+  path: (companyId: string, probe: Probe) => string
+}
+
+/** Ids and cursors an endpoint needs, read from the company's seeded rows. */
+interface Probe {
+  agentId: string
+  page200Before: string
+}
+
+const ENDPOINTS: Endpoint[] = [
+  { name: 'task list, 500 rows, no filter', path: (c) => `/api/companies/${c}/tasks?limit=500` },
+  { name: 'task list, status todo + in_progress', path: (c) => `/api/companies/${c}/tasks?status=todo&status=in_progress&limit=500` },
+  { name: 'task list, one assignee', path: (c, p) => `/api/companies/${c}/tasks?assignee_agent_id=${p.agentId}&limit=500` },
+  { name: 'activity page 1', path: (c) => `/api/companies/${c}/activity` },
+  { name: 'activity page 200', path: (c, p) => `/api/companies/${c}/activity?before=${encodeURIComponent(p.page200Before)}` },
+  { name: 'dashboard, 30 days', path: (c) => `/api/companies/${c}/dashboard?days=30` },
+  { name: 'costs, this month', path: (c) => `/api/companies/${c}/costs` },
+  { name: 'inbox', path: (c) => `/api/companies/${c}/inbox` },
+]
+
+async function probe(url: string, companyId: string): Promise<Probe> {
+  return withClient(url, async (c) => {
+    const agent = (await c.query('SELECT id FROM agents WHERE company_id = $1 ORDER BY created_at, id LIMIT 1', [companyId])).rows[0]
+    // Page 200 of 50 starts after the 9,950th newest event: its created_at is the cursor.
+    const cursor = (await c.query(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
+         FROM audit_events WHERE company_id = $1 ORDER BY created_at DESC OFFSET 9949 LIMIT 1`,
+      [companyId],
+    )).rows[0]
+    return { agentId: agent.id, page200Before: cursor?.at ?? new Date().toISOString() }
+  })
+}
+
+/**
+ * Workload 4: reads of a company with 100,000 tasks, 1,000,000 audit events and 1,000,000
+ * runs (seeded with SQL), against a company with a hundredth of that history. Latency is the
+ * subject, so one connection sends one request at a time (no queueing in the figures).
+ * Targets: p99 under 50 ms for each, and within a factor of 2 of the small company.
+ */
+export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
+  const print = fingerprint(bench)
+  let seeded = reseed ? null : await existing(bench, print)
+  const reused = seeded !== null
+  const url = reused ? databaseUrl(bench.pg, bench.db('scale')) : await recreateDatabase(bench.pg, bench.db('scale'))
+  const server = await startShopfloor({ databaseUrl: url })
+  try {
+    seeded ??= await seed(bench, server, url, print)
+    const headers = bearer(seeded.apiKey)
+    const { seconds, connections } = bench.sizes.scale
+    const measure = (p: string): Promise<LoadResult> =>
+      runLoad({ mode: 'closed', base: server.url, connections, seconds, warmup: Math.min(1, seconds), requests: [{ method: 'GET', path: p, headers }], okStatus: 200 })
+    const large = await probe(url, seeded.large)
+    const small = await probe(url, seeded.small)
+    const rows: string[][] = []
+    const verdicts: Section['verdicts'] = []
+    for (const e of ENDPOINTS) {
+      bench.log(`workload 4: ${e.name}`)
+      const big = await measure(e.path(seeded.large, large))
+      const base = await measure(e.path(seeded.small, small))
+      const answered = big.errors === 0 && base.errors === 0
+      const factor = big.p99 / base.p99
+      rows.push([e.name, ms(big.p50), ms(big.p99), ms(base.p50), ms(base.p99), answered ? `${factor.toFixed(2)}x` : statusText(big, base)])
+      verdicts.push({
+        target: `${e.name}: p99 < ${P99_TARGET_MS} ms and <= ${SIZE_FACTOR}x the small company`,
+        measured: answered ? `${ms(big.p99)} ms, ${factor.toFixed(2)}x` : statusText(big, base),
+        met: answered ? big.p99 < P99_TARGET_MS && factor <= SIZE_FACTOR : null,
+      })
+    }
+    const { large: L, small: S } = bench.sizes.scale
+    return {
+      title: '4. Scale: reads of a large company',
+      columns: ['endpoint', 'large p50 ms', 'large p99 ms', 'small p50 ms', 'small p99 ms', 'p99 large / small'],
+      rows,
+      verdicts,
+      notes: [
+        `Large company: ${L.tasks.toLocaleString('en-US')} tasks, ${L.auditEvents.toLocaleString('en-US')} audit events, ${L.runs.toLocaleString('en-US')} runs, ${L.agents} agents; ` +
+          `small company: ${S.tasks.toLocaleString('en-US')} tasks, ${S.auditEvents.toLocaleString('en-US')} audit events, ${S.runs.toLocaleString('en-US')} runs, so its pages are as full as the large one's and the comparison shows what size alone costs.`,
+        `Both live in one database, seeded with generate_series (bench/workloads/scale-seed.ts) over 90 days of history${reused ? '; this run reused the database seeded by an earlier run from the same migrations, seed and sizes' : ''}.`,
+        `${connections} connection, ${seconds} s per endpoint and company after a warm-up second.`,
+      ],
+    }
+  } finally {
+    await server.stop()
+  }
+}
+
+function statusText(a: LoadResult, b: LoadResult): string {
+  const codes = new Set([...Object.keys(a.statuses), ...Object.keys(b.statuses)].filter((s) => s !== '200'))
+  return `answered ${[...codes].join(', ')}`
+}

@@ -1,0 +1,63 @@
+import { createCompany, hireAgent } from '../lib/api.ts'
+import { runLoad } from '../lib/processes.ts'
+import { withClient } from '../lib/postgres.ts'
+import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
+import { type Bench, type Ceilings, bearer, closedLoop } from './context.ts'
+import type { Fixture } from './fixture.ts'
+
+/**
+ * Workload 2: POST /tasks with an available assignee, so each request writes a task, its audit
+ * event and a queued assignment run in one transaction. Once in one company (task numbers are
+ * allocated under the company row's lock, so these serialise) and once spread over 10
+ * companies. Target: across companies, at least 40% of pgbench's default-script TPS.
+ */
+export async function taskCreate(bench: Bench, f: Fixture, databaseUrl: string, ceilings: Ceilings | null): Promise<Section> {
+  const headers = bearer(f.account.apiKey)
+  const createIn = (companyId: string, agentId: string) => ({
+    method: 'POST',
+    path: `/api/companies/${companyId}/tasks`,
+    headers,
+    body: { title: 'Benchmark task', description: 'Created under load', priority: 'high', assignee_agent_id: agentId },
+  })
+  bench.log('workload 2: POST /tasks, one company')
+  const one = await runLoad(closedLoop(bench, f.base, [createIn(f.companyId, f.agentId)], 201))
+
+  const spread = []
+  for (let i = 0; i < 10; i++) {
+    const company = await createCompany(f.base, f.account.apiKey, `Spread company ${i + 1}`, `SP${i}`)
+    const agent = await hireAgent(f.base, f.account.apiKey, company.id, 'Spread agent')
+    spread.push(createIn(company.id, agent.id))
+  }
+  bench.log('workload 2: POST /tasks, 10 companies')
+  const many = await runLoad(closedLoop(bench, f.base, spread, 201))
+
+  // Every created task must have brought its audit event and its queued run.
+  const check = await withClient(databaseUrl, async (c) =>
+    (await c.query(
+      `SELECT (SELECT count(*) FROM tasks WHERE assignee_agent_id IS NOT NULL)::int AS tasks,
+              (SELECT count(*) FROM runs WHERE trigger = 'assignment')::int AS runs,
+              (SELECT count(*) FROM audit_events WHERE entity_type = 'task' AND verb = 'created')::int AS audits`,
+    )).rows[0] as { tasks: number; runs: number; audits: number },
+  )
+  const ratio = (rps: number) => (ceilings ? pct(rps / ceilings.tpcb.tps) : '')
+  const manyRatio = ceilings ? many.rps / ceilings.tpcb.tps : null
+  return {
+    title: '2. POST /tasks with an available assignee',
+    columns: ['run', ...LOAD_COLUMNS, 'ratio to pgbench default TPS'],
+    rows: [
+      ['one company', ...loadCells(one), ratio(one.rps)],
+      ['spread over 10 companies', ...loadCells(many), ratio(many.rps)],
+    ],
+    verdicts: [
+      {
+        target: ">= 40% of pgbench's default-script TPS, across companies",
+        measured: manyRatio === null ? 'no ceiling' : `${pct(manyRatio)} (${num(many.rps)} vs ${num(ceilings!.tpcb.tps)})`,
+        met: manyRatio === null ? null : manyRatio >= 0.4,
+      },
+    ],
+    notes: [
+      `Afterwards the database held ${check.tasks} assigned tasks, ${check.runs} assignment runs and ${check.audits} task-created audit events ` +
+        `(each create brings one of each; backlog tasks of the read fixture queue no run).`,
+    ],
+  }
+}
