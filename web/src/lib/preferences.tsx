@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react'
 import type { Preferences, PreferencesPatch, User } from '../../../src/client/types.ts'
+import { mergePreferences } from './merge-preferences.ts'
 import { api } from './api.ts'
 import { type Formatter, makeFormatter } from './format.ts'
 
@@ -33,18 +34,6 @@ export function PreferencesScope({ preferences, children }: { preferences: Prefe
   }, [theme, preferences.accent, preferences.density, preferences.locale])
   const format = useMemo(() => makeFormatter(preferences), [preferences])
   return <FormatContext.Provider value={format}>{children}</FormatContext.Provider>
-}
-
-/** Merges a patch the way the server does: objects key by key, lists replaced, null removes. */
-export function mergePreferences(current: Preferences, patch: PreferencesPatch): Preferences {
-  const next: Record<string, unknown> = { ...current }
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete next[key]
-    else if (value && typeof value === 'object' && !Array.isArray(value)) {
-      next[key] = mergePreferences((next[key] ?? {}) as Preferences, value as PreferencesPatch)
-    } else next[key] = value
-  }
-  return next as Preferences
 }
 
 /** Saves a preferences patch; the page changes at once and follows the server's answer. */

@@ -1,0 +1,94 @@
+// The web app's pure rules, without a browser: task filter query strings, the preferences merge
+// the optimistic update relies on, which queries a live event makes stale, errors in words, and
+// money entry.
+import { QueryClient } from '@tanstack/react-query'
+import { describe, expect, it } from 'vitest'
+import { ApiError, NetworkError } from '../../../src/client/http.ts'
+import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
+import { errorLines } from './errors.ts'
+import { makeFormatter, parseCents } from './format.ts'
+import { mergePreferences } from './merge-preferences.ts'
+import { invalidateFor } from './stale.ts'
+
+describe('task filters as a query string', () => {
+  it('round-trips every filter, with repeated statuses', () => {
+    const filters = { q: 'launch', status: ['todo' as const, 'blocked' as const], assignee_agent_id: 'a1', project_id: 'p1', goal_id: 'g1', created_by: 'me' as const }
+    const query = queryFromFilters(filters)
+    expect(query).toBe('assignee_agent_id=a1&project_id=p1&goal_id=g1&q=launch&status=todo&status=blocked&created_by=me')
+    expect(filtersFromQuery(query)).toEqual(filters)
+  })
+
+  it('drops blank values and any created_by other than me', () => {
+    expect(filtersFromQuery('q=%20%20&created_by=someone&status=')).toEqual({})
+    expect(queryFromFilters({})).toBe('')
+  })
+
+  it('orders the board columns as the spec does, without cancelled', () => {
+    expect(BOARD_COLUMNS).toEqual(['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done'])
+  })
+})
+
+describe('mergePreferences', () => {
+  it('merges objects key by key, replaces lists and removes nulls', () => {
+    const current = { theme: 'dark' as const, dashboard: { hidden: ['spend'], range_days: 7 as const }, tasks: { view: 'board' as const } }
+    const merged = mergePreferences(current, { theme: null, dashboard: { hidden: ['agents', 'for-you'] }, tasks: { view: null } })
+    expect(merged).toEqual({ dashboard: { hidden: ['agents', 'for-you'], range_days: 7 }, tasks: {} })
+    expect(current.theme).toBe('dark') // the cached object is not mutated
+  })
+})
+
+describe('invalidateFor', () => {
+  function seeded() {
+    const client = new QueryClient()
+    for (const key of [['c', 'A', 'tasks', 'list', {}], ['c', 'A', 'tasks', 'one', 'X-1'], ['c', 'A', 'dashboard', 14], ['c', 'A', 'projects'], ['c', 'A', 'activity'], ['c', 'A', 'comments', 't1'], ['c', 'B', 'tasks', 'list', {}], ['companies']]) {
+      client.setQueryData(key, [])
+    }
+    return client
+  }
+  const stale = (client: QueryClient) =>
+    client.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey.slice(0, 3).join('/')).sort()
+
+  it('marks the task lists, the task, the dashboard and the activity of that company stale on task.updated', () => {
+    const client = seeded()
+    invalidateFor(client, 'A', { type: 'task.updated', id: 't1' })
+    expect(stale(client)).toEqual(['c/A/activity', 'c/A/dashboard', 'c/A/tasks', 'c/A/tasks'])
+  })
+
+  it('refetches comments on task.commented and the company list on company.updated', () => {
+    const client = seeded()
+    invalidateFor(client, 'A', { type: 'task.commented', id: 't1' })
+    expect(stale(client)).toContain('c/A/comments')
+    invalidateFor(client, 'A', { type: 'company.updated', id: 'A' })
+    expect(stale(client)).toContain('companies')
+    expect(stale(client)).not.toContain('c/B/tasks')
+  })
+})
+
+describe('errorLines', () => {
+  it('lists every validation problem with its field', () => {
+    const error = new ApiError(422, 'VALIDATION_ERROR', 'title: too short', {
+      errors: [
+        { loc: ['body', 'title'], message: 'must NOT have fewer than 1 characters', type: 'minLength' },
+        { loc: ['body', 'monthly_budget_cents'], msg: 'must be >= 0', type: 'minimum' },
+      ],
+    })
+    expect(errorLines(error)).toEqual(['title: must NOT have fewer than 1 characters', 'monthly_budget_cents: must be >= 0'])
+  })
+
+  it('uses the server message, and words for a network failure', () => {
+    expect(errorLines(new ApiError(400, 'ALREADY_DECIDED', 'Approval already decided'))).toEqual(['Approval already decided'])
+    expect(errorLines(new NetworkError('fetch failed'))[0]).toMatch(/Cannot reach the server/)
+  })
+})
+
+describe('money', () => {
+  it('reads amounts typed by people as cents and refuses the rest', () => {
+    expect([parseCents(''), parseCents('12'), parseCents('12.5'), parseCents('0.07')]).toEqual([0, 1200, 1250, 7])
+    expect([parseCents('-1'), parseCents('1.234'), parseCents('ten')]).toEqual([null, null, null])
+  })
+
+  it('formats cents in the preferred currency and locale', () => {
+    expect(makeFormatter({ locale: 'en-US', currency: 'EUR' }).money(123456)).toBe('€1,234.56')
+    expect(makeFormatter({ locale: 'de-DE' }).money(150)).toMatch(/^1,50\s\$$/)
+  })
+})
