@@ -29,10 +29,15 @@ export const AGENT_FIELDS = [
 ] as const
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
-/** Open = assigned and neither done nor cancelled. */
+/**
+ * Open = assigned and neither done nor cancelled. The agent row is already limited to the
+ * company, and a task can only be assigned within its company, so the count needs no company
+ * condition - adding one makes the planner combine it with a company-wide index. The partial
+ * index tasks_open_assignee (migration 021) makes it an index-only scan.
+ */
 const OPEN_TASKS_SQL = `
   SELECT count(*)::int AS open_tasks FROM tasks t
-   WHERE t.assignee_agent_id = a.id AND t.company_id = a.company_id AND t.status NOT IN ('done', 'cancelled')`
+   WHERE t.assignee_agent_id = a.id AND t.status NOT IN ('done', 'cancelled')`
 
 /** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
 export const AGENT_SELECT = `

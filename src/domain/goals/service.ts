@@ -25,13 +25,15 @@ export interface Goal {
 
 export type GoalInput = Partial<Pick<Goal, (typeof GOAL_FIELDS)[number]>>
 
+// The goal row is already limited to the company, and only its own tasks can link to it, so
+// the counts need no company condition: they are index-only scans of tasks (goal_id, status).
 const GOAL_SELECT = `
   SELECT g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date,
          n.tasks_done, n.tasks_total, g.created_at
     FROM goals g
     CROSS JOIN LATERAL (
       SELECT (count(*) FILTER (WHERE t.status = 'done'))::int AS tasks_done, count(*)::int AS tasks_total
-        FROM tasks t WHERE t.goal_id = g.id AND t.company_id = g.company_id
+        FROM tasks t WHERE t.goal_id = g.id
     ) n`
 
 export function listGoals(db: Queryable, companyId: string): Promise<Goal[]> {
