@@ -31,8 +31,8 @@ describe('task filters as a query string', () => {
 describe('mergePreferences', () => {
   it('merges objects key by key, replaces lists and removes nulls', () => {
     const current = { theme: 'dark' as const, dashboard: { hidden: ['spend'], range_days: 7 as const }, tasks: { view: 'board' as const } }
-    const merged = mergePreferences(current, { theme: null, dashboard: { hidden: ['agents', 'for-you'] }, tasks: { view: null } })
-    expect(merged).toEqual({ dashboard: { hidden: ['agents', 'for-you'], range_days: 7 }, tasks: {} })
+    const merged = mergePreferences(current, { theme: null, dashboard: { hidden: ['agents', 'for-you'] }, tasks: { saved_views: [] } })
+    expect(merged).toEqual({ dashboard: { hidden: ['agents', 'for-you'], range_days: 7 }, tasks: { view: 'board', saved_views: [] } })
     expect(current.theme).toBe('dark') // the cached object is not mutated
   })
 })
