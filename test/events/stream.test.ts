@@ -58,6 +58,7 @@ describe('framing', () => {
     expect(stream.headers['content-type']).toBe('text/event-stream')
     expect(stream.headers['cache-control']).toBe('no-cache')
     expect(stream.headers['x-accel-buffering']).toBe('no')
+    expect(stream.headers['x-process-time']).toMatch(/^\d+\.\d{6}$/)
     expect(stream.frames[0]).toEqual(['retry: 3000'])
     stream.close()
   })

@@ -84,7 +84,8 @@ export class ListenerRegistry {
   deliver(companyId: string, event: CompanyEvent, onError: (err: unknown) => void): void {
     const set = this.byCompany.get(companyId)
     if (!set) return
-    for (const listener of [...set]) {
+    // A Set tolerates listeners leaving while it is iterated; no copy per event.
+    for (const listener of set) {
       try {
         listener(event)
       } catch (err) {

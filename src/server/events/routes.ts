@@ -51,8 +51,11 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     let timer: NodeJS.Timeout | undefined
     await Promise.race([unsubscribe.ready, new Promise((resolve) => (timer = setTimeout(resolve, SUBSCRIBE_WAIT_MS)))])
     clearTimeout(timer)
-    // Headers set by earlier hooks (CORS) are kept: the stream is opened cross-origin.
-    stream.open({ ...(reply.getHeaders() as OutgoingHttpHeaders), ...STREAM_HEADERS })
+    // Headers set by earlier hooks (CORS) are kept: the stream is opened cross-origin. The
+    // onSend hook that adds X-Process-Time does not run for a hijacked reply, so it is set here.
+    const started = (request as { startedAt?: bigint }).startedAt
+    const processTime = started === undefined ? {} : { 'x-process-time': (Number(process.hrtime.bigint() - started) / 1e9).toFixed(6) }
+    stream.open({ ...(reply.getHeaders() as OutgoingHttpHeaders), ...processTime, ...STREAM_HEADERS })
   })
 
   // Shutdown: end every stream so that closing the server does not wait on them.
