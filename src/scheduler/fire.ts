@@ -4,6 +4,7 @@
 // guard false once it commits (READ COMMITTED re-checks the updated row).
 import { systemActor } from '../domain/audit/record.ts'
 import { DORMANT_STATUSES } from '../domain/agents/status.ts'
+import { triggerRoutineIn } from '../domain/routines/trigger.ts'
 import { wakeAgentIn } from '../domain/runs/wake.ts'
 import type { AppContext } from '../server/context.ts'
 import { write } from '../server/db/write.ts'
@@ -42,10 +43,32 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
   })
 }
 
-/** Fires a routine slot (pending the routine trigger service). */
+/**
+ * Triggers a routine for a slot, through the same service as a person's trigger (a task and a
+ * `routine` run; last_run_at becomes now, or the slot when that is later). The guard is a no-op update that takes the routine's
+ * row lock and checks, in one statement, that the routine is still enabled with the same cron,
+ * that its agent is not dormant, and that it has not run within the slot's window (by the
+ * scheduler or by a person).
+ */
 export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot): Promise<boolean> {
-  void ctx
-  void def
-  void slot
-  throw new Error('routine trigger service not available yet')
+  return write(ctx, async (tx) => {
+    const claimed = await tx.one<{ agent_name: string }>(
+      `UPDATE routines r SET last_run_at = r.last_run_at
+        WHERE r.id = $1 AND r.company_id = $2 AND r.enabled AND r.cron = $3
+          AND (r.last_run_at IS NULL OR r.last_run_at < $4::timestamptz - $5::double precision * interval '1 millisecond')
+          AND EXISTS (SELECT 1 FROM agents a WHERE a.id = r.agent_id AND NOT (a.status = ANY($6::text[])))
+        RETURNING (SELECT a.name FROM agents a WHERE a.id = r.agent_id) AS agent_name`,
+      [def.id, def.companyId, def.cron, slot.at.toISOString(), slot.windowMs, DORMANT_STATUSES],
+    )
+    if (!claimed) return false
+    await triggerRoutineIn(tx, def.companyId, def.id, systemActor(claimed.agent_name))
+    // The trigger stamps the database's now(); should that clock lag behind the slot, the slot
+    // itself is kept, so that the guard of every other instance still sees this slot as done.
+    await tx.query('UPDATE routines SET last_run_at = greatest(last_run_at, $3::timestamptz) WHERE id = $1 AND company_id = $2', [
+      def.id,
+      def.companyId,
+      slot.at.toISOString(),
+    ])
+    return true
+  })
 }

@@ -1,0 +1,63 @@
+// Several scheduler instances on one database (as with several API processes): each slot of a
+// routine or of an agent's heartbeat fires exactly once. With PostgreSQL the two instances use
+// separate connection pools on a scratch database, as two processes would.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { AppContext } from '../../src/server/context.ts'
+import { openPostgres } from '../../src/server/db/postgres.ts'
+import { fireHeartbeat, fireRoutine } from '../../src/scheduler/fire.ts'
+import { startScheduler } from '../../src/scheduler/scheduler.ts'
+import { makeAgent, makeCompany, makeRoutine, privateApp, sleep } from './setup.ts'
+
+let t: Awaited<ReturnType<typeof privateApp>>
+let second: AppContext
+beforeAll(async () => {
+  t = await privateApp()
+  second = { ...t.ctx, db: t.url ? openPostgres(t.url, undefined, 10) : t.ctx.db }
+})
+afterAll(async () => {
+  if (second?.db !== t?.ctx.db) await second?.db.close()
+  await t?.close()
+})
+
+it('two instances racing for the same slot: one fires it', async () => {
+  const companyId = await makeCompany(t.ctx.db)
+  const cron = '*/5 * * * *'
+  const agentId = await makeAgent(t.ctx.db, companyId, { heartbeat_cron: cron })
+  const routineId = await makeRoutine(t.ctx.db, companyId, agentId, { cron })
+  for (let minute = 0; minute < 20; minute += 5) {
+    const slot = { at: new Date(Date.UTC(2030, 0, 1, 10, minute)), windowMs: 50_000 }
+    const routine = { kind: 'routine' as const, id: routineId, companyId, cron }
+    const heartbeat = { kind: 'heartbeat' as const, id: agentId, companyId, cron }
+    const fired = await Promise.all([fireRoutine(t.ctx, routine, slot), fireRoutine(second, routine, slot)])
+    expect(fired.filter(Boolean)).toHaveLength(1)
+    const woke = await Promise.all([fireHeartbeat(t.ctx, heartbeat, slot), fireHeartbeat(second, heartbeat, slot)])
+    expect(woke.filter(Boolean)).toHaveLength(1)
+  }
+  expect(await t.ctx.db.many('SELECT id FROM tasks WHERE routine_id = $1', [routineId])).toHaveLength(4)
+})
+
+it('two running schedulers fire each due routine once per slot', async () => {
+  const companyId = await makeCompany(t.ctx.db)
+  const routines: string[] = []
+  for (let i = 0; i < 3; i++) {
+    const agentId = await makeAgent(t.ctx.db, companyId, { name: `Agent ${i}` })
+    routines.push(await makeRoutine(t.ctx.db, companyId, agentId, { cron: '* * * * * *', title: `Every second ${i}` }))
+  }
+  const started = Date.now()
+  const schedulers = await Promise.all([startScheduler(t.ctx), startScheduler(second)])
+  await sleep(3200)
+  await Promise.all(schedulers.map((s) => s.stop()))
+  const seconds = (Date.now() - started) / 1000
+
+  for (const routineId of routines) {
+    const tasks = await t.ctx.db.many<{ created_at: string }>('SELECT created_at FROM tasks WHERE routine_id = $1', [routineId])
+    // One task per elapsed second at most (twice as many if both instances fired every slot).
+    expect(tasks.length).toBeGreaterThanOrEqual(2)
+    expect(tasks.length).toBeLessThanOrEqual(Math.ceil(seconds))
+    const triggered = await t.ctx.db.many(
+      `SELECT 1 FROM audit_events WHERE company_id = $1 AND entity_id = $2 AND verb = 'triggered'`,
+      [companyId, routineId],
+    )
+    expect(triggered).toHaveLength(tasks.length)
+  }
+})

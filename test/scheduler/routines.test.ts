@@ -1,0 +1,152 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { fireRoutine } from '../../src/scheduler/fire.ts'
+import { startScheduler } from '../../src/scheduler/scheduler.ts'
+import { createCompany, hireAgent } from '../fixtures.ts'
+import { call, createUser } from '../helpers.ts'
+import { makeAgent, makeCompany, makeRoutine, privateApp, sleep, waitFor } from './setup.ts'
+
+let t: Awaited<ReturnType<typeof privateApp>>
+beforeAll(async () => {
+  t = await privateApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+const tasksOf = (routineId: string) =>
+  t.ctx.db.many<{ id: string; title: string; assignee_agent_id: string; created_at: string }>(
+    'SELECT id, title, assignee_agent_id, created_at FROM tasks WHERE routine_id = $1 ORDER BY created_at',
+    [routineId],
+  )
+
+describe('routines on their cron', () => {
+  it('triggers an enabled routine: a task and a routine run, audited as the system, with events', async () => {
+    const companyId = await makeCompany(t.ctx.db)
+    const agentId = await makeAgent(t.ctx.db, companyId, { name: 'Rita' })
+    const routineId = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '* * * * * *', title: 'Check the inbox' })
+    const events: any[] = []
+    const unsubscribe = t.ctx.bus.subscribe(companyId, (e) => events.push(e))
+    const scheduler = await startScheduler(t.ctx)
+    try {
+      const [task] = await waitFor(async () => {
+        const tasks = await tasksOf(routineId)
+        return tasks.length ? tasks : null
+      })
+      expect(task).toMatchObject({ title: 'Check the inbox', assignee_agent_id: agentId })
+      const run = await t.ctx.db.one('SELECT id, trigger, status, routine_id FROM runs WHERE task_id = $1', [task.id])
+      expect(run).toMatchObject({ trigger: 'routine', status: 'queued', routine_id: routineId })
+      const routine = await t.ctx.db.one('SELECT last_run_at FROM routines WHERE id = $1', [routineId])
+      expect(routine!.last_run_at).not.toBeNull()
+      const audit = await t.ctx.db.one(
+        `SELECT actor_type, actor_name FROM audit_events WHERE company_id = $1 AND entity_id = $2 AND verb = 'triggered'`,
+        [companyId, routineId],
+      )
+      expect(audit).toEqual({ actor_type: 'system', actor_name: 'Rita' })
+      await waitFor(async () => events.some((e) => e.type === 'routine.updated'))
+      expect(events).toContainEqual({ type: 'routine.updated', id: routineId })
+      expect(events).toContainEqual({ type: 'task.created', id: task.id })
+      expect(events).toContainEqual({ type: 'run.created', id: run!.id, agent_id: agentId })
+    } finally {
+      unsubscribe()
+      await scheduler.stop()
+    }
+  })
+
+  it('skips routines of dormant agents and disabled routines', async () => {
+    const companyId = await makeCompany(t.ctx.db)
+    const paused = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'paused' }), { cron: '* * * * * *' })
+    const terminated = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'terminated' }), { cron: '* * * * * *' })
+    const awakeAgent = await makeAgent(t.ctx.db, companyId)
+    const disabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: '* * * * * *', enabled: false })
+    const enabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: '* * * * * *' })
+    const scheduler = await startScheduler(t.ctx)
+    try {
+      await waitFor(async () => (await tasksOf(enabled)).length >= 2) // two slots have passed
+      for (const routineId of [paused, terminated, disabled]) expect(await tasksOf(routineId)).toEqual([])
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
+  it('skips a slot within the window of the last run, such as a trigger by a person', async () => {
+    const companyId = await makeCompany(t.ctx.db)
+    const agentId = await makeAgent(t.ctx.db, companyId)
+    const cron = '0 9 * * *'
+    const routineId = await makeRoutine(t.ctx.db, companyId, agentId, { cron })
+    const def = { kind: 'routine' as const, id: routineId, companyId, cron }
+    await t.ctx.db.query(`UPDATE routines SET last_run_at = '2030-01-01T08:59:20Z' WHERE id = $1`, [routineId])
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2030-01-01T09:00:00Z'), windowMs: 50_000 })).toBe(false)
+    await t.ctx.db.query(`UPDATE routines SET last_run_at = '2030-01-01T08:58:00Z' WHERE id = $1`, [routineId])
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2030-01-01T09:00:00Z'), windowMs: 50_000 })).toBe(true)
+    expect(await tasksOf(routineId)).toHaveLength(1)
+  })
+
+  it('logs and skips an invalid cron without stopping', async () => {
+    const companyId = await makeCompany(t.ctx.db)
+    const agentId = await makeAgent(t.ctx.db, companyId)
+    const broken = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '99 * * * *' })
+    const fine = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '* * * * * *' })
+    const scheduler = await startScheduler(t.ctx)
+    try {
+      await waitFor(async () => (await tasksOf(fine)).length > 0)
+      expect(await tasksOf(broken)).toEqual([])
+    } finally {
+      await scheduler.stop()
+    }
+  })
+})
+
+describe('definition refresh', () => {
+  // Nothing else fires during these tests, so no other event can cause the re-read.
+  beforeEach(async () => {
+    await t.ctx.db.query('UPDATE routines SET enabled = false')
+    await t.ctx.db.query('UPDATE agents SET heartbeat_cron = NULL')
+  })
+
+  it('re-reads definitions 1 second after a routine.* or agent.* event', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    const agent = await hireAgent(t.app, user.token, company.id)
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, companyPollMs: 3_600_000 })
+    try {
+      // Written straight to the database: no event, so not seen yet.
+      const silent = await makeRoutine(t.ctx.db, company.id, agent.id, { cron: '* * * * * *' })
+      await sleep(1500)
+      expect(await tasksOf(silent)).toEqual([])
+
+      // The company existed at start, so the scheduler listens to its events.
+      const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
+        token: user.token,
+        body: { agent_id: agent.id, title: 'Stand-up', cron: '* * * * * *' },
+      })
+      expect(created.status).toBe(201)
+      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 4000)
+      expect((await tasksOf(silent)).length).toBeGreaterThan(0) // the same re-read found it
+      await t.ctx.db.query('UPDATE routines SET enabled = false WHERE id = $1', [silent])
+
+      // Disabled through the API: the next re-read drops it.
+      await call(t.app, 'PATCH', `/api/companies/${company.id}/routines/${created.body.id}`, { token: user.token, body: { enabled: false } })
+      await sleep(1500)
+      const count = (await tasksOf(created.body.id)).length
+      await sleep(1500)
+      expect(await tasksOf(created.body.id)).toHaveLength(count)
+
+      // An agent's heartbeat_cron set through the API is picked up the same way.
+      await call(t.app, 'PATCH', `/api/companies/${company.id}/agents/${agent.id}`, { token: user.token, body: { heartbeat_cron: '* * * * * *' } })
+      await waitFor(() => t.ctx.db.one(`SELECT 1 FROM runs WHERE agent_id = $1 AND trigger = 'manual'`, [agent.id]), 4000)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
+  it('without events, finds new definitions on the periodic refresh', async () => {
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 300 })
+    try {
+      const companyId = await makeCompany(t.ctx.db) // written straight to the database: no event
+      const routineId = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId), { cron: '* * * * * *' })
+      await waitFor(async () => (await tasksOf(routineId)).length > 0, 4000)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+})
