@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process'
+import { describe, expect, it } from 'vitest'
+import { BIN, freePort, ROOT, startServer, tempDir } from '../server-process.ts'
+
+async function register(url: string, email: string) {
+  return fetch(`${url}/api/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: 'password123', name: 'Persisted Person' }),
+  })
+}
+
+describe('the server process', () => {
+  it('`npm start` keeps its data in DATA_DIR across a restart', async () => {
+    const dataDir = tempDir()
+    const first = await startServer({ DATA_DIR: dataDir }, { npm: true, timeoutMs: 120_000 })
+    const email = `persist-${Date.now()}@example.test`
+    try {
+      expect((await register(first.url, email)).status).toBe(201)
+    } finally {
+      // npm and the server both get the signal; the server's own clean exit is tested below.
+      await first.stop()
+    }
+    const second = await startServer({ DATA_DIR: dataDir }, { npm: true, timeoutMs: 120_000 })
+    try {
+      const login = await fetch(`${second.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email, password: 'password123' }),
+      })
+      expect(login.status).toBe(200)
+      expect((await login.json()).user.name).toBe('Persisted Person')
+    } finally {
+      await second.stop()
+    }
+  }, 300_000)
+
+  it('a second process on the same DATA_DIR refuses with a clear message', async () => {
+    const dataDir = tempDir()
+    const first = await startServer({ DATA_DIR: dataDir })
+    try {
+      const port = await freePort()
+      const second = spawn(process.execPath, [BIN, 'serve'], {
+        cwd: ROOT,
+        env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), SCHEDULER: 'off' },
+      })
+      let stderr = ''
+      second.stderr.on('data', (d) => (stderr += d))
+      const code = await new Promise<number | null>((resolve) => second.once('exit', resolve))
+      expect(code).not.toBe(0)
+      expect(stderr).toMatch(/is in use by process \d+/)
+      expect((await fetch(`${first.url}/health`)).status).toBe(200) // the first one is unharmed
+    } finally {
+      await first.stop()
+    }
+  }, 120_000)
+
+  it('on SIGTERM finishes the request in flight, then exits 0; logs are JSON lines with a request id', async () => {
+    const server = await startServer({ DATA_DIR: tempDir(), LOG_LEVEL: 'info' })
+    // Registration hashes a password with bcrypt: slow enough to still be in flight.
+    const inFlight = register(server.url, `sigterm-${Date.now()}@example.test`)
+    await new Promise((r) => setTimeout(r, 30))
+    const exit = server.stop('SIGTERM')
+    const response = await inFlight
+    expect(response.status).toBe(201)
+    expect(await exit).toBe(0)
+    const lines = server.output().split('\n').filter((l) => l.startsWith('{'))
+    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.req?.url === '/api/register')
+    expect(requestLines.length).toBeGreaterThan(0)
+    for (const line of requestLines) expect(line.reqId).toBeTruthy()
+    expect(server.output()).toContain('stopped')
+  }, 120_000)
+})
