@@ -186,6 +186,8 @@ describe('web app in a browser', () => {
   it('shows the agent page and the dashboard', async () => {
     await page.goto(`${server.url}/c/${companyId}/agents/${graceId}`)
     await page.getByRole('region', { name: 'Budget' }).getByText(/of \$40\.00/).waitFor()
+    await page.getByRole('region', { name: 'Recent runs' }).getByRole('cell', { name: 'Succeeded' }).waitFor()
+    await page.getByRole('region', { name: 'Open tasks' }).getByText('Made elsewhere').waitFor()
     await shot('agent')
 
     await page.getByRole('link', { name: 'Dashboard' }).click()

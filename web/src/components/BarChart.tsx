@@ -9,7 +9,6 @@ export interface Series {
 export function BarChart({ labels, series, format }: { labels: string[]; series: Series[]; format: (value: number) => string }) {
   const width = 600
   const height = 180
-  const bottom = 18
   const max = Math.max(1, ...series.flatMap((s) => s.values))
   const group = width / Math.max(1, labels.length)
   const bar = Math.max(1, (group * 0.8) / series.length)
@@ -17,7 +16,7 @@ export function BarChart({ labels, series, format }: { labels: string[]; series:
   const every = Math.ceil(labels.length / 10)
   return (
     <div className="chart">
-      <svg viewBox={`0 0 ${width} ${height + bottom}`} preserveAspectRatio="none" role="img" aria-label={series.map((s) => s.label).join(', ')}>
+      <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" role="img" aria-label={series.map((s) => s.label).join(', ')}>
         <line x1={0} x2={width} y1={height} y2={height} stroke="var(--border)" />
         {labels.map((label, day) => (
           <g key={label}>
@@ -29,12 +28,13 @@ export function BarChart({ labels, series, format }: { labels: string[]; series:
                 </rect>
               )
             })}
-            {day % every === 0 && (
-              <text x={day * group + group / 2} y={height + 13} fontSize={10} textAnchor="middle" fill="var(--muted)">{label}</text>
-            )}
           </g>
         ))}
       </svg>
+      {/* Day labels in HTML, so the stretched drawing does not stretch the text. */}
+      <div className="axis" style={{ gridTemplateColumns: `repeat(${labels.length}, 1fr)` }} aria-hidden>
+        {labels.map((label, day) => <span key={label}>{day % every === 0 ? label : ''}</span>)}
+      </div>
       <div className="legend">
         {series.map((s) => (
           <span key={s.label}><span className="swatch" style={{ background: s.color }} />{s.label} (max {format(Math.max(0, ...s.values))})</span>
