@@ -197,13 +197,13 @@ describe('heartbeat', () => {
     await waitUntil(() => heartbeats(stream.frames) === 1, 'the first heartbeat', 3000)
     expect(Date.now() - opened).toBeGreaterThanOrEqual(900)
 
-    // Events every 300 ms for 2 s: the stream is never idle for 1 s, so no heartbeat.
-    for (let i = 0; i < 7; i++) {
+    // Events every 200 ms for 2 s: the stream is never idle for 1 s, so no heartbeat.
+    for (let i = 0; i < 10; i++) {
       h.ctx.bus.publish(company, { type: 'task.updated', id: `t-${i}` })
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await new Promise((resolve) => setTimeout(resolve, 200))
     }
     expect(heartbeats(stream.frames)).toBe(1)
-    expect(stream.events()).toHaveLength(7)
+    expect(stream.events()).toHaveLength(10)
 
     await waitUntil(() => heartbeats(stream.frames) === 2, 'the heartbeat after the events', 3000)
     stream.close()
