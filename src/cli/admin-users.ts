@@ -10,12 +10,13 @@ import type { AdminCommand } from './admin.ts'
 async function setActive(db: Queryable, args: string[], out: (line: string) => void, active: boolean): Promise<number> {
   const [email] = args
   if (!email || args.length !== 1) throw new Error(`usage: shopfloor admin users ${active ? 'activate' : 'deactivate'} EMAIL`)
-  // updated_at moves only when the state changes, so `changed` (updated_at is now()) tells the
-  // operator whether the command did anything.
+  // `changed` compares with the state read under the row lock, so the operator learns whether
+  // the command did anything.
   const user = await db.one<{ email: string; changed: boolean }>(
-    `UPDATE users SET is_active = $2, updated_at = CASE WHEN is_active = $2 THEN updated_at ELSE now() END
-      WHERE lower(email) = $1
-      RETURNING email, updated_at = now() AS changed`,
+    `WITH target AS (SELECT id, is_active FROM users WHERE lower(email) = $1 FOR UPDATE)
+     UPDATE users u SET is_active = $2, updated_at = now()
+       FROM target WHERE u.id = target.id
+     RETURNING u.email, target.is_active <> $2 AS changed`,
     [normalizeEmail(email), active],
   )
   if (!user) throw new Error(`no account with email ${email}`)
