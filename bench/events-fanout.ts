@@ -76,7 +76,15 @@ async function runServer() {
     '--client', `http://127.0.0.1:${port}/api/companies/${companyId}/events`,
     '--token', token, '--streams', String(streams),
   ])
-  const next = () => new Promise<FromClient>((resolve) => child.once('message', (m) => resolve(m as FromClient)))
+  const next = () =>
+    new Promise<FromClient>((resolve, reject) => {
+      const exited = (code: number | null) => reject(new Error(`the stream clients exited (${code})`))
+      child.once('exit', exited)
+      child.once('message', (m) => {
+        child.off('exit', exited)
+        resolve(m as FromClient)
+      })
+    })
   await next() // every stream is live
   const after = memory()
   console.log(`backend ${bus.stats().backend}, database ${ctx.db.kind}, ${streams} streams open`)
