@@ -76,7 +76,7 @@ const match = /FAKE:(\\{.*\\})/.exec(prompt)
 const plan = match ? JSON.parse(match[1]) : {}
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
 fs.writeFileSync(out + '/' + runId + '.start.json', JSON.stringify({
-  pid: process.pid, cwd: process.cwd(), env, prompt, argv: process.argv.slice(2),
+  pid: process.pid, cwd: process.cwd(), cwdEntries: fs.readdirSync('.'), env, prompt, argv: process.argv.slice(2),
   configDirEntries: fs.readdirSync(process.env.SHOPFLOOR_CONFIG_DIR),
 }))
 for (const line of plan.lines ?? []) console.log(line)
@@ -158,6 +158,15 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
     if (value) return value
     if (Date.now() > deadline) throw new Error('condition not met in time')
     await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
   }
 }
 

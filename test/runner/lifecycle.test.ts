@@ -1,0 +1,209 @@
+// The runner's life around its runs, each test with runner processes of its own, against a
+// server whose lease is 2 seconds and whose scheduler sweeps stale runs every second.
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { tempDir } from '../server-process.ts'
+import {
+  alive,
+  type FakeAgent,
+  fakeAgent,
+  type FakePlan,
+  killLeftover,
+  makeWorkspace,
+  planDescription,
+  type RunnerProcess,
+  startRunner,
+  startTestServer,
+  type TestServer,
+  waitFor,
+  type Workspace,
+} from './harness.ts'
+
+const LEASE_EXPIRED = 'The runner stopped reporting (lease expired)'
+
+let server: TestServer
+let agent: FakeAgent
+const runners: RunnerProcess[] = []
+const leftovers: number[] = []
+
+beforeAll(async () => {
+  server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1' })
+  agent = fakeAgent()
+})
+afterEach(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop('SIGKILL')))
+  for (const pid of leftovers.splice(0)) killLeftover(pid)
+})
+afterAll(async () => {
+  await server?.close()
+})
+
+/** A runner for the workspace's company; heartbeats well inside the 2-second lease. */
+function runner(ws: Workspace, args: string[] = [], env: Record<string, string> = {}): RunnerProcess {
+  const process = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--heartbeat-seconds', '0.5', '--flush-seconds', '0.2', '--agent-command', agent.command, ...args],
+    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out, ...env },
+  )
+  runners.push(process)
+  return process
+}
+
+async function assign(ws: Workspace, plan: FakePlan, fields: Record<string, unknown> = {}) {
+  const worker = await ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1' })
+  const task = await ws.client.tasks.create(ws.companyId, { title: 'Long job', description: planDescription(plan), assignee_agent_id: worker.id, ...fields })
+  const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+  return { worker, task, run }
+}
+
+/** Waits until the fake agent has started on the run; returns what it recorded. */
+async function agentStarted(runId: string) {
+  const seen = await waitFor(() => agent.started(runId))
+  leftovers.push(seen.pid)
+  return seen
+}
+
+const runStatus = async (ws: Workspace, runId: string, status: string) =>
+  waitFor(async () => {
+    const run = await ws.client.runs.get(ws.companyId, runId)
+    return run.status === status ? run : null
+  })
+
+describe('starting', () => {
+  it('refuses to start without an API key or with a password session', async () => {
+    const ws = await makeWorkspace(server.url)
+    const noKey = startRunner(['--url', server.url, '--company', ws.companyId], { SHOPFLOOR_API_KEY: '' })
+    expect((await noKey.exited).code).toBe(2)
+    expect(noKey.output()).toContain('no API key')
+    const session = startRunner(['--url', server.url, '--company', ws.companyId], { SHOPFLOOR_API_KEY: ws.accessToken })
+    expect((await session.exited).code).toBe(2)
+    expect(session.output()).toContain('refuses password sessions')
+  })
+})
+
+describe('stopping a run', () => {
+  it('stops the agent when its run is cancelled, and goes on claiming', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws, ['--poll-seconds', '30'])
+    const { run } = await assign(ws, { lines: ['started'], sleep: 30 })
+    const seen = await agentStarted(run.id)
+    await ws.client.runs.cancel(ws.companyId, run.id)
+    await waitFor(() => !alive(seen.pid), 10_000)
+    expect(agent.finished(run.id)).toBe(false)
+    const after = await ws.client.runs.get(ws.companyId, run.id)
+    expect(after).toMatchObject({ status: 'cancelled', summary: null, error: null })
+    expect(r.logs().some((l) => l.msg === 'run is no longer ours; stopping the agent' && l.run_id === run.id)).toBe(true)
+
+    // The next run is claimed on its run.created event, well before the 30-second poll.
+    const next = await assign(ws, { reply: 'quick' })
+    await runStatus(ws, next.run.id, 'succeeded')
+  })
+
+  it('stops the agent when the lease is lost, without reporting over the expiry', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws, ['--heartbeat-seconds', '30']) // no heartbeat within the 2-second lease
+    const { worker, run } = await assign(ws, { sleep: 30 })
+    const seen = await agentStarted(run.id)
+    await waitFor(() => !alive(seen.pid), 15_000)
+    const after = await ws.client.runs.get(ws.companyId, run.id)
+    expect(after).toMatchObject({ status: 'failed', error: LEASE_EXPIRED })
+    expect(r.logs().some((l) => l.msg === 'run is no longer ours; stopping the agent' && l.run_id === run.id)).toBe(true)
+    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
+  })
+
+  it('a runner killed with SIGKILL: its run expires and the agent goes to error', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws)
+    const { worker, run } = await assign(ws, { sleep: 30 })
+    await agentStarted(run.id)
+    await r.stop('SIGKILL')
+    const failed = await runStatus(ws, run.id, 'failed')
+    expect(failed.error).toBe(LEASE_EXPIRED)
+    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
+  })
+})
+
+describe('shutdown on SIGTERM', () => {
+  it('lets a run in progress finish, then exits', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws, ['--grace-seconds', '20'])
+    const { run } = await assign(ws, { sleep: 1.5, reply: 'finished in time' })
+    await agentStarted(run.id)
+    r.child.kill('SIGTERM')
+    expect((await r.exited).code).toBe(0)
+    expect(await ws.client.runs.get(ws.companyId, run.id)).toMatchObject({ status: 'succeeded', summary: 'finished in time' })
+  })
+
+  it('stops runs that outlast the grace period and reports them failed', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws, ['--grace-seconds', '0.5'])
+    const { run } = await assign(ws, { sleep: 30 })
+    const seen = await agentStarted(run.id)
+    r.child.kill('SIGTERM')
+    expect((await r.exited).code).toBe(0)
+    await waitFor(() => !alive(seen.pid), 5000) // (a killed process may linger a moment as a zombie)
+    expect(agent.finished(run.id)).toBe(false)
+    expect(await ws.client.runs.get(ws.companyId, run.id)).toMatchObject({
+      status: 'failed',
+      error: 'the runner shut down before the run finished',
+    })
+  })
+})
+
+describe('the queue', () => {
+  it('two runners share one queue: every run executes once; dormant agents are skipped', async () => {
+    const ws = await makeWorkspace(server.url)
+    const runs = []
+    for (let i = 0; i < 4; i++) runs.push((await assign(ws, { sleep: 1, reply: `done ${i}` })).run)
+    const dormant = await assign(ws, { reply: 'should not run' })
+    await ws.client.agents.pause(ws.companyId, dormant.worker.id)
+
+    runner(ws, ['--runner-id', 'runner-a', '--concurrency', '1'])
+    runner(ws, ['--runner-id', 'runner-b', '--concurrency', '1'])
+    const finished = await Promise.all(runs.map((run) => runStatus(ws, run.id, 'succeeded')))
+    expect(new Set(finished.map((run) => run.runner_id))).toEqual(new Set(['runner-a', 'runner-b']))
+    const started = agent.startedRuns()
+    for (const run of runs) expect(started.filter((id) => id === run.id)).toHaveLength(1)
+
+    expect((await ws.client.runs.get(ws.companyId, dormant.run.id)).status).toBe('queued')
+    expect(agent.started(dormant.run.id)).toBeNull()
+  })
+})
+
+describe('options', () => {
+  it('--simulate runs every agent with the simulated adapter; --success-status done', async () => {
+    const ws = await makeWorkspace(server.url)
+    runner(ws, ['--simulate', '--success-status', 'done'])
+    const { task, run } = await assign(ws, { reply: 'not used' })
+    const finished = await runStatus(ws, run.id, 'succeeded')
+    expect(finished).toMatchObject({ tokens_in: 100, tokens_out: 50, cost_cents: 1 })
+    expect(agent.started(run.id)).toBeNull()
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('done')
+    const [comment] = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comment.body).toBe(`Simulated work done on ${task.key} "Long job".`)
+  })
+
+  it('runs a project task in a worktree of its repository, with the prompt as an argument', async () => {
+    const repo = tempDir('shopfloor-repo-')
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } })
+    git('init', '-q', '-b', 'main')
+    fs.writeFileSync(path.join(repo, 'README.md'), 'widgets\n')
+    git('add', 'README.md')
+    git('commit', '-q', '-m', 'first')
+    const cacheDir = tempDir('shopfloor-runner-cache-')
+
+    const ws = await makeWorkspace(server.url)
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: repo })
+    runner(ws, ['--prompt-via', 'arg', '--cache-dir', cacheDir])
+    const { task, run } = await assign(ws, { reply: 'ok' }, { project_id: project.id })
+    await runStatus(ws, run.id, 'succeeded')
+
+    const seen = agent.started(run.id)
+    expect(seen.cwd).toBe(path.join(cacheDir, 'worktrees', run.id))
+    expect(seen.cwdEntries).toContain('README.md')
+    expect(seen.argv).toHaveLength(1)
+    expect(seen.argv[0]).toContain(`# Task ${task.key}: Long job`)
+    expect(fs.existsSync(seen.cwd)).toBe(false) // removed after the run
+  })
+})
