@@ -62,16 +62,29 @@ describe('GET /activity', () => {
     expect((await page(stranger, company.id)).status).toBe(404)
   })
 
-  it('pages without skipping or repeating events written in one transaction (shared instant)', async () => {
+  it('pages without skipping or repeating events written in one transaction in the same instant', async () => {
     const user = await createUser(t.ctx)
     const company = await createCompany(t.app, user.token)
     await write(t.ctx, async (tx) => {
+      // A newest event ahead of the clock: every event after it lands 1 µs after the previous
+      // one, as when many are written within one clock tick.
+      await tx.query(
+        `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+         VALUES ($1, 'system', 'system', 'updated', 'company', now() + interval '1 minute')`,
+        [company.id],
+      )
       for (let i = 0; i < 150; i++) {
         await recordAudit(tx, { companyId: company.id, actor: { type: 'system', name: 'system' }, verb: 'updated', entityType: 'company', entityId: company.id, label: `e${i}` })
       }
     })
     const expected = await allIds(company.id)
-    expect(expected).toHaveLength(151)
+    expect(expected).toHaveLength(152)
+    const stamps = await t.ctx.db.many<{ gap: number }>(
+      `SELECT extract(epoch FROM created_at - lag(created_at) OVER (ORDER BY created_at)) * 1e6 AS gap
+         FROM audit_events WHERE company_id = $1 ORDER BY created_at DESC LIMIT 150`,
+      [company.id],
+    )
+    expect(stamps.every((s) => Math.round(s.gap) === 1)).toBe(true)
     for (const size of [1, 7, 50]) {
       const ids = await walk(user, company.id, size)
       expect(ids).toEqual(expected)
