@@ -187,4 +187,17 @@ describe('GET /inbox', () => {
     expect(r.body.failed_runs.map((run: any) => run.id)).toEqual([recent])
     expect(r.body.failed_runs[0].transcript).toBeUndefined()
   })
+
+  it('holds at most 200 waiting tasks, in the task list order', async () => {
+    const { user, companyId, base } = await setup()
+    await t.ctx.db.query(
+      `WITH n AS (UPDATE companies SET last_task_number = 210 WHERE id = $1)
+       INSERT INTO tasks (company_id, number, title, status) SELECT $1, i, 't', 'blocked' FROM generate_series(1, 210) i`,
+      [companyId],
+    )
+    const r = await call(t.app, 'GET', `${base}/inbox`, { token: user.token })
+    expect(r.body.tasks).toHaveLength(200)
+    expect(r.body.tasks[0].number).toBe(210)
+    expect(r.body.tasks.at(-1).number).toBe(11)
+  })
 })

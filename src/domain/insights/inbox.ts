@@ -4,11 +4,14 @@ import { runColumns } from '../runs/model.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
 
 const FAILED_RUNS = 20
+/** Tasks waiting for a person, in board order: enough for a screen, never a company's history. */
+const WAITING_TASKS = 200
 
 /**
  * What waits for a person (API-DECISIONS.md "Inbox"): pending approvals (newest first), tasks
- * that are blocked or in review (most recently updated first), and the runs that failed in the
- * last 7 days (newest failure first, at most 20; read backwards along runs_ended).
+ * that are blocked or in review (in the task list's order, at most WAITING_TASKS, each status
+ * read along tasks_status), and the runs that failed in the last 7 days (newest failure first,
+ * at most 20, read backwards along runs_ended).
  */
 export async function inbox(q: Queryable, companyId: string) {
   const [approvals, tasks, failedRuns] = await Promise.all([
@@ -18,7 +21,11 @@ export async function inbox(q: Queryable, companyId: string) {
       [companyId],
     ),
     q.many(
-      `${TASK_SELECT} WHERE t.company_id = $1 AND t.status IN ('blocked', 'in_review') ORDER BY t.updated_at DESC, t.id DESC`,
+      `SELECT * FROM (
+         (${TASK_SELECT} WHERE t.company_id = $1 AND t.status = 'blocked' ORDER BY t.sort_order, t.number DESC LIMIT ${WAITING_TASKS})
+         UNION ALL
+         (${TASK_SELECT} WHERE t.company_id = $1 AND t.status = 'in_review' ORDER BY t.sort_order, t.number DESC LIMIT ${WAITING_TASKS})
+       ) waiting ORDER BY sort_order, number DESC LIMIT ${WAITING_TASKS}`,
       [companyId],
     ),
     q.many(
