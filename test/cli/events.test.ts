@@ -1,9 +1,12 @@
 // `shopfloor events` with the real executable: it follows the live stream and prints each
 // event; a company the caller is not in stops it with exit code 4.
 import { spawn } from 'node:child_process'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { BIN, ROOT } from '../server-process.ts'
 import { type CliWorld, signedInHome, startWorld } from './harness.ts'
+
+// Each test starts several processes (about a second each, more on a busy machine).
+vi.setConfig({ testTimeout: 180_000 })
 
 let world: CliWorld
 beforeAll(async () => {

@@ -2,9 +2,12 @@
 // choosing the server, and the exit codes of authentication failures.
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { freePort } from '../server-process.ts'
 import { type CliWorld, configFile, newHome, register, startWorld } from './harness.ts'
+
+// Each test starts several processes (about a second each, more on a busy machine).
+vi.setConfig({ testTimeout: 180_000 })
 
 let world: CliWorld
 beforeAll(async () => {

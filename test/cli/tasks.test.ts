@@ -1,7 +1,10 @@
 // Everyday task work with the real executable: create, move, show by key, list filters,
 // assign, comment, update, delete; the exit codes of API failures; --json output.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { type CliWorld, newHome, signedInHome, startWorld } from './harness.ts'
+
+// Each test starts several processes (about a second each, more on a busy machine).
+vi.setConfig({ testTimeout: 180_000 })
 
 let world: CliWorld
 beforeAll(async () => {
