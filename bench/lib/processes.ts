@@ -121,6 +121,11 @@ export function runLoad(scenario: Scenario): Promise<LoadResult> {
   return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), [JSON.stringify(scenario)])
 }
 
+/** Several scenarios, one after the other, in one generator process (one start-up for all). */
+export function runLoads(scenarios: Scenario[]): Promise<LoadResult[]> {
+  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), [JSON.stringify(scenarios)])
+}
+
 /** A TypeScript script in a child process whose last stdout line is a JSON answer. */
 export function runScript<T>(script: string, args: string[], env: Record<string, string> = {}): Promise<T> {
   return new Promise((resolve, reject) => {

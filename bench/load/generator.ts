@@ -1,5 +1,6 @@
 // The load generator: a process of its own (never the server's), started by the harness with a
-// JSON scenario as its only argument. It prints one JSON LoadResult on stdout and exits.
+// JSON scenario (or an array of them, run one after the other) as its only argument. It prints
+// the JSON LoadResult (or the array of them) on stdout and exits.
 //
 //   closed   `connections` loops, each sending the next request as soon as the last answered
 //            (requests are taken round-robin from the list), for `seconds` after `warmup`
@@ -57,11 +58,20 @@ async function rate(s: Extract<Scenario, { mode: 'rate' }>) {
   return recorder.result((performance.now() - start) / 1000)
 }
 
+function run(scenario: Scenario) {
+  return scenario.mode === 'closed' ? closed(scenario) : scenario.mode === 'rate' ? rate(scenario) : runnerLoops(scenario)
+}
+
 async function main() {
-  const scenario = JSON.parse(process.argv[2] ?? '') as Scenario
-  const result =
-    scenario.mode === 'closed' ? await closed(scenario) : scenario.mode === 'rate' ? await rate(scenario) : await runnerLoops(scenario)
-  process.stdout.write(`${JSON.stringify(result)}\n`)
+  const input = JSON.parse(process.argv[2] ?? '') as Scenario | Scenario[]
+  let output
+  if (Array.isArray(input)) {
+    output = []
+    for (const scenario of input) output.push(await run(scenario))
+  } else {
+    output = await run(input)
+  }
+  process.stdout.write(`${JSON.stringify(output)}\n`)
 }
 
 main().catch((err) => {

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
+import type { Scenario } from '../load/generator.ts'
 import { account, createCompany } from '../lib/api.ts'
-import { type Child, ROOT, runLoad, startShopfloor } from '../lib/processes.ts'
+import { type Child, ROOT, runLoads, startShopfloor } from '../lib/processes.ts'
 import { databaseUrl, recreateDatabase, withClient } from '../lib/postgres.ts'
 import { ms, type Section } from '../lib/report.ts'
 import type { LoadResult } from '../lib/stats.ts'
@@ -71,12 +72,15 @@ interface Endpoint {
 interface Probe {
   agentId: string
   page200Before: string
+  /** Runs created this UTC month: what the costs and month-to-date spend add up. */
+  monthRuns: number
 }
 
 const ENDPOINTS: Endpoint[] = [
   { name: 'task list, 500 rows, no filter', path: (c) => `/api/companies/${c}/tasks?limit=500` },
   { name: 'task list, status todo + in_progress', path: (c) => `/api/companies/${c}/tasks?status=todo&status=in_progress&limit=500` },
   { name: 'task list, one assignee', path: (c, p) => `/api/companies/${c}/tasks?assignee_agent_id=${p.agentId}&limit=500` },
+  { name: 'task list, search q=task 12', path: (c) => `/api/companies/${c}/tasks?q=task%2012&limit=500` },
   { name: 'activity page 1', path: (c) => `/api/companies/${c}/activity` },
   { name: 'activity page 200', path: (c, p) => `/api/companies/${c}/activity?before=${encodeURIComponent(p.page200Before)}` },
   { name: 'dashboard, 30 days', path: (c) => `/api/companies/${c}/dashboard?days=30` },
@@ -93,7 +97,11 @@ async function probe(url: string, companyId: string): Promise<Probe> {
          FROM audit_events WHERE company_id = $1 ORDER BY created_at DESC OFFSET 9949 LIMIT 1`,
       [companyId],
     )).rows[0]
-    return { agentId: agent.id, page200Before: cursor?.at ?? new Date().toISOString() }
+    const month = (await c.query(
+      `SELECT count(*)::int AS n FROM runs WHERE company_id = $1 AND created_at >= date_trunc('month', now())`,
+      [companyId],
+    )).rows[0]
+    return { agentId: agent.id, page200Before: cursor?.at ?? new Date().toISOString(), monthRuns: month.n }
   })
 }
 
@@ -113,16 +121,17 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
     seeded ??= await seed(bench, server, url, print)
     const headers = bearer(seeded.apiKey)
     const { seconds, connections } = bench.sizes.scale
-    const measure = (p: string): Promise<LoadResult> =>
-      runLoad({ mode: 'closed', base: server.url, connections, seconds, warmup: Math.min(1, seconds), requests: [{ method: 'GET', path: p, headers }], okStatus: 200 })
+    const scenario = (p: string): Scenario =>
+      ({ mode: 'closed', base: server.url, connections, seconds, warmup: Math.min(1, seconds), requests: [{ method: 'GET', path: p, headers }], okStatus: 200 })
     const large = await probe(url, seeded.large)
     const small = await probe(url, seeded.small)
+    bench.log(`workload 4: ${ENDPOINTS.length} endpoints, large and small company`)
+    // Each endpoint on the large company, then on the small one, in one generator process.
+    const results = await runLoads(ENDPOINTS.flatMap((e) => [scenario(e.path(seeded!.large, large)), scenario(e.path(seeded!.small, small))]))
     const rows: string[][] = []
     const verdicts: Section['verdicts'] = []
-    for (const e of ENDPOINTS) {
-      bench.log(`workload 4: ${e.name}`)
-      const big = await measure(e.path(seeded.large, large))
-      const base = await measure(e.path(seeded.small, small))
+    for (const [i, e] of ENDPOINTS.entries()) {
+      const [big, base] = [results[2 * i], results[2 * i + 1]]
       const answered = big.errors === 0 && base.errors === 0
       const factor = big.p99 / base.p99
       rows.push([e.name, ms(big.p50), ms(big.p99), ms(base.p50), ms(base.p99), answered ? `${factor.toFixed(2)}x` : statusText(big, base)])
@@ -141,6 +150,7 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
       notes: [
         `Large company: ${L.tasks.toLocaleString('en-US')} tasks, ${L.auditEvents.toLocaleString('en-US')} audit events, ${L.runs.toLocaleString('en-US')} runs, ${L.agents} agents; ` +
           `small company: ${S.tasks.toLocaleString('en-US')} tasks, ${S.auditEvents.toLocaleString('en-US')} audit events, ${S.runs.toLocaleString('en-US')} runs, so its pages are as full as the large one's and the comparison shows what size alone costs.`,
+        `Runs created this month (what costs and month-to-date spend add up): ${large.monthRuns.toLocaleString('en-US')} in the large company, ${small.monthRuns.toLocaleString('en-US')} in the small one.`,
         `Both live in one database, seeded with generate_series (bench/workloads/scale-seed.ts) over 90 days of history${reused ? '; this run reused the database seeded by an earlier run from the same migrations, seed and sizes' : ''}.`,
         `${connections} connection, ${seconds} s per endpoint and company after a warm-up second.`,
       ],

@@ -1,0 +1,75 @@
+// The benchmark harness still runs end to end: its smallest size, every workload, a report.
+// The figures of this size mean nothing and are not checked; that the report has them is.
+// With TEST_DATABASE_URL the PostgreSQL workloads run against that server (in databases of
+// their own, dropped afterwards); without it only the embedded-database workload can run.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { TEST_DATABASE_URL } from '../helpers.ts'
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..')
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-bench-smoke-'))
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+function harness(args: string[]): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'run.ts'), '--mode', 'smoke', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let output = ''
+    child.stdout!.on('data', (d) => (output += d))
+    child.stderr!.on('data', (d) => (output += d))
+    child.once('exit', (code) => resolve({ code, output }))
+  })
+}
+
+/** The rows of the report's Targets table: [workload, target, measured, verdict]. */
+function targets(report: string): string[][] {
+  const table = report.split('## Targets')[1].split('\n## ')[0]
+  return table
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| workload') && !l.startsWith('| ---'))
+    .map((l) => l.slice(2, -2).split(' | '))
+}
+
+async function onPostgres(databaseUrl: string) {
+  const out = path.join(dir, 'postgres.md')
+  const { code, output } = await harness(['--pg', databaseUrl, '--out', out, '--no-keep', '--db-prefix', `sf_bench_smoke_${process.pid}`])
+  expect(code, output).toBe(0)
+  const report = fs.readFileSync(out, 'utf8')
+  expect(report).toMatch(/^# Shopfloor benchmark results/)
+  expect(report).toMatch(/\| PostgreSQL \| \d+\.\d+/)
+  for (const title of ['Ceilings of this machine', '1. GET /tasks/{key}', '2. POST /tasks', '3. Runners', '4. Scale', '5. ', '6. Sign-in storm', '7. Memory']) {
+    expect(report).toContain(`## ${title}`)
+  }
+  const rows = targets(report)
+  // Every target of workloads 1 to 6 has a verdict from a measurement, none "not measured".
+  for (const n of ['1.', '2.', '3.', '4.', '5.', '6.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
+  for (const row of rows) expect(['met', 'MISSED'], row.join(' | ')).toContain(row[3])
+  // The runners never got one run twice, whatever the speed.
+  expect(rows.find((r) => r[1] === 'zero double claims')?.[3]).toBe('met')
+  // Memory has figures on both databases.
+  expect(report).toMatch(/\| PostgreSQL \| \d+ \| \d+ \|/)
+  expect(report).toMatch(/\| embedded \(PGlite\) \| \d+ \| \d+ \|/)
+}
+
+async function embeddedOnly() {
+  const out = path.join(dir, 'embedded.md')
+  const { code, output } = await harness(['--embedded-only', '--out', out])
+  expect(code, output).toBe(0)
+  const report = fs.readFileSync(out, 'utf8')
+  expect(report).toContain('## Machine')
+  expect(report).toContain('| PostgreSQL | not used (--embedded-only) |')
+  expect(report).toMatch(/\| embedded \(PGlite\) \| \d+ \| \d+ \| [\d.,]+ \|/)
+}
+
+describe('benchmark harness, smoke size', () => {
+  // On PostgreSQL every workload; without a server only the embedded-database one can run.
+  it(`runs end to end and writes a report with each figure (${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded only'})`, async () => {
+    if (TEST_DATABASE_URL) await onPostgres(TEST_DATABASE_URL)
+    else await embeddedOnly()
+  }, 240_000)
+})
