@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { sha256 } from '../../src/server/auth/tokens.ts'
+import { randomToken, sha256 } from '../../src/server/auth/tokens.ts'
 import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
 
 let t: TestApp
@@ -167,7 +167,7 @@ describe('authenticating with a key', () => {
 
   it('svc_test_ values are treated as keys, never decoded as tokens', async () => {
     const user = await createUser(t.ctx)
-    const testKey = `svc_test_${'A'.repeat(32)}`
+    const testKey = `svc_test_${randomToken(24)}`
     expect((await call(t.app, 'GET', '/api/me', { token: testKey })).body.error.code).toBe('INVALID_TOKEN')
     await t.ctx.db.query(`INSERT INTO api_keys (user_id, name, prefix, key_hash) VALUES ($1, 'test', $2, $3)`, [
       user.id,
@@ -191,5 +191,37 @@ describe('authenticating with a key', () => {
     const backdated = (await list(user.token)).body[0].last_used
     await call(t.app, 'GET', '/api/me', { token: k.key })
     expect(Date.parse((await list(user.token)).body[0].last_used)).toBeGreaterThan(Date.parse(backdated))
+  })
+})
+
+describe('the older /api/users/{username}/api-keys paths', () => {
+  it('manage the caller\'s own keys with a limit of 10 and the same refusal of API keys', async () => {
+    const user = await createUser(t.ctx)
+    const base = `/api/users/${encodeURIComponent(user.email.toUpperCase())}/api-keys`
+    const ids: string[] = []
+    for (let i = 0; i < 10; i++) {
+      const r = await call(t.app, 'POST', base, { token: user.token, body: { name: `legacy-${i}` } })
+      expect(r.status).toBe(201)
+      ids.push(r.body.id)
+    }
+    const over = await call(t.app, 'POST', base, { token: user.token, body: { name: 'legacy-10' } })
+    expect(over.status).toBe(400)
+    expect(over.body.error.code).toBe('API_KEY_LIMIT')
+    // The supported path still allows up to 20.
+    expect((await create(user, { name: 'modern' })).status).toBe(201)
+
+    const key = (await create(user, { name: 'as-key' })).body.key
+    expect((await call(t.app, 'POST', `/api/users/${user.id}/api-keys`, { token: key, body: { name: 'x' } })).body.error.code).toBe('SESSION_REQUIRED')
+    expect((await call(t.app, 'DELETE', `${base}/${ids[0]}`, { token: key })).body.error.code).toBe('SESSION_REQUIRED')
+    expect((await call(t.app, 'GET', base, { token: key })).body).toHaveLength(12)
+    expect((await call(t.app, 'DELETE', `${base}/${ids[0]}`, { token: user.token })).status).toBe(204)
+  })
+
+  it("someone else's username is 404", async () => {
+    const user = await createUser(t.ctx)
+    const other = await createUser(t.ctx)
+    const r = await call(t.app, 'GET', `/api/users/${encodeURIComponent(other.email)}/api-keys`, { token: user.token })
+    expect(r.status).toBe(404)
+    expect(r.body.error.code).toBe('NOT_FOUND')
   })
 })

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createMailer, transportOptions } from '../../src/server/auth/mailer.ts'
-import { sha256 } from '../../src/server/auth/tokens.ts'
+import { randomToken, sha256 } from '../../src/server/auth/tokens.ts'
 import { buildApp } from '../../src/server/app.ts'
 import type { SmtpConfig } from '../../src/server/config.ts'
 import { createLogger } from '../../src/server/logger.ts'
@@ -79,7 +79,7 @@ describe('production logs', () => {
     expect((await callFrom(env.app, ip, 'POST', '/api/password/forgot', { body: { email } })).status).toBe(202)
     await settle()
     // A reset through a link whose token we know (the emailed one is never visible here).
-    const resetToken = 'known-reset-token-for-this-test-0123456789'
+    const resetToken = randomToken(32)
     await env.ctx.db.query(
       `INSERT INTO password_resets (user_id, token_hash, expires_at) VALUES ($1, $2, now() + interval '5 minutes')`,
       [reg.body.user.id, sha256(resetToken)],

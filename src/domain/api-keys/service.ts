@@ -8,6 +8,8 @@ import { randomToken, sha256 } from '../../server/auth/tokens.ts'
 
 export const KEY_PREFIX = 'svc_live_'
 export const MAX_ACTIVE_KEYS = 20
+/** The older /api/users/{username}/api-keys paths kept their lower limit. */
+export const LEGACY_MAX_ACTIVE_KEYS = 10
 export const PREFIX_LENGTH = 13
 
 export interface ApiKeyRecord {
@@ -31,6 +33,7 @@ export async function createApiKey(
   db: Db,
   userId: string,
   input: { name: string; expires_in_days?: number | null },
+  maxActive = MAX_ACTIVE_KEYS,
 ): Promise<ApiKeyRecord & { key: string }> {
   const key = generateKey()
   return db.transaction(async (tx) => {
@@ -43,8 +46,8 @@ export async function createApiKey(
       [userId, input.name],
     )
     if (active!.same_name) throw new AppError('API_KEY_EXISTS', `An active API key named "${input.name}" already exists`, { name: input.name })
-    if (active!.total >= MAX_ACTIVE_KEYS) {
-      throw new AppError('API_KEY_LIMIT', `At most ${MAX_ACTIVE_KEYS} active API keys per user`, { limit: MAX_ACTIVE_KEYS })
+    if (active!.total >= maxActive) {
+      throw new AppError('API_KEY_LIMIT', `At most ${maxActive} active API keys per user`, { limit: maxActive })
     }
     const record = await tx.one<ApiKeyRecord>(
       `INSERT INTO api_keys (user_id, name, prefix, key_hash, expires_at)
