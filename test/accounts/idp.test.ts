@@ -198,6 +198,18 @@ describe('the key set', () => {
     }
   })
 
+  it('that cannot be fetched makes the sign-in fail as keys_unavailable', async () => {
+    const server = new JwksServer()
+    await server.start()
+    await server.close() // nothing listens at this address any more
+    const verify = createIdpVerifier({ clientId: CLIENT_ID, jwksUrl: server.url, issuers: [ISSUER] })
+    await expect(verify(await idToken(uniqueEmail()))).rejects.toMatchObject({
+      code: 'IDP_SIGN_IN_FAILED',
+      status: 401,
+      details: { reason: 'keys_unavailable' },
+    })
+  })
+
   it('is fetched again when a token names a key id it does not know (key rotation)', async () => {
     const server = new JwksServer()
     await server.start()
