@@ -11,7 +11,7 @@ export function nullable<S extends object>(schema: S) {
 export const nullableUuid = nullable(uuid)
 export const nullableText = nullable({ type: 'string' } as const)
 /** A timestamp (an offset is optional: without one it is read as UTC) or a plain date. */
-export const timestamp = {
+const timestamp = {
   anyOf: [
     { type: 'string', format: 'iso-date-time' },
     { type: 'string', format: 'date' },

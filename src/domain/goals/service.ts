@@ -8,7 +8,7 @@ import { chainReaches, findInCompany } from '../companies/references.ts'
 // task counts are computed on read from the (goal_id, status) index.
 
 export const GOAL_STATUSES = ['planned', 'active', 'achieved', 'abandoned'] as const
-export const GOAL_FIELDS = ['title', 'description', 'status', 'parent_id', 'owner_agent_id', 'target_date'] as const
+const GOAL_FIELDS = ['title', 'description', 'status', 'parent_id', 'owner_agent_id', 'target_date'] as const
 
 export interface Goal {
   id: string

@@ -8,7 +8,7 @@ import { type Actor, diff, recordAudit } from '../audit/record.ts'
 // project is archived.
 
 export const PROJECT_STATUSES = ['active', 'paused', 'completed', 'archived'] as const
-export const PROJECT_FIELDS = ['name', 'description', 'repository', 'monthly_budget_cents', 'status'] as const
+const PROJECT_FIELDS = ['name', 'description', 'repository', 'monthly_budget_cents', 'status'] as const
 
 export interface Project {
   id: string

@@ -13,7 +13,7 @@ export interface TaskFilters {
 }
 
 /** `text` as a LIKE pattern that matches it literally (backslash is the default escape). */
-export function likeLiteral(text: string): string {
+function likeLiteral(text: string): string {
   return text.replace(/[\\%_]/g, (c) => `\\${c}`)
 }
 
