@@ -156,6 +156,34 @@ describe('runs', () => {
   })
 })
 
+describe('dashboard and costs', () => {
+  it('shows counts, spend and the daily series; a range other than 7, 14, 30 is exit code 5', async () => {
+    const op = await operator(api, url, 'DSH')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Spender' })
+    await op.client.tasks.create(op.companyId, { title: 'Blocked one', status: 'blocked' })
+    await op.client.tasks.create(op.companyId, { title: 'Paid work', assignee_agent_id: agent.id })
+    const claimed = await op.client.runs.claim(op.companyId, { runner_id: 'r' })
+    await op.client.runs.report(op.companyId, claimed!.run.id, { runner_id: 'r', status: 'succeeded', cost_cents: 250 })
+
+    const data = await op.json('dashboard', '--days', '7')
+    expect(data).toMatchObject({ range_days: 7, tasks_blocked: 1, spend_mtd_cents: 250, agents_total: 1 })
+    expect(data.series).toHaveLength(7)
+    const text = await op.run('dashboard')
+    expect(text.stdout).toMatch(/Spend this month:\s+\$2\.50 of no limit/)
+    expect(text.stdout).toContain('Last 14 days')
+    const bad = await op.run('dashboard', '--days', '9')
+    expect(bad.code).toBe(5)
+    expect(bad.stderr).toMatch(/^VALIDATION_ERROR: /)
+
+    const costs = await op.json('costs')
+    expect(costs).toMatchObject({ total_cents: 250, by_agent: [expect.objectContaining({ agent_id: agent.id, cost_cents: 250 })] })
+    expect((await op.run('costs')).stdout).toMatch(/Spender\s+1\s+\d+\s+\d+\s+\$2\.50/)
+    const month = await op.run('costs', '--month', '2026-13')
+    expect(month.code).toBe(5)
+    expect(month.stderr).toMatch(/^INVALID_MONTH: /)
+  })
+})
+
 describe('activity and keys', () => {
   it('shows the audit trail with field-level changes, newest first', async () => {
     const op = await operator(api, url, 'ACT')
