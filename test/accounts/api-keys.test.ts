@@ -77,6 +77,16 @@ describe('creating a key', () => {
     expect((await create(user, { name: 'k22' })).body.error.code).toBe('API_KEY_LIMIT')
   })
 
+  it('holds the limit and the name rule under simultaneous requests', async () => {
+    const user = await createUser(t.ctx)
+    const many = await Promise.all(Array.from({ length: 24 }, (_, i) => create(user, { name: `p${i}` })))
+    expect(many.filter((r) => r.status === 201)).toHaveLength(20)
+    expect(many.filter((r) => r.status === 400 && r.body.error.code === 'API_KEY_LIMIT')).toHaveLength(4)
+    const other = await createUser(t.ctx)
+    const same = await Promise.all(Array.from({ length: 5 }, () => create(other, { name: 'same' })))
+    expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409])
+  })
+
   it('needs a password session: an API key gets 403 SESSION_REQUIRED', async () => {
     const user = await createUser(t.ctx)
     const key = (await create(user, { name: 'first' })).body.key

@@ -96,6 +96,15 @@ describe('POST /api/password/forgot', () => {
     expect((await reset(second, 'new password 2')).status).toBe(200)
   })
 
+  it('simultaneous requests for one account still make one link', async () => {
+    const a = await signUp(t.app)
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => callFrom(t.app, uniqueIp(), 'POST', '/api/password/forgot', { body: { email: a.email } })),
+    )
+    expect(answers.map((r) => r.status)).toEqual([202, 202, 202, 202, 202])
+    expect(await t.ctx.db.many('SELECT id FROM password_resets WHERE user_id = $1', [a.id])).toHaveLength(1)
+  })
+
   it('is limited to 5 requests per minute per client address', async () => {
     const ip = uniqueIp()
     for (let i = 0; i < 5; i++) {

@@ -26,15 +26,18 @@ const invalidResetToken = () => new AppError('INVALID_RESET_TOKEN', 'Invalid or 
 export async function issueResetToken(ctx: Pick<AppContext, 'db'>, email: string, requestedIp: string | null): Promise<{ to: string; token: string } | null> {
   return ctx.db.transaction(async (tx) => {
     // The row lock serialises requests for one account, so the 60-second rule holds under load.
-    const user = await tx.one<{ id: string; email: string; recent: boolean }>(
-      `SELECT u.id, u.email,
-              EXISTS (SELECT 1 FROM password_resets r
-                       WHERE r.user_id = u.id AND r.created_at > now() - make_interval(secs => $2)) AS recent
-         FROM users u WHERE lower(u.email) = $1 AND u.is_active
-        FOR UPDATE OF u`,
-      [normalizeEmail(email), RESET_REQUEST_INTERVAL_SECONDS],
+    // The check runs as its own statement after the lock is held, so it sees a link that a
+    // request we waited for has just committed.
+    const user = await tx.one<{ id: string; email: string }>(
+      'SELECT id, email FROM users WHERE lower(email) = $1 AND is_active FOR UPDATE',
+      [normalizeEmail(email)],
     )
-    if (!user || user.recent) return null
+    if (!user) return null
+    const recent = await tx.one(
+      'SELECT 1 FROM password_resets WHERE user_id = $1 AND created_at > now() - make_interval(secs => $2) LIMIT 1',
+      [user.id, RESET_REQUEST_INTERVAL_SECONDS],
+    )
+    if (recent) return null
     const token = randomToken(RESET_TOKEN_BYTES)
     await tx.query(
       'UPDATE password_resets SET voided_at = now() WHERE user_id = $1 AND used_at IS NULL AND voided_at IS NULL',
