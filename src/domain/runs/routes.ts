@@ -11,6 +11,8 @@ import { heartbeatRun, type RunReport, reportRun } from './report.ts'
 import { runContext } from './run-context.ts'
 import { wakeAgent } from './wake.ts'
 
+const tags = ['runs']
+
 const runnerId = { type: 'string', minLength: 1, maxLength: 100 } as const
 const count = { type: 'integer', minimum: 0 } as const
 
@@ -73,15 +75,15 @@ type Params = { company_id: string; run_id: string }
 // Runs and the runner protocol: list, get, claim, heartbeat, report, cancel, expire-stale; and
 // waking an agent, which queues a run.
 export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get('/runs', { schema: { params: idParams(), querystring: listQuery } }, async (request) => {
+  app.get('/runs', { schema: { tags, params: idParams(), querystring: listQuery } }, async (request) => {
     return listRuns(ctx.db, request.membership.companyId, request.query as RunFilter)
   })
 
-  app.get('/runs/:run_id', { schema: { params: idParams('run_id') } }, async (request) => {
+  app.get('/runs/:run_id', { schema: { tags, params: idParams('run_id') } }, async (request) => {
     return getRun(ctx.db, request.membership.companyId, (request.params as Params).run_id)
   })
 
-  app.post('/runs/claim', { schema: { params: idParams(), body: claimBody } }, async (request, reply) => {
+  app.post('/runs/claim', { schema: { tags, params: idParams(), body: claimBody } }, async (request, reply) => {
     const body = request.body as { runner_id: string; agent_ids?: string[] | null; adapters?: string[] | null }
     const { companyId } = request.membership
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
@@ -89,25 +91,25 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     return runContext(ctx.db, companyId, run.id, request.principal.user.id, ctx.config.runLeaseSeconds)
   })
 
-  app.post('/runs/expire-stale', { schema: { params: idParams() } }, async (request) => {
+  app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {
     return { expired: await expireStaleRuns(ctx, request.membership.companyId) }
   })
 
-  app.post('/runs/:run_id/heartbeat', { schema: { params: idParams('run_id'), body: heartbeatBody } }, async (request) => {
+  app.post('/runs/:run_id/heartbeat', { schema: { tags, params: idParams('run_id'), body: heartbeatBody } }, async (request) => {
     const { runner_id } = request.body as { runner_id: string }
     return heartbeatRun(ctx, request.membership.companyId, (request.params as Params).run_id, runner_id)
   })
 
-  app.patch('/runs/:run_id', { schema: { params: idParams('run_id'), body: reportBody } }, async (request) => {
+  app.patch('/runs/:run_id', { schema: { tags, params: idParams('run_id'), body: reportBody } }, async (request) => {
     const { run_id } = request.params as Params
     return reportRun(ctx, request.membership.companyId, run_id, request.body as RunReport, userActor(request))
   })
 
-  app.post('/runs/:run_id/cancel', { schema: { params: idParams('run_id') } }, async (request) => {
+  app.post('/runs/:run_id/cancel', { schema: { tags, params: idParams('run_id') } }, async (request) => {
     return cancelRun(ctx, request.membership.companyId, (request.params as Params).run_id, userActor(request))
   })
 
-  app.post('/agents/:agent_id/wake', { schema: { params: idParams('agent_id'), body: wakeBody } }, async (request, reply) => {
+  app.post('/agents/:agent_id/wake', { schema: { tags: ['agents'], params: idParams('agent_id'), body: wakeBody } }, async (request, reply) => {
     const body = (request.body ?? {}) as { task_id?: string | null; reason?: string | null }
     const { agent_id } = request.params as { agent_id: string }
     const run = await wakeAgent(ctx, request.membership.companyId, agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))

@@ -1,6 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { AGENT_SELECT } from '../agents/model.ts'
 import { COMPANY_COLUMNS } from '../companies/model.ts'
+import { getProject } from '../projects/service.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
 
@@ -30,7 +31,7 @@ export async function runContext(q: Queryable, companyId: string, runId: string,
 
   let comments: unknown[] = []
   let goalChain: unknown[] = []
-  let project = null
+  let project: unknown = null
   if (task) {
     ;[comments, goalChain, project] = await Promise.all([
       q.many(
@@ -42,13 +43,7 @@ export async function runContext(q: Queryable, companyId: string, runId: string,
         [task.id, companyId],
       ),
       task.goal_id ? goalChainOf(q, companyId, task.goal_id) : [],
-      task.project_id
-        ? q.one(
-            `SELECT id, company_id, name, description, repository, monthly_budget_cents, status, created_at, updated_at
-               FROM projects WHERE id = $1 AND company_id = $2`,
-            [task.project_id, companyId],
-          )
-        : null,
+      task.project_id ? getProject(q, companyId, task.project_id) : null,
     ])
   }
   return {
