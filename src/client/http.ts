@@ -136,7 +136,12 @@ export class HttpClient {
     if (!response.ok) throw await errorFromResponse(response)
     if (response.status === 204) return undefined as T
     const text = await response.text()
-    return (text ? JSON.parse(text) : undefined) as T
+    try {
+      return (text ? JSON.parse(text) : undefined) as T
+    } catch {
+      // A 2xx page that is not JSON: a wrong base URL, or a proxy's page.
+      throw new ApiError(response.status, 'INVALID_RESPONSE', `Expected JSON from ${method} ${path}, got ${response.headers.get('content-type') ?? 'no content type'}`)
+    }
   }
 
   /**

@@ -69,6 +69,13 @@ describe('errors', () => {
     expect(error).toMatchObject({ status: 502, code: 'HTTP_ERROR', message: 'Bad Gateway' })
     expect(gateway.seen.length - before).toBe(1)
   })
+  it('refuses a successful answer that is not JSON with INVALID_RESPONSE', async () => {
+    const client = new ShopfloorClient({ baseUrl: gateway.url, retry: false })
+    gateway.plan({ status: 200, body: '<html>a web page</html>' })
+    const error = await rejection(client.service.health())
+    expect(error).toMatchObject({ status: 200, code: 'INVALID_RESPONSE' })
+    expect(error.message).toContain('text/html')
+  })
 })
 
 describe('retries', () => {
