@@ -12,6 +12,8 @@ import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-p
 export interface TestServer {
   server: ServerProcess
   url: string
+  /** The server's environment (its database), to start it again. */
+  env: Record<string, string>
   close(): Promise<void>
 }
 
@@ -19,10 +21,12 @@ export interface TestServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const scratch = await scratchPostgres()
   const dataDir = tempDir('shopfloor-runner-data-')
-  const server = await startServer({ ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env })
+  const serverEnv = { ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env }
+  const server = await startServer(serverEnv)
   return {
     server,
     url: server.url,
+    env: serverEnv,
     async close() {
       await server.stop()
       await scratch?.drop()

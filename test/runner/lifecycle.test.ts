@@ -124,6 +124,17 @@ describe('stopping a run', () => {
   })
 })
 
+describe('keeping the lease', () => {
+  it('heartbeats keep a silent run alive beyond the lease', async () => {
+    const ws = await makeWorkspace(server.url)
+    runner(ws)
+    const { run } = await assign(ws, { sleep: 3.5, reply: 'still mine' }) // the lease is 2 seconds
+    await agentStarted(run.id)
+    const finished = await runStatus(ws, run.id, 'succeeded')
+    expect(finished.summary).toBe('still mine')
+  })
+})
+
 describe('shutdown on SIGTERM', () => {
   it('lets a run in progress finish, then exits', async () => {
     const ws = await makeWorkspace(server.url)
@@ -172,16 +183,18 @@ describe('the queue', () => {
 })
 
 describe('options', () => {
-  it('--simulate runs every agent with the simulated adapter; --success-status done', async () => {
+  it('--simulate runs every agent with the simulated adapter; --success-status done; --agent', async () => {
     const ws = await makeWorkspace(server.url)
-    runner(ws, ['--simulate', '--success-status', 'done'])
-    const { task, run } = await assign(ws, { reply: 'not used' })
+    const { task, run, worker } = await assign(ws, { reply: 'not used' })
+    const other = await assign(ws, { reply: 'not mine' })
+    runner(ws, ['--simulate', '--success-status', 'done', '--agent', worker.id])
     const finished = await runStatus(ws, run.id, 'succeeded')
     expect(finished).toMatchObject({ tokens_in: 100, tokens_out: 50, cost_cents: 1 })
     expect(agent.started(run.id)).toBeNull()
     expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('done')
     const [comment] = await ws.client.comments.list(ws.companyId, task.id)
     expect(comment.body).toBe(`Simulated work done on ${task.key} "Long job".`)
+    expect((await ws.client.runs.get(ws.companyId, other.run.id)).status).toBe('queued') // another agent's run
   })
 
   it('runs a project task in a worktree of its repository, with the prompt as an argument', async () => {

@@ -1,0 +1,43 @@
+// The runner follows the live event stream through a server restart: it reconnects with the
+// spec's backoff and claims on reconnection and on run.created, not waiting for its poll.
+import { afterAll, expect, it } from 'vitest'
+import { startServer } from '../server-process.ts'
+import { fakeAgent, makeWorkspace, planDescription, startRunner, startTestServer, type TestServer, waitFor } from './harness.ts'
+
+let server: TestServer
+let restarted: Awaited<ReturnType<typeof startServer>> | null = null
+afterAll(async () => {
+  await restarted?.stop()
+  await server?.close()
+})
+
+it('reconnects after the server restarts and claims new work from the event stream', async () => {
+  server = await startTestServer()
+  const ws = await makeWorkspace(server.url)
+  const agent = fakeAgent()
+  const runner = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--poll-seconds', '600', '--agent-command', agent.command],
+    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
+  )
+  try {
+    await waitFor(() => runner.logs().some((l) => l.msg === 'runner started'))
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Rex', adapter: 'agent_cli_1' })
+    const first = await ws.client.tasks.create(ws.companyId, { title: 'Before', description: planDescription({ reply: 'one' }), assignee_agent_id: worker.id })
+    await waitFor(async () => (await ws.client.runs.list(ws.companyId, { task_id: first.id }))[0]?.status === 'succeeded')
+
+    // Same port, same database: a restart.
+    await server.server.stop()
+    await waitFor(() => runner.logs().some((l) => l.msg === 'event stream disconnected; reconnecting'))
+    restarted = await startServer({ ...server.env, PORT: String(server.server.port) })
+
+    // The poll is 10 minutes away: only the reconnected stream can bring this run to the runner.
+    const second = await ws.client.tasks.create(ws.companyId, { title: 'After', description: planDescription({ reply: 'two' }), assignee_agent_id: worker.id })
+    const done = await waitFor(async () => {
+      const [run] = await ws.client.runs.list(ws.companyId, { task_id: second.id })
+      return run?.status === 'succeeded' ? run : null
+    }, 40_000)
+    expect(done.summary).toBe('two')
+  } finally {
+    await runner.stop('SIGKILL')
+  }
+})
