@@ -44,7 +44,10 @@ export interface RunningServer {
   stop(): Promise<void>
 }
 
-/** Starts `shopfloor serve` and waits until /health answers healthy. */
+/**
+ * Starts `shopfloor serve` and waits until /health answers healthy. Without DATABASE_URL in
+ * `env` it runs on the embedded database in a temporary DATA_DIR.
+ */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort()
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-e2e-'))

@@ -1,18 +1,21 @@
 // The web app in a real headless Chromium against a real server process: a person signs up,
 // creates a company, hires an agent, creates and moves a task on the board, sees changes made
 // by another client arrive live (a task, a run's transcript), and approves a budget override.
-// Screenshots of the main pages are saved to docs/screenshots/.
+// Screenshots of the main pages are saved to docs/screenshots/. The server uses a fresh
+// PostgreSQL database when TEST_DATABASE_URL is set, else its embedded database.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
+import { scratchPostgres } from '../helpers.ts'
 import { type Browser, buildWebApp, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `ada-${Date.now().toString(36)}@example.test`
 
 let server: RunningServer
+let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 /** "Another client": the same person signed in from a script, not from this browser. */
@@ -35,7 +38,9 @@ async function claimFor(agentId: string) {
 describe('web app in a browser', () => {
   beforeAll(async () => {
     buildWebApp()
-    server = await startServer()
+    // With TEST_DATABASE_URL the server gets a PostgreSQL database of its own, else the embedded one.
+    database = await scratchPostgres()
+    server = await startServer(database ? { DATABASE_URL: database.url } : {})
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(10_000)
@@ -44,6 +49,7 @@ describe('web app in a browser', () => {
   afterAll(async () => {
     await browser?.close()
     await server?.stop()
+    await database?.drop()
   })
 
   it('serves the app to browsers and the service description to API clients', async () => {
@@ -87,6 +93,17 @@ describe('web app in a browser', () => {
     expect(companies.map((c) => [c.name, c.task_prefix, c.role])).toEqual([['Acme Robotics', 'ACME', 'owner']])
   })
 
+  it('refreshes an expired access token once and carries on', async () => {
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('shopfloor.session')))!)
+    await page.evaluate((session) => localStorage.setItem('shopfloor.session', JSON.stringify({ ...session, accessToken: 'expired.or.forged' })), stored)
+    await page.reload()
+    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('live')
+    const renewed = JSON.parse((await page.evaluate(() => localStorage.getItem('shopfloor.session')))!)
+    expect(renewed.accessToken).not.toBe('expired.or.forged')
+    expect(renewed.refreshToken).toBe(stored.refreshToken)
+  })
+
   it('hires an agent, and a second one reporting to the first', async () => {
     await page.getByRole('link', { name: 'Agents' }).first().click()
     await page.getByRole('button', { name: 'Hire agent' }).click()
@@ -101,6 +118,21 @@ describe('web app in a browser', () => {
     graceId = page.url().split('/agents/')[1]
     const grace = await other.agents.get(companyId, graceId)
     expect(grace).toMatchObject({ name: 'Grace', title: 'Chief engineer', role: 'cto', status: 'idle', monthly_budget_cents: 4000 })
+
+    // A hire proposed for approval waits as pending until someone approves it.
+    await page.getByRole('link', { name: 'Agents' }).first().click()
+    await page.getByRole('button', { name: 'Hire agent' }).click()
+    await dialog.getByLabel('Name').fill('Hopper')
+    await dialog.getByLabel(/Ask for approval first/).check()
+    await dialog.getByRole('button', { name: 'Propose hire' }).click()
+    await page.getByRole('heading', { name: /Hopper/ }).waitFor()
+    await page.getByText('Pending approval').first().waitFor()
+    await page.getByRole('link', { name: 'Approvals' }).first().click()
+    const hire = page.getByRole('article', { name: 'Hire agent approval' })
+    await hire.getByRole('button', { name: 'Approve' }).click()
+    await hire.waitFor({ state: 'detached' })
+    const hopper = (await other.agents.list(companyId)).find((a) => a.name === 'Hopper')
+    expect(hopper?.status).toBe('idle')
 
     const linus = await other.agents.hire(companyId, { name: 'Linus', title: 'Kernel hacker', reports_to_id: graceId })
     await other.agents.hire(companyId, { name: 'Margaret', title: 'Flight software', reports_to_id: graceId })
@@ -137,6 +169,54 @@ describe('web app in a browser', () => {
     expect(me.preferences.tasks?.view).toBe('board')
   })
 
+  it('edits a task: fields, comments and subtasks', async () => {
+    await page.locator('[data-task="ACME-1"]').click()
+    await page.getByRole('heading', { name: /Write the launch post/ }).waitFor()
+    const fields = page.getByRole('region', { name: 'Fields' })
+    await fields.getByLabel('Assignee').selectOption({ label: 'Grace (Chief engineer)' })
+    await fields.getByLabel('Due date').fill('2030-01-15')
+    await expect.poll(async () => (await other.tasks.get(companyId, 'ACME-1')).due_date?.slice(0, 10)).toBe('2030-01-15')
+    expect((await other.tasks.get(companyId, 'ACME-1')).assignee_agent_id).toBe(graceId)
+
+    const comments = page.getByRole('region', { name: 'Comments' })
+    await comments.getByLabel('Add a comment').fill('Keep it under 500 words.')
+    await comments.getByLabel('Kind').selectOption('plan')
+    await comments.getByRole('button', { name: 'Post' }).click()
+    await comments.getByText('Keep it under 500 words.').waitFor()
+    const [comment] = await other.comments.list(companyId, 'ACME-1')
+    expect(comment).toMatchObject({ body: 'Keep it under 500 words.', kind: 'plan' })
+
+    await page.getByRole('button', { name: 'Add subtask' }).click()
+    const dialog = page.getByRole('dialog', { name: 'New subtask of ACME-1' })
+    await dialog.getByLabel('Title').fill('Pick a headline')
+    await dialog.getByLabel('Status').selectOption('backlog')
+    await dialog.getByRole('button', { name: 'Create task' }).click()
+    await page.getByRole('region', { name: 'Subtasks' }).getByText('Pick a headline').waitFor()
+    const [sub] = await other.tasks.list(companyId, { parent_id: (await other.tasks.get(companyId, 'ACME-1')).id })
+    expect(sub).toMatchObject({ key: 'ACME-2', title: 'Pick a headline' })
+  })
+
+  it('searches the list and keeps a saved view', async () => {
+    await page.getByRole('link', { name: 'Tasks' }).first().click()
+    await page.getByRole('button', { name: 'List' }).click()
+    const search = page.getByLabel('Search')
+    await search.fill('headline')
+    await search.press('Enter')
+    await page.waitForURL(/q=headline/)
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1)
+    await page.getByRole('button', { name: 'Save current filters…' }).click()
+    await page.getByLabel('View name').fill('Headlines')
+    await page.getByRole('button', { name: 'Save', exact: true }).click()
+    await expect.poll(async () => (await other.me.get()).preferences.tasks?.saved_views).toEqual([expect.objectContaining({ name: 'Headlines', query: 'q=headline' })])
+
+    await page.getByRole('button', { name: 'All', exact: true }).click()
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(2)
+    await page.getByRole('button', { name: 'Headlines', exact: true }).click()
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1)
+    await page.getByRole('button', { name: 'All', exact: true }).click()
+    await page.getByRole('button', { name: 'Board' }).click()
+  })
+
   it('shows a task created by another client without reloading', async () => {
     const made = await other.tasks.create(companyId, { title: 'Made elsewhere', status: 'todo', assignee_agent_id: graceId, priority: 'urgent' })
     await page.locator(`[data-column="todo"] [data-task="${made.key}"]`).waitFor()
@@ -147,7 +227,7 @@ describe('web app in a browser', () => {
     const run = await claimFor(graceId)
     await page.goto(`${server.url}/c/${companyId}/runs/${run.id}`)
     await page.getByRole('heading', { name: /Run/ }).waitFor()
-    await other.runs.report(companyId, run.id, { runner_id: 'e2e-runner', status: 'running', transcript: [{ role: 'system', text: 'Task ACME-2: Made elsewhere' }, { text: 'Reading the repository layout.' }] })
+    await other.runs.report(companyId, run.id, { runner_id: 'e2e-runner', status: 'running', transcript: [{ role: 'system', text: 'Picked up by e2e-runner.' }, { text: 'Reading the repository layout.' }] })
     await page.getByText('Reading the repository layout.').waitFor()
     await other.runs.report(companyId, run.id, {
       runner_id: 'e2e-runner',
@@ -183,6 +263,64 @@ describe('web app in a browser', () => {
     expect(approval).toMatchObject({ type: 'budget_override', decision_note: 'Worth it', new_budget_cents: 500 })
   })
 
+  it('shows when the live stream is down, reconnects, and refetches what it missed', async () => {
+    await page.goto(`${server.url}/c/${companyId}/tasks`)
+    await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('live')
+    // Cut the stream: the open connection is dropped and every new one refused.
+    await page.route('**/api/companies/*/events', (route) => route.abort())
+    await page.reload()
+    await page.locator('[data-task="ACME-1"]').waitFor()
+    await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('down')
+    await page.getByText('Live updates down, reconnecting').waitFor()
+
+    const missed = await other.tasks.create(companyId, { title: 'Made while offline', status: 'blocked' })
+    await page.unroute('**/api/companies/*/events')
+    await expect.poll(() => page.locator('[data-live]').getAttribute('data-live'), { timeout: 15_000 }).toBe('live')
+    await page.locator(`[data-column="blocked"] [data-task="${missed.key}"]`).waitFor()
+  })
+
+  it('pages through the activity log with field-level changes', async () => {
+    const scratch = await other.tasks.create(companyId, { title: 'Churn', status: 'backlog' })
+    for (let i = 1; i <= 50; i++) await other.tasks.update(companyId, scratch.id, { sort_order: i })
+    await page.getByRole('link', { name: 'Activity' }).click()
+    await page.getByRole('listitem').filter({ hasText: 'Sort order' }).first().waitFor()
+    const rows = page.locator('tbody tr')
+    await expect.poll(() => rows.count()).toBe(50)
+    await page.getByRole('button', { name: 'Load older' }).click()
+    await expect.poll(() => rows.count()).toBeGreaterThan(50)
+    // The oldest entries include the company's creation by its owner.
+    await page.getByRole('cell', { name: /Created company Acme Robotics/i }).waitFor()
+  })
+
+  it('runs the goals, projects, routines and costs pages', async () => {
+    const goal = await other.goals.create(companyId, { title: 'Launch v1' })
+    await other.goals.create(companyId, { title: 'Ship the docs', parent_id: goal.id })
+    await page.getByRole('link', { name: 'Goals' }).click()
+    await page.locator('.tree li li').getByText('Ship the docs').waitFor()
+
+    await page.getByRole('link', { name: 'Projects' }).click()
+    await page.getByRole('button', { name: 'New project' }).click()
+    const project = page.getByRole('dialog', { name: 'New project' })
+    await project.getByLabel('Name').fill('Website')
+    await project.getByRole('button', { name: 'Create project' }).click()
+    await page.getByRole('link', { name: 'Website' }).waitFor()
+
+    await page.getByRole('link', { name: 'Routines' }).click()
+    await page.getByRole('button', { name: 'New routine' }).click()
+    const routine = page.getByRole('dialog', { name: 'New routine' })
+    await routine.getByLabel('Title').fill('Morning triage')
+    await routine.getByLabel('Agent').selectOption({ label: 'Grace (Chief engineer)' })
+    await routine.getByRole('button', { name: 'Create routine' }).click()
+    await page.getByRole('cell', { name: 'Morning triage', exact: true }).waitFor()
+    await page.getByRole('button', { name: 'Run now' }).click()
+    await page.waitForURL(/\/runs\//)
+    const run = await other.runs.get(companyId, page.url().split('/runs/')[1])
+    expect(run).toMatchObject({ trigger: 'routine', agent_id: graceId })
+
+    await page.getByRole('link', { name: 'Costs' }).click()
+    await page.getByRole('region', { name: 'By agent' }).getByRole('link', { name: 'Grace' }).waitFor()
+  })
+
   it('shows the agent page and the dashboard', async () => {
     await page.goto(`${server.url}/c/${companyId}/agents/${graceId}`)
     await page.getByRole('region', { name: 'Budget' }).getByText(/of \$40\.00/).waitFor()
@@ -207,6 +345,21 @@ describe('web app in a browser', () => {
     await shot('board-dark')
   })
 
+  it('is usable at phone width', async () => {
+    const phone = await browser.context.newPage()
+    await phone.setViewportSize({ width: 390, height: 844 })
+    await phone.goto(`${server.url}/c/${companyId}`)
+    await phone.locator('[data-card="spend"]').waitFor()
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await phone.getByRole('button', { name: 'Open menu' }).click()
+    await phone.getByRole('link', { name: 'Agents' }).click()
+    await phone.getByRole('heading', { name: 'Agents' }).waitFor()
+    await phone.getByRole('button', { name: 'Sign out' }).waitFor() // still on screen at this width
+    await phone.waitForFunction(() => document.getAnimations().length === 0) // the drawer has slid shut
+    await shot('phone-agents', phone)
+    await phone.close()
+  })
+
   it('creates an API key shown once, and signs out', async () => {
     await page.goto(`${server.url}/profile`)
     const keys = page.getByRole('region', { name: 'API keys' })
@@ -220,5 +373,13 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
     expect(await page.evaluate(() => localStorage.getItem('shopfloor.session'))).toBeNull()
+
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill('wrong password')
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('alert').filter({ hasText: /password/i }).waitFor()
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.waitForURL(`${server.url}/c/${companyId}`)
   })
 })

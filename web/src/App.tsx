@@ -1,5 +1,5 @@
 // Top-level routing: public pages when signed out, the company shell when signed in.
-import type { ReactNode } from 'react'
+import { type ReactNode, useEffect } from 'react'
 import { ErrorText } from './components/ErrorText.tsx'
 import { Shell } from './components/Shell.tsx'
 import { PreferencesScope } from './lib/preferences.tsx'
@@ -98,10 +98,10 @@ function matchCompanyPage(pathname: string): { companyId: string; page: ReactNod
 /** `/` and unknown paths: the last company used, else the first, else company creation. */
 function Home() {
   const companies = useCompanies()
+  const target = companies.data ? (companies.data.find((c) => c.id === lastCompany()) ?? companies.data[0] ?? null) : undefined
+  useEffect(() => {
+    if (target !== undefined) navigate(target ? `/c/${target.id}` : '/companies/new', { replace: true })
+  }, [target])
   if (companies.error) return <div className="auth"><ErrorText error={companies.error} /></div>
-  if (!companies.data) return <div className="auth muted">Loading…</div>
-  const remembered = companies.data.find((c) => c.id === lastCompany())
-  const target = remembered ?? companies.data[0]
-  queueMicrotask(() => navigate(target ? `/c/${target.id}` : '/companies/new', { replace: true }))
-  return null
+  return <div className="auth muted">Loading…</div>
 }

@@ -11,9 +11,9 @@ const TEXT: Record<LiveState, string> = {
 export function LiveIndicator({ state }: { state: LiveState }) {
   const tone = state === 'live' ? '' : state === 'connecting' ? ' connecting' : ' down'
   return (
-    <span className={`live${tone}`} role="status" data-live={state}>
+    <span className={`live${tone}`} role="status" data-live={state} title={TEXT[state]}>
       <span className="dot" aria-hidden />
-      {TEXT[state]}
+      <span className="live-text">{TEXT[state]}</span>
     </span>
   )
 }

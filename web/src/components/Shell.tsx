@@ -44,6 +44,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
   const classes = ['shell', collapsed && 'collapsed', drawerOpen && 'drawer-open'].filter(Boolean).join(' ')
   return (
     <CompanyContext.Provider value={companyId}>
+      <a href="#content" className="skip-link">Skip to content</a>
       <div className={classes}>
         <nav className="sidebar" aria-label="Main">
           <div className="brand">
@@ -67,10 +68,10 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
             {companyId && <LiveIndicator state={live} />}
-            <Link to="/profile" className="nowrap">{me.data?.name ?? 'Profile'}</Link>
+            <Link to="/profile" className="nowrap account">{me.data?.name ?? 'Profile'}</Link>
             <button onClick={() => void signOut(queryClient)}>Sign out</button>
           </header>
-          <main className="content" id="content">{children}</main>
+          <main className="content" id="content" tabIndex={-1}>{children}</main>
         </div>
       </div>
     </CompanyContext.Provider>

@@ -16,17 +16,22 @@ export function useLiveEvents(companyId: string | null): LiveState {
   useEffect(() => {
     if (!companyId) return
     const abort = new AbortController()
-    let connections = 0
+    // Events published while no stream was connected are gone: after any failure, the next
+    // connection refetches everything on screen.
+    let missed = false
     setState('connecting')
     followEvents(http, companyId, {
       signal: abort.signal,
       onEvent: (event) => invalidateFor(client, companyId, event),
       onConnected() {
         setState('live')
-        // Events published while disconnected are gone: refetch what is on screen.
-        if (connections++ > 0) void client.invalidateQueries({ queryKey: ['c', companyId] })
+        if (missed) void client.invalidateQueries({ queryKey: ['c', companyId] })
+        missed = false
       },
-      onDisconnected: () => setState('down'),
+      onDisconnected() {
+        missed = true
+        setState('down')
+      },
     }).then(
       () => undefined,
       () => !abort.signal.aborted && setState('stopped'),
