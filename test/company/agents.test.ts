@@ -242,6 +242,17 @@ describe('status changes', () => {
     expect(all.body.map((a: any) => a.id)).toContain(lead.id)
   })
 
+  it('terminating another company\'s agent is 404 and cancels nothing', async () => {
+    const a = await setup()
+    const b = await setup()
+    const agent = await hireAgent(t.app, b.user.token, b.company.id)
+    const runId = await insertRun(t.ctx, { companyId: b.company.id, agentId: agent.id, status: 'queued' })
+    const r = await post(a.user, `${a.base}/agents/${agent.id}/terminate`)
+    expect(r.status).toBe(404)
+    expect((await t.ctx.db.one('SELECT status FROM runs WHERE id = $1', [runId]))!.status).toBe('queued')
+    expect((await get(b.user, `${b.base}/agents/${agent.id}`)).body.status).toBe('idle')
+  })
+
   it('terminating a top manager makes its reports roots', async () => {
     const { user, company, base } = await setup()
     const ceo = await hireAgent(t.app, user.token, company.id)

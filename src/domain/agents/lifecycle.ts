@@ -7,16 +7,18 @@ import type { AgentStatus } from './status.ts'
 
 // Pause, resume and terminate (SPEC.md "Agent status"). Each is one guarded UPDATE that also
 // returns the status it replaced; zero rows means the agent is missing or in the wrong state.
+// Row locks use FOR NO KEY UPDATE so that writes merely referencing the agent (a task assigned
+// to it, a run queued for it) are not blocked.
 
 /**
  * Moves the agent to `to` if its current status is one of `from`; returns the previous status,
- * or null when no row matched. The FOR UPDATE sub-select reads the row after any concurrent
+ * or null when no row matched. The locking sub-select reads the row after any concurrent
  * change has committed, so the guard and the previous status are consistent.
  */
 async function transition(tx: Tx, companyId: string, agentId: string, to: AgentStatus, from: readonly AgentStatus[]): Promise<string | null> {
   const row = await tx.one<{ previous: string }>(
     `UPDATE agents a SET status = $3, updated_at = now()
-       FROM (SELECT id, status FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE) old
+       FROM (SELECT id, status FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE) old
       WHERE a.id = old.id AND old.status = ANY($4::text[])
       RETURNING old.status AS previous`,
     [agentId, companyId, to, from],
@@ -61,24 +63,25 @@ export async function resumeAgent(tx: Tx, companyId: string, agentId: string, ac
 /**
  * Terminates an agent: its queued and running runs are cancelled, its reports move to its
  * manager (or become roots), and it leaves the org chart. Its history stays.
+ *
+ * The runs are locked before the agent, the order in which claims and run reports lock them,
+ * so a termination racing a claim waits instead of deadlocking. If the agent turns out to be
+ * missing or already terminated, throwing rolls the cancellations back.
  */
 export async function terminateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
-  const previous = await transition(tx, companyId, agentId, 'terminated', ['idle', 'running', 'paused', 'pending_approval', 'error'])
-  if (previous === null) {
-    const agent = await getAgent(tx, companyId, agentId) // 404 when missing
-    throw invalidState(`Cannot terminate an agent that is ${agent.status}`)
-  }
-
   const cancelled = await tx.many<{ id: string; previous: string; trigger: string }>(
     `UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
        FROM (SELECT id, status FROM runs
               WHERE agent_id = $1 AND company_id = $2 AND status IN ('queued', 'running')
-              FOR UPDATE) old
+              FOR NO KEY UPDATE) old
       WHERE r.id = old.id
       RETURNING r.id, old.status AS previous, r.trigger`,
     [agentId, companyId],
   )
-  const agent = await getAgent(tx, companyId, agentId)
+  const previous = await transition(tx, companyId, agentId, 'terminated', ['idle', 'running', 'paused', 'pending_approval', 'error'])
+  const agent = await getAgent(tx, companyId, agentId) // 404 when missing
+  if (previous === null) throw invalidState(`Cannot terminate an agent that is ${agent.status}`)
+
   for (const run of cancelled) {
     await recordAudit(tx, {
       companyId,

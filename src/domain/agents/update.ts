@@ -13,7 +13,7 @@ export type AgentPatch = Partial<Pick<Agent, AgentField>>
  * `agent.updated` only when something changed.
  */
 export async function updateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor, patch: AgentPatch): Promise<Agent> {
-  const locked = await tx.one('SELECT id FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE', [agentId, companyId])
+  const locked = await tx.one('SELECT id FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE', [agentId, companyId])
   if (!locked) throw notFound('Agent')
   const before = await getAgent(tx, companyId, agentId)
 

@@ -58,7 +58,7 @@ export async function addComment(tx: Tx, companyId: string, taskRef: string, act
 async function findComment(tx: Tx, companyId: string, taskRef: string, commentId: string) {
   const task = await findTask(tx, companyId, taskRef)
   const comment = await tx.one<Comment>(
-    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id = $2 AND company_id = $3 FOR UPDATE`,
+    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id = $2 AND company_id = $3 FOR NO KEY UPDATE`,
     [commentId, task.id, companyId],
   )
   if (!comment) throw notFound('Comment')

@@ -39,7 +39,7 @@ interface Target {
 
 /** Locks the company row (so two operators cannot both remove the last owner) and finds the user. */
 async function target(tx: Queryable, companyId: string, email: string): Promise<Target> {
-  const company = await tx.one<{ name: string }>('SELECT name FROM companies WHERE id = $1 FOR UPDATE', [companyId])
+  const company = await tx.one<{ name: string }>('SELECT name FROM companies WHERE id = $1 FOR NO KEY UPDATE', [companyId])
   if (!company) throw new MemberError(`No company with id ${companyId}`)
   const user = await tx.one<{ id: string; email: string; role: MemberRole | null }>(
     `SELECT u.id, u.email, m.role

@@ -73,7 +73,7 @@ export async function updateCompany(tx: Tx, companyId: string, userId: string, a
     `SELECT ${COMPANY_COLUMNS}
        FROM companies c JOIN memberships m ON m.company_id = c.id AND m.user_id = $2
       WHERE c.id = $1
-      FOR UPDATE OF c`,
+      FOR NO KEY UPDATE OF c`,
     [companyId, userId],
   )
   if (!before) throw new AppError('NOT_FOUND', 'Company not found')

@@ -70,7 +70,7 @@ export async function createGoal(tx: Tx, companyId: string, actor: Actor, input:
 
 /** Changes the fields present; nesting under itself or a descendant is GOAL_CYCLE. */
 export async function updateGoal(tx: Tx, companyId: string, goalId: string, actor: Actor, patch: GoalInput): Promise<Goal> {
-  const locked = await tx.one('SELECT id FROM goals WHERE id = $1 AND company_id = $2 FOR UPDATE', [goalId, companyId])
+  const locked = await tx.one('SELECT id FROM goals WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE', [goalId, companyId])
   if (!locked) throw notFound('Goal')
   const before = await getGoal(tx, companyId, goalId)
   const wanted = { ...patch }

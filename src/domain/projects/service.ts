@@ -32,7 +32,7 @@ export function listProjects(db: Queryable, companyId: string): Promise<Project[
 
 export async function getProject(db: Queryable, companyId: string, projectId: string, lock = false): Promise<Project> {
   const project = await db.one<Project>(
-    `SELECT ${COLUMNS} FROM projects WHERE id = $1 AND company_id = $2 ${lock ? 'FOR UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM projects WHERE id = $1 AND company_id = $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [projectId, companyId],
   )
   if (!project) throw notFound('Project')

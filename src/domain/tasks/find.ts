@@ -11,7 +11,7 @@ const MAX_NUMBER = 2_147_483_647 // the column is an integer; anything larger na
  * the company, else `404 Task not found`. `lock` takes the row lock for a write.
  */
 export async function findTask(q: Queryable, companyId: string, ref: string, lock = false): Promise<Task> {
-  const forUpdate = lock ? 'FOR UPDATE OF t' : ''
+  const forUpdate = lock ? 'FOR NO KEY UPDATE OF t' : ''
   let task: Task | null = null
   if (isUuid(ref)) {
     task = await q.one<Task>(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2 ${forUpdate}`, [ref, companyId])
