@@ -140,6 +140,16 @@ describe('lockout', () => {
     expect((await attempt(a.password)).status).toBe(200)
   })
 
+  it('simultaneous failures each count', async () => {
+    const a = await signUp(t.app)
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => call(t.app, 'POST', '/api/login', { body: { email: a.email, password: 'wrong-password' } })),
+    )
+    expect(answers.map((r) => r.body.error.code)).toEqual(Array(5).fill('INVALID_CREDENTIALS'))
+    const login = await call(t.app, 'POST', '/api/login', { body: { email: a.email, password: a.password } })
+    expect(login.body.error.code).toBe('ACCOUNT_LOCKED')
+  })
+
   it('an expired lock followed by five failures locks again', async () => {
     const a = await signUp(t.app)
     const attempt = (password: string) => call(t.app, 'POST', '/api/login', { body: { email: a.email, password } })

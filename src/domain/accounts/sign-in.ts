@@ -58,20 +58,21 @@ export async function signInWithPassword(
   return { ...tokens, user: (await getUser(ctx.db, candidate.id))! }
 }
 
+// The failure count after one more failure: a lock that has run out restarts it from zero.
+// (Inside UPDATE ... SET every column reference is the row as it was before this statement.)
+const NEXT_COUNT = 'CASE WHEN locked_until <= now() THEN 1 ELSE failed_logins + 1 END'
+
 /**
- * Counts one failure in a single statement. A lock that has run out restarts the count from
- * zero, so the first failure after it counts as 1; reaching the maximum sets a new lock.
- * The failure that reaches the maximum is still answered INVALID_CREDENTIALS by the caller.
+ * Counts one failure in a single guarded statement, so simultaneous failures each count.
+ * Reaching the maximum sets a new lock; the failure that reaches it is still answered
+ * INVALID_CREDENTIALS by the caller.
  */
 async function recordFailure(ctx: Pick<AppContext, 'db'>, userId: string): Promise<void> {
   await ctx.db.query(
-    `UPDATE users u
-        SET failed_logins = f.count,
-            locked_until = CASE WHEN f.count >= $2 THEN now() + make_interval(mins => $3) END
-       FROM (SELECT id, CASE WHEN locked_until IS NOT NULL AND locked_until <= now() THEN 1
-                             ELSE failed_logins + 1 END AS count
-               FROM users WHERE id = $1) f
-      WHERE u.id = f.id AND (u.locked_until IS NULL OR u.locked_until <= now())`,
+    `UPDATE users
+        SET failed_logins = ${NEXT_COUNT},
+            locked_until = CASE WHEN ${NEXT_COUNT} >= $2 THEN now() + make_interval(mins => $3) END
+      WHERE id = $1 AND (locked_until IS NULL OR locked_until <= now())`,
     [userId, MAX_FAILED_LOGINS, LOCK_MINUTES],
   )
 }
