@@ -41,7 +41,8 @@ describe('hire', () => {
     const { user, company, base } = await setup()
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(101) }, { name: 'A', title: 'x'.repeat(121) },
       { name: 'A', role: 'x'.repeat(51) }, { name: 'A', adapter: 'x'.repeat(51) }, { name: 'A', monthly_budget_cents: -1 },
-      { name: 'A', reports_to_id: 'nope' }, { name: 'A', request_approval: 'yes' }]) {
+      { name: 'A', reports_to_id: 'nope' }, { name: 'A', request_approval: 'yes' }, { name: 'A', capabilities: 'all' },
+      { name: 'A', heartbeat_cron: 'x'.repeat(101) }]) {
       const r = await post(user, `${base}/agents`, body)
       expect(r.status, JSON.stringify(body)).toBe(422)
     }
@@ -137,6 +138,11 @@ describe('update', () => {
       expect(r.status).toBe(400)
       expect(r.body.error.code).toBe('ORG_CYCLE')
     }
+    const other = await setup()
+    const foreign = await hireAgent(t.app, other.user.token, other.company.id)
+    const r = await patch(user, `${base}/agents/${dev.id}`, { reports_to_id: foreign.id })
+    expect(r.status).toBe(404)
+    expect(r.body.error.message).toBe('Manager not found')
     // Moving down the tree the other way is fine, and null clears the manager.
     expect((await patch(user, `${base}/agents/${dev.id}`, { reports_to_id: ceo.id })).body.reports_to_id).toBe(ceo.id)
     expect((await patch(user, `${base}/agents/${dev.id}`, { reports_to_id: null })).body.reports_to_id).toBe(null)
