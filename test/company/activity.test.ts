@@ -58,6 +58,11 @@ describe('GET /activity', () => {
     expect((await page(user, company.id)).body).toHaveLength(50)
     expect((await page(user, company.id, '?limit=200')).body).toHaveLength(61)
     for (const q of ['?limit=0', '?limit=201', '?before=yesterday']) expect((await page(user, company.id, q)).status, q).toBe(422)
+    // A cursor without an offset is read as UTC.
+    const all = (await page(user, company.id, '?limit=200')).body
+    const utc = all[9].created_at.replace('+00:00', '')
+    const rest = await page(user, company.id, `?limit=200&before=${encodeURIComponent(utc)}`)
+    expect(rest.body.map((e: any) => e.id)).toEqual(all.slice(10).map((e: any) => e.id))
     const stranger = await createUser(t.ctx)
     expect((await page(stranger, company.id)).status).toBe(404)
   })

@@ -6,7 +6,8 @@ const query = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 },
-    before: { type: 'string', format: 'date-time' },
+    // A row's created_at; like every timestamp, one without an offset is read as UTC.
+    before: { type: 'string', format: 'iso-date-time' },
   },
 } as const
 
