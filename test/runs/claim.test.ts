@@ -20,22 +20,27 @@ function claim(s: Seeded, body: Record<string, unknown> = { runner_id: 'runner-1
 
 describe('POST /runs/claim', () => {
   it('answers 204 with no body when nothing is queued', async () => {
-    const s = await seedCompany(t.ctx)
+    const s = await seedCompany(t)
     const r = await claim(s)
     expect(r.status).toBe(204)
     expect(r.body).toBeNull()
   })
 
   it('starts the oldest queued run and answers the full run context', async () => {
-    const s = await seedCompany(t.ctx)
-    const boss = await seedAgent(t.ctx, s.companyId, { name: 'Boss' })
-    const agent = await seedAgent(t.ctx, s.companyId, { name: 'Ada', reportsTo: boss })
-    const root = await t.ctx.db.one("INSERT INTO goals (company_id, title) VALUES ($1, 'Root goal') RETURNING id", [s.companyId])
-    const goal = await t.ctx.db.one("INSERT INTO goals (company_id, title, parent_id) VALUES ($1, 'Child goal', $2) RETURNING id", [s.companyId, root!.id])
-    const project = await t.ctx.db.one("INSERT INTO projects (company_id, name, repository) VALUES ($1, 'Site', 'git@example.test:site.git') RETURNING id", [s.companyId])
-    const task = await seedTask(t.ctx, s.companyId, { status: 'backlog', assignee: agent, goalId: goal!.id, projectId: project!.id })
+    const s = await seedCompany(t, { prefix: 'RUN' })
+    const boss = await seedAgent(t, s, { name: 'Boss' })
+    const agent = await seedAgent(t, s, { name: 'Ada', reportsTo: boss })
+    const post = async (path: string, body: Record<string, unknown>) => {
+      const r = await call(t.app, 'POST', `${s.base}${path}`, { token: s.user.token, body })
+      expect(r.status).toBe(201)
+      return r.body
+    }
+    const root = await post('/goals', { title: 'Root goal' })
+    const goal = await post('/goals', { title: 'Child goal', parent_id: root.id })
+    const project = await post('/projects', { name: 'Site', repository: 'git@example.test:site.git' })
+    const task = await seedTask(t, s, { status: 'backlog', assignee: agent, goalId: goal.id, projectId: project.id })
     for (let i = 0; i < 22; i++) {
-      await t.ctx.db.query("INSERT INTO task_comments (company_id, task_id, body, created_at) VALUES ($1, $2, $3, now() + make_interval(secs => $4))", [s.companyId, task, `c${i}`, i])
+      await post(`/tasks/${task}/comments`, { body: `c${i}` })
     }
     const first = await wake(s, agent, { task_id: task, reason: 'first' })
     await wake(s, boss)
@@ -51,12 +56,12 @@ describe('POST /runs/claim', () => {
     expect(r.body.agent).toMatchObject({ id: agent, name: 'Ada', status: 'running', spend_mtd_cents: 0 })
     expect(r.body.manager).toMatchObject({ id: boss, name: 'Boss' })
     expect(r.body.company).toMatchObject({ id: s.companyId, name: 'Runs Co', role: 'owner' })
-    expect(r.body.task).toMatchObject({ id: task, status: 'in_progress', project_id: project!.id })
-    expect(r.body.task.key).toMatch(/^R\w+-1$/)
+    expect(r.body.task).toMatchObject({ id: task, status: 'in_progress', project_id: project.id })
+    expect(r.body.task.key).toBe('RUN-1')
     expect(r.body.task.started_at).toBeTruthy()
     expect(r.body.task.comments.map((c: any) => c.body)).toEqual(Array.from({ length: 20 }, (_, i) => `c${i + 2}`))
     expect(r.body.goal_chain.map((g: any) => g.title)).toEqual(['Child goal', 'Root goal'])
-    expect(r.body.project).toMatchObject({ id: project!.id, repository: 'git@example.test:site.git' })
+    expect(r.body.project).toMatchObject({ id: project.id, repository: 'git@example.test:site.git' })
 
     expect(events).toEqual(expect.arrayContaining([
       { type: 'run.updated', id: first.id, agent_id: agent, status: 'running' },
@@ -72,33 +77,33 @@ describe('POST /runs/claim', () => {
   })
 
   it('answers a context without task, manager, goals or project for a bare wake', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
     await wake(s, agent)
     const r = await claim(s)
     expect(r.body).toMatchObject({ manager: null, task: null, goal_chain: [], project: null })
   })
 
   it('leaves a task that is already past todo where it is', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
-    const task = await seedTask(t.ctx, s.companyId, { status: 'in_review' })
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    const task = await seedTask(t, s, { status: 'in_review' })
     await wake(s, agent, { task_id: task })
     const r = await claim(s)
     expect(r.body.task.status).toBe('in_review')
   })
 
   it('skips dormant agents and agents that already have a running run', async () => {
-    const s = await seedCompany(t.ctx)
-    const busy = await seedAgent(t.ctx, s.companyId, { name: 'Busy' })
-    const paused = await seedAgent(t.ctx, s.companyId, { name: 'Paused' })
-    const free = await seedAgent(t.ctx, s.companyId, { name: 'Free' })
-    const task = await seedTask(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const busy = await seedAgent(t, s, { name: 'Busy' })
+    const paused = await seedAgent(t, s, { name: 'Paused' })
+    const free = await seedAgent(t, s, { name: 'Free' })
+    const task = await seedTask(t, s)
     await wake(s, busy)
     expect((await claim(s)).body.agent.id).toBe(busy)
     await wake(s, busy, { task_id: task }) // a second run of the busy agent waits
     await wake(s, paused)
-    await t.ctx.db.query("UPDATE agents SET status = 'paused' WHERE id = $1", [paused])
+    await call(t.app, 'POST', `${s.base}/agents/${paused}/pause`, { token: s.user.token })
     const run = await wake(s, free)
     const r = await claim(s)
     expect(r.body.run.id).toBe(run.id)
@@ -106,9 +111,9 @@ describe('POST /runs/claim', () => {
   })
 
   it('narrows by agent_ids and adapters', async () => {
-    const s = await seedCompany(t.ctx)
-    const one = await seedAgent(t.ctx, s.companyId, { adapter: 'agent_cli_1' })
-    const two = await seedAgent(t.ctx, s.companyId, { adapter: 'simulated' })
+    const s = await seedCompany(t)
+    const one = await seedAgent(t, s, { adapter: 'agent_cli_1' })
+    const two = await seedAgent(t, s, { adapter: 'simulated' })
     await wake(s, one)
     const runTwo = await wake(s, two)
     expect((await claim(s, { runner_id: 'r', adapters: ['http'] })).status).toBe(204)
@@ -120,7 +125,7 @@ describe('POST /runs/claim', () => {
   })
 
   it('validates the body', async () => {
-    const s = await seedCompany(t.ctx)
+    const s = await seedCompany(t)
     const r = await claim(s, { runner_id: '' })
     expect(r.status).toBe(422)
     expect(r.body.error.details.errors[0].loc).toEqual(['body', 'runner_id'])
@@ -131,9 +136,9 @@ describe('POST /runs/claim', () => {
   })
 
   it('expires stale runs first, so their agent can be claimed again', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
-    const task = await seedTask(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    const task = await seedTask(t, s)
     const stale = await wake(s, agent)
     await claim(s)
     await t.ctx.db.query("UPDATE runs SET heartbeat_at = now() - interval '121 seconds' WHERE id = $1", [stale.id])

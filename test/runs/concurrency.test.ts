@@ -2,7 +2,7 @@
 // connection). They must never receive the same run, and never hold two running runs of one agent.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { call, type TestApp, testApp } from '../helpers.ts'
-import { seedAgent, seedCompany } from './seed.ts'
+import { type Seeded, seedAgent, seedCompany, seedTask } from './seed.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -14,19 +14,21 @@ const AGENTS = 12
 const RUNS_PER_AGENT = 6
 const RUNNERS = 8
 
+/** Queues `count` runs of the agent, one per task (only one identical run may be queued). */
+async function queueRuns(s: Seeded, agent: string, count: number) {
+  for (let i = 0; i < count; i++) {
+    const task = await seedTask(t, s)
+    const r = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { task_id: task } })
+    expect(r.status).toBe(201)
+  }
+}
+
 describe('parallel claims', () => {
   it(`${RUNNERS} runners share ${AGENTS * RUNS_PER_AGENT} queued runs without overlap`, async () => {
-    const s = await seedCompany(t.ctx)
+    const s = await seedCompany(t)
     for (let a = 0; a < AGENTS; a++) {
-      const agent = await seedAgent(t.ctx, s.companyId, { name: `Agent ${a}` })
-      // Distinct tasks, since only one identical (agent, task, routine) run may be queued.
-      await t.ctx.db.query(
-        `WITH n AS (UPDATE companies SET last_task_number = last_task_number + $3 WHERE id = $1 RETURNING last_task_number),
-              made AS (INSERT INTO tasks (company_id, number, title)
-                       SELECT $1, n.last_task_number - i, 'parallel' FROM n, generate_series(0, $3 - 1) i RETURNING id)
-         INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
-        [s.companyId, agent, RUNS_PER_AGENT],
-      )
+      const agent = await seedAgent(t, s, { name: `Agent ${a}` })
+      await queueRuns(s, agent, RUNS_PER_AGENT)
     }
 
     const claimed: string[] = []
@@ -63,15 +65,9 @@ describe('parallel claims', () => {
   })
 
   it('two claims racing for one agent never both win', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
-    await t.ctx.db.query(
-      `WITH n AS (UPDATE companies SET last_task_number = last_task_number + 8 WHERE id = $1 RETURNING last_task_number),
-            made AS (INSERT INTO tasks (company_id, number, title)
-                     SELECT $1, n.last_task_number - i, 'race' FROM n, generate_series(0, 7) i RETURNING id)
-       INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
-      [s.companyId, agent],
-    )
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    await queueRuns(s, agent, RUNNERS)
     const answers = await Promise.all(
       Array.from({ length: RUNNERS }, (_, i) => call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: `r${i}` } })),
     )

@@ -10,8 +10,8 @@ afterAll(async () => t?.close())
 
 /** A company with one agent whose run has been claimed by runner `r1`. */
 async function runningRun(options: { budget?: number } = {}) {
-  const s = await seedCompany(t.ctx)
-  const agent = await seedAgent(t.ctx, s.companyId, { name: 'Ada', budget: options.budget })
+  const s = await seedCompany(t)
+  const agent = await seedAgent(t, s, { name: 'Ada', budget: options.budget })
   const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { reason: 'go' } })
   const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
   expect(claimed.body.run.id).toBe(woken.body.id)
@@ -83,15 +83,17 @@ describe('PATCH /runs/{run_id} (report)', () => {
     await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
     const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
     expect(claimed.body.agent.status).toBe('running')
-    // An agent set back to idle while its run is running follows a `running` report.
-    await t.ctx.db.query("UPDATE agents SET status = 'idle' WHERE id = $1", [agent])
+    // An agent paused and resumed (idle) while its run is running follows a `running` report.
+    await call(t.app, 'POST', `${s.base}/agents/${agent}/pause`, { token: s.user.token })
+    await call(t.app, 'POST', `${s.base}/agents/${agent}/resume`, { token: s.user.token })
+    expect(await agentStatus(agent)).toBe('idle')
     await report(s, claimed.body.run.id, { runner_id: 'r1', status: 'running' })
     expect(await agentStatus(agent)).toBe('running')
   })
 
   it('a paused agent stays paused when its run ends', async () => {
     const { s, agent, runId } = await runningRun()
-    await t.ctx.db.query("UPDATE agents SET status = 'paused' WHERE id = $1", [agent])
+    await call(t.app, 'POST', `${s.base}/agents/${agent}/pause`, { token: s.user.token })
     await report(s, runId, { runner_id: 'r1', status: 'succeeded' })
     expect(await agentStatus(agent)).toBe('paused')
   })
@@ -118,8 +120,8 @@ describe('PATCH /runs/{run_id} (report)', () => {
   })
 
   it('a queued run that no runner holds is RUN_LEASE_LOST; an unknown run 404', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
     const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
     const r = await report(s, woken.body.id, { runner_id: 'r1' })
     expect(r.status).toBe(409)
@@ -210,8 +212,8 @@ describe('lease expiry', () => {
 
 describe('POST /runs/{run_id}/cancel', () => {
   it('cancels a queued run', async () => {
-    const s = await seedCompany(t.ctx)
-    const agent = await seedAgent(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
     const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
     const events = captureEvents(t.ctx, s.companyId)
     const r = await call(t.app, 'POST', `${s.base}/runs/${woken.body.id}/cancel`, { token: s.user.token })
@@ -234,7 +236,7 @@ describe('POST /runs/{run_id}/cancel', () => {
     const again = await call(t.app, 'POST', `${s.base}/runs/${runId}/cancel`, { token: s.user.token })
     expect(again.status).toBe(400)
     expect(again.body.error.code).toBe('RUN_FINISHED')
-    const other = await seedCompany(t.ctx)
+    const other = await seedCompany(t)
     const foreign = await call(t.app, 'POST', `${other.base}/runs/${runId}/cancel`, { token: other.user.token })
     expect(foreign.status).toBe(404)
   })
@@ -242,10 +244,10 @@ describe('POST /runs/{run_id}/cancel', () => {
 
 describe('GET /runs', () => {
   it('lists newest first without transcripts, with filters and limits', async () => {
-    const s = await seedCompany(t.ctx)
-    const a = await seedAgent(t.ctx, s.companyId)
-    const b = await seedAgent(t.ctx, s.companyId)
-    const task = await seedTask(t.ctx, s.companyId)
+    const s = await seedCompany(t)
+    const a = await seedAgent(t, s)
+    const b = await seedAgent(t, s)
+    const task = await seedTask(t, s)
     const ids: string[] = []
     for (const [agent, body] of [[a, {}], [b, {}], [a, { task_id: task }]] as const) {
       ids.push((await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body })).body.id)
@@ -268,7 +270,7 @@ describe('GET /runs', () => {
 
   it('GET /runs/{run_id} is 404 for another company', async () => {
     const { runId } = await runningRun()
-    const other = await seedCompany(t.ctx)
+    const other = await seedCompany(t)
     const r = await call(t.app, 'GET', `${other.base}/runs/${runId}`, { token: other.user.token })
     expect(r.status).toBe(404)
     expect(r.body.error.message).toBe('Run not found')

@@ -1,6 +1,8 @@
-// Rows the runs tests start from, written with SQL: a company with its owner, agents and tasks.
+// What the runs tests start from, made through the API: a company with its owner, agents and
+// tasks. Only what no endpoint can do is written with SQL (an agent in `error`, back-dating).
 import type { AppContext } from '../../src/server/context.ts'
-import { createUser, type TestUser } from '../helpers.ts'
+import { createCompany, createTask, hireAgent } from '../fixtures.ts'
+import { call, createUser, type TestApp, type TestUser } from '../helpers.ts'
 
 export interface Seeded {
   user: TestUser
@@ -8,45 +10,52 @@ export interface Seeded {
   base: string
 }
 
-let prefixCounter = 0
-
-export async function seedCompany(ctx: AppContext, options: { budget?: number } = {}): Promise<Seeded> {
-  const user = await createUser(ctx, 'Runs Tester')
-  const prefix = `R${(++prefixCounter).toString(36).toUpperCase()}`
-  const company = await ctx.db.one<{ id: string }>(
-    'INSERT INTO companies (name, task_prefix, monthly_budget_cents) VALUES ($1, $2, $3) RETURNING id',
-    ['Runs Co', prefix, options.budget ?? 0],
-  )
-  await ctx.db.query("INSERT INTO memberships (company_id, user_id, role) VALUES ($1, $2, 'owner')", [company!.id, user.id])
-  return { user, companyId: company!.id, base: `/api/companies/${company!.id}` }
+export async function seedCompany(t: TestApp, options: { budget?: number; prefix?: string } = {}): Promise<Seeded> {
+  const user = await createUser(t.ctx, 'Runs Tester')
+  const company = await createCompany(t.app, user.token, {
+    name: 'Runs Co',
+    monthly_budget_cents: options.budget ?? 0,
+    ...(options.prefix ? { task_prefix: options.prefix } : {}),
+  })
+  return { user, companyId: company.id, base: `/api/companies/${company.id}` }
 }
 
+/** An agent hired through the API, then brought into `status` the way a person would. */
 export async function seedAgent(
-  ctx: AppContext,
-  companyId: string,
+  t: TestApp,
+  s: Seeded,
   fields: { name?: string; status?: string; budget?: number; adapter?: string; reportsTo?: string } = {},
 ): Promise<string> {
-  const row = await ctx.db.one<{ id: string }>(
-    `INSERT INTO agents (company_id, name, status, monthly_budget_cents, adapter, reports_to_id, role)
-     VALUES ($1, $2, $3, $4, $5, $6, 'engineer') RETURNING id`,
-    [companyId, fields.name ?? 'Ada', fields.status ?? 'idle', fields.budget ?? 0, fields.adapter ?? 'agent_cli_1', fields.reportsTo ?? null],
-  )
-  return row!.id
+  const agent = await hireAgent(t.app, s.user.token, s.companyId, {
+    ...(fields.name ? { name: fields.name } : {}),
+    monthly_budget_cents: fields.budget ?? 0,
+    adapter: fields.adapter ?? 'agent_cli_1',
+    reports_to_id: fields.reportsTo ?? null,
+    request_approval: fields.status === 'pending_approval',
+  })
+  const action = { paused: 'pause', terminated: 'terminate' }[fields.status ?? '']
+  if (action) {
+    const r = await call(t.app, 'POST', `${s.base}/agents/${agent.id}/${action}`, { token: s.user.token })
+    if (r.status !== 200) throw new Error(`${action} answered ${r.status}`)
+  }
+  // Only a failed run puts an agent in `error`; tests that start there set it directly.
+  if (fields.status === 'error') await t.ctx.db.query("UPDATE agents SET status = 'error' WHERE id = $1", [agent.id])
+  return agent.id
 }
 
 export async function seedTask(
-  ctx: AppContext,
-  companyId: string,
-  fields: { title?: string; status?: string; assignee?: string | null; goalId?: string; projectId?: string; createdBy?: string } = {},
+  t: TestApp,
+  s: Seeded,
+  fields: { title?: string; status?: string; assignee?: string; goalId?: string; projectId?: string } = {},
 ): Promise<string> {
-  const row = await ctx.db.one<{ id: string }>(
-    `WITH n AS (UPDATE companies SET last_task_number = last_task_number + 1 WHERE id = $1 RETURNING last_task_number)
-     INSERT INTO tasks (company_id, number, title, status, assignee_agent_id, goal_id, project_id, created_by_user_id)
-     SELECT $1, n.last_task_number, $2, $3, $4, $5, $6, $7 FROM n RETURNING id`,
-    [companyId, fields.title ?? 'Do the thing', fields.status ?? 'todo', fields.assignee ?? null, fields.goalId ?? null,
-      fields.projectId ?? null, fields.createdBy ?? null],
-  )
-  return row!.id
+  const task = await createTask(t.app, s.user.token, s.companyId, {
+    ...(fields.title ? { title: fields.title } : {}),
+    status: fields.status ?? 'todo',
+    ...(fields.assignee ? { assignee_agent_id: fields.assignee } : {}),
+    ...(fields.goalId ? { goal_id: fields.goalId } : {}),
+    ...(fields.projectId ? { project_id: fields.projectId } : {}),
+  })
+  return task.id
 }
 
 /** Every live event the company publishes from now on. */
