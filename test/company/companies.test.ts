@@ -32,6 +32,19 @@ describe('POST /api/companies', () => {
     expect(audit[0].changes.name).toEqual([null, 'Acme'])
   })
 
+  it('publishes nothing', async () => {
+    const user = await createUser(t.ctx)
+    const bus = t.ctx.bus
+    const published: unknown[] = []
+    t.ctx.bus = { ...bus, publish: (companyId, event) => void published.push({ companyId, event }) }
+    try {
+      expect((await call(t.app, 'POST', '/api/companies', { token: user.token, body: { name: 'Quiet' } })).status).toBe(201)
+    } finally {
+      t.ctx.bus = bus
+    }
+    expect(published).toEqual([])
+  })
+
   it('validates name, budget and task prefix', async () => {
     const user = await createUser(t.ctx)
     for (const body of [{}, { name: '' }, { name: 'x'.repeat(121) }, { name: 'A', monthly_budget_cents: -1 },

@@ -333,6 +333,15 @@ describe('list', () => {
     expect(await ids('?limit=2')).toEqual([t4.key, t3.key])
   })
 
+  it('answers at most 500 tasks by default', async () => {
+    const { user, company, base } = await setup()
+    await t.ctx.db.query(
+      `INSERT INTO tasks (company_id, number, title) SELECT $1, n, 'Bulk ' || n FROM generate_series(1, 505) n`, [company.id])
+    const r = await get(user, `${base}/tasks`)
+    expect(r.body).toHaveLength(500)
+    expect(r.body[0].number).toBe(505)
+  })
+
   it('rejects bad filters and limits with 422', async () => {
     const { user, base } = await setup()
     for (const query of ['?limit=0', '?limit=1001', '?status=open', '?assignee_agent_id=x', '?created_by=you']) {
