@@ -1,9 +1,10 @@
 // Signing in and out with the real executable: the config file, token refresh, API keys,
 // choosing the server, and the exit codes of authentication failures.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { freePort } from '../server-process.ts'
+import { BIN, freePort, ROOT } from '../server-process.ts'
 import { type CliWorld, configFile, newHome, register, startWorld } from './harness.ts'
 
 // Each test starts several processes (about a second each, more on a busy machine).
@@ -48,6 +49,31 @@ describe('shopfloor login', () => {
     expect(result.stderr).toMatch(/^INVALID_CREDENTIALS: /)
     expect(result.stdout).toBe('')
     expect(fs.existsSync(configFile(home))).toBe(false)
+  })
+
+  it('prompts on a terminal for the email and a password that is not echoed', async () => {
+    const account = await register(world.url, 'Tess Terminal')
+    const home = newHome()
+    // `script` gives the command a pseudo-terminal; answers are typed when the prompts appear.
+    const child = spawn('script', ['-qec', `${process.execPath} ${BIN} login`, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: home, SHOPFLOOR_URL: world.url },
+    })
+    let screen = ''
+    const answers: [string, string][] = [
+      ['Email: ', `${account.email}\r`],
+      ['Password: ', `${account.password}\r`],
+    ]
+    child.stdout.on('data', (d) => {
+      screen += d
+      const next = answers[0]
+      if (next && screen.includes(next[0])) child.stdin.write(answers.shift()![1])
+    })
+    const code = await new Promise((resolve) => child.once('close', resolve))
+    expect(code).toBe(0)
+    expect(screen).toContain('as Tess Terminal')
+    expect(screen).not.toContain(account.password)
+    expect(readConfig(home).servers[world.url].email).toBe(account.email)
   })
 
   it('refuses to prompt without a terminal (exit code 1)', async () => {

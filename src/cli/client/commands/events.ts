@@ -2,6 +2,7 @@
 // with the spec's backoff until interrupted (Ctrl-C) or the stream is refused.
 import type { LiveEvent } from '../../../client/index.ts'
 import { type CommandSpec, integer } from '../cli.ts'
+import { describeError } from '../errors.ts'
 
 function line(event: LiveEvent): string {
   const { type, id, ...extra } = event
@@ -26,7 +27,8 @@ export const events: CommandSpec = {
       await cli.client.events(companyId, {
         signal: stop.signal,
         onConnected: () => cli.warn(`connected to ${cli.url}`),
-        onDisconnected: ({ retryInMs }) => cli.warn(`disconnected; reconnecting in ${retryInMs / 1000}s`),
+        onDisconnected: ({ error, retryInMs }) =>
+          cli.warn(`disconnected${error ? ` (${describeError(error)})` : ''}; reconnecting in ${retryInMs / 1000}s`),
         onEvent: (event) => {
           cli.emit(cli.json ? JSON.stringify(event) : line(event))
           if (limit !== undefined && ++seen >= limit) stop.abort()
