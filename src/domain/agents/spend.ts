@@ -7,7 +7,7 @@ export const MONTH_START_SQL = `date_trunc('month', now())`
 
 /**
  * Month-to-date spend of the agent whose id is the SQL expression `agentId` (a parameter such
- * as `$1`, or a column of an outer query); served by the runs (agent_id, created_at) index.
+ * as `$1`, or a column of an outer query); an index-only scan of runs_agent_spend (migration 022).
  */
 export function agentSpendMtdSql(agentId: string): string {
   return `
