@@ -15,15 +15,14 @@ async function setup(budget = 0) {
   return { user, companyId: company.id as string, base: `/api/companies/${company.id}` }
 }
 
-/** A finished run written directly, created `daysAgo` days before now. */
-async function pastRun(companyId: string, agentId: string, fields: { daysAgo: number; cost: number; status: string; taskId?: string; tokensIn?: number }) {
-  const row = await t.ctx.db.one<{ id: string }>(
-    `INSERT INTO runs (company_id, agent_id, task_id, trigger, status, cost_cents, tokens_in, tokens_out, created_at, ended_at)
-     VALUES ($1, $2, $3, 'manual', $4, $5, $6, 1, now() - make_interval(days => $7), now() - make_interval(days => $7))
-     RETURNING id`,
-    [companyId, agentId, fields.taskId ?? null, fields.status, fields.cost, fields.tokensIn ?? 0, fields.daysAgo],
+/** A run finished through the API, then back-dated to `daysAgo` days before now. */
+async function pastRun(s: { user: { token: string }; companyId: string }, agentId: string, fields: { daysAgo: number; cost: number; status: 'succeeded' | 'failed' }) {
+  const run = await finishRun(t.app, s.user.token, s.companyId, agentId, { cost_cents: fields.cost, status: fields.status })
+  await t.ctx.db.query(
+    `UPDATE runs SET created_at = created_at - make_interval(days => $2), ended_at = ended_at - make_interval(days => $2) WHERE id = $1`,
+    [run.id, fields.daysAgo],
   )
-  return row!.id
+  return run.id as string
 }
 
 async function today() {
@@ -32,7 +31,8 @@ async function today() {
 
 describe('GET /dashboard', () => {
   it('answers every field, with a daily series covering the whole range', async () => {
-    const { user, companyId, base } = await setup(5000)
+    const c = await setup(5000)
+    const { user, companyId, base } = c
     const busy = await hireAgent(t.app, user.token, companyId, { name: 'Busy' })
     const paused = await hireAgent(t.app, user.token, companyId, { name: 'Resting' })
     const gone = await hireAgent(t.app, user.token, companyId, { name: 'Gone' })
@@ -43,12 +43,13 @@ describe('GET /dashboard', () => {
     await createTask(t.app, user.token, companyId, { status: 'blocked', priority: 'urgent' })
     await createTask(t.app, user.token, companyId, { status: 'done', priority: 'low' })
     const blockedByOther = await createTask(t.app, user.token, companyId, { status: 'blocked' })
+    // As if someone else had created it (no endpoint adds a second member).
     await t.ctx.db.query('UPDATE tasks SET created_by_user_id = NULL WHERE id = $1', [blockedByOther.id])
     const work = await createTask(t.app, user.token, companyId, { status: 'todo', priority: 'high' })
     await t.ctx.db.query("UPDATE tasks SET created_at = now() - interval '3 days' WHERE id = $1", [work.id])
 
-    await pastRun(companyId, busy.id, { daysAgo: 2, cost: 7, status: 'failed' })
-    await pastRun(companyId, busy.id, { daysAgo: 40, cost: 1000, status: 'succeeded' })
+    await pastRun(c, busy.id, { daysAgo: 2, cost: 7, status: 'failed' })
+    await pastRun(c, busy.id, { daysAgo: 40, cost: 1000, status: 'succeeded' })
     await finishRun(t.app, user.token, companyId, busy.id, { cost_cents: 11 })
     const woken = await call(t.app, 'POST', `${base}/agents/${busy.id}/wake`, { token: user.token, body: { task_id: work.id } })
     const claimed = await call(t.app, 'POST', `${base}/runs/claim`, { token: user.token, body: { runner_id: 'x' } })
@@ -104,21 +105,21 @@ describe('GET /dashboard', () => {
   it('active_runs holds at most the 20 newest queued or running runs', async () => {
     const { user, companyId, base } = await setup()
     const agent = await hireAgent(t.app, user.token, companyId)
-    await t.ctx.db.query(
-      `WITH n AS (UPDATE companies SET last_task_number = 25 WHERE id = $1),
-            made AS (INSERT INTO tasks (company_id, number, title) SELECT $1, i, 't' FROM generate_series(1, 25) i RETURNING id)
-       INSERT INTO runs (company_id, agent_id, task_id, trigger) SELECT $1, $2, id, 'manual' FROM made`,
-      [companyId, agent.id],
-    )
+    const runs: string[] = []
+    for (let i = 0; i < 25; i++) {
+      const task = await createTask(t.app, user.token, companyId, { status: 'done' })
+      runs.push((await call(t.app, 'POST', `${base}/agents/${agent.id}/wake`, { token: user.token, body: { task_id: task.id } })).body.id)
+    }
     const r = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
-    expect(r.body.active_runs).toHaveLength(20)
+    expect(r.body.active_runs.map((run: any) => run.id)).toEqual(runs.slice(5).reverse())
     expect(r.body.for_you).toEqual({ blocked_tasks: 0, open_tasks: 0, recent: [] })
   })
 })
 
 describe('GET /costs', () => {
   it('breaks the current month down by agent, project and day', async () => {
-    const { user, companyId, base } = await setup(900)
+    const c = await setup(900)
+    const { user, companyId, base } = c
     const a = await hireAgent(t.app, user.token, companyId, { name: 'Alpha' })
     const b = await hireAgent(t.app, user.token, companyId, { name: 'Beta' })
     const project = await call(t.app, 'POST', `${base}/projects`, { token: user.token, body: { name: 'Web' } })
@@ -126,7 +127,7 @@ describe('GET /costs', () => {
     await finishRun(t.app, user.token, companyId, a.id, { cost_cents: 30, task_id: task.id })
     await finishRun(t.app, user.token, companyId, a.id, { cost_cents: 20 })
     await finishRun(t.app, user.token, companyId, b.id, { cost_cents: 5, status: 'failed' })
-    await pastRun(companyId, b.id, { daysAgo: 45, cost: 999, status: 'succeeded' })
+    await pastRun(c, b.id, { daysAgo: 45, cost: 999, status: 'succeeded' })
 
     const r = await call(t.app, 'GET', `${base}/costs`, { token: user.token })
     expect(r.status).toBe(200)
@@ -145,9 +146,10 @@ describe('GET /costs', () => {
   })
 
   it('answers another month, with INVALID_MONTH and 422 exactly as specified', async () => {
-    const { user, companyId, base } = await setup()
+    const c = await setup()
+    const { user, companyId, base } = c
     const a = await hireAgent(t.app, user.token, companyId)
-    await pastRun(companyId, a.id, { daysAgo: 0, cost: 3, status: 'succeeded' })
+    await pastRun(c, a.id, { daysAgo: 0, cost: 3, status: 'succeeded' })
     await t.ctx.db.query("UPDATE runs SET created_at = '2025-02-10T12:00:00Z' WHERE agent_id = $1", [a.id])
     const feb = await call(t.app, 'GET', `${base}/costs?month=2025-02`, { token: user.token })
     expect(feb.body).toMatchObject({ month: '2025-02', total_cents: 3 })
@@ -170,15 +172,16 @@ describe('GET /costs', () => {
 
 describe('GET /inbox', () => {
   it('lists pending approvals, blocked and in-review tasks, and runs failed in the last 7 days', async () => {
-    const { user, companyId, base } = await setup()
+    const c = await setup()
+    const { user, companyId, base } = c
     const agent = await hireAgent(t.app, user.token, companyId)
     await hireAgent(t.app, user.token, companyId, { request_approval: true })
     const blocked = await createTask(t.app, user.token, companyId, { status: 'blocked' })
     const review = await createTask(t.app, user.token, companyId, { status: 'in_review' })
     await createTask(t.app, user.token, companyId, { status: 'todo' })
-    const recent = await pastRun(companyId, agent.id, { daysAgo: 1, cost: 0, status: 'failed' })
-    await pastRun(companyId, agent.id, { daysAgo: 8, cost: 0, status: 'failed' })
-    await pastRun(companyId, agent.id, { daysAgo: 1, cost: 0, status: 'succeeded' })
+    const recent = await pastRun(c, agent.id, { daysAgo: 1, cost: 0, status: 'failed' })
+    await pastRun(c, agent.id, { daysAgo: 8, cost: 0, status: 'failed' })
+    await pastRun(c, agent.id, { daysAgo: 1, cost: 0, status: 'succeeded' })
 
     const r = await call(t.app, 'GET', `${base}/inbox`, { token: user.token })
     expect(r.status).toBe(200)
@@ -190,11 +193,7 @@ describe('GET /inbox', () => {
 
   it('holds at most 200 waiting tasks, in the task list order', async () => {
     const { user, companyId, base } = await setup()
-    await t.ctx.db.query(
-      `WITH n AS (UPDATE companies SET last_task_number = 210 WHERE id = $1)
-       INSERT INTO tasks (company_id, number, title, status) SELECT $1, i, 't', 'blocked' FROM generate_series(1, 210) i`,
-      [companyId],
-    )
+    for (let i = 0; i < 210; i++) await createTask(t.app, user.token, companyId, { status: 'blocked' })
     const r = await call(t.app, 'GET', `${base}/inbox`, { token: user.token })
     expect(r.body.tasks).toHaveLength(200)
     expect(r.body.tasks[0].number).toBe(210)
