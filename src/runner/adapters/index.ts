@@ -6,8 +6,6 @@ import { unimplementedAdapter } from './unimplemented.ts'
 
 const CLI_ADAPTERS = ['agent_cli_1', 'agent_cli_2'] as const
 const UNIMPLEMENTED = ['agent_cli_3', 'agent_cli_4', 'agent_cli_5', 'http']
-/** An agent without an adapter uses the API's default. */
-const DEFAULT_ADAPTER = 'agent_cli_1'
 
 /** The adapters this runner can take runs for, by agent `adapter` value. */
 export function buildAdapters(options: RunnerOptions): Map<string, Adapter> {
@@ -30,9 +28,8 @@ export function claimableAdapters(options: RunnerOptions, adapters: Map<string, 
   return options.simulate ? null : [...adapters.keys()]
 }
 
-/** The adapter for a claimed run's agent. */
+/** The adapter for a claimed run's agent (the claim only hands out claimable adapters). */
 export function adapterFor(options: RunnerOptions, adapters: Map<string, Adapter>, agentAdapter: string | null): Adapter {
   if (options.simulate) return simulatedAdapter
-  const name = agentAdapter || DEFAULT_ADAPTER
-  return adapters.get(name) ?? unimplementedAdapter(name)
+  return adapters.get(agentAdapter ?? '') ?? unimplementedAdapter(String(agentAdapter))
 }
