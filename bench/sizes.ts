@@ -38,8 +38,8 @@ const FULL_SCALE = {
 export const SIZES: Record<Mode, Sizes> = {
   smoke: {
     mode: 'smoke',
-    seconds: 1,
-    warmup: 0.2,
+    seconds: 0.5,
+    warmup: 0.1,
     connections: 10,
     pgbench: { scale: 1, clients: 4, seconds: 1 },
     readTasks: 5,
@@ -47,11 +47,11 @@ export const SIZES: Record<Mode, Sizes> = {
     scale: {
       large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
       small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
-      seconds: 0.3,
+      seconds: 0.2,
       connections: 1,
     },
     streams: 5,
-    loginRate: 5,
+    loginRate: 4,
   },
   quick: {
     mode: 'quick',

@@ -31,7 +31,7 @@ export async function eventStreams(bench: Bench): Promise<Section> {
     return { title, columns: [], rows: [], verdicts: [{ target: 'streams open and receive every event', measured: 'bench/events-fanout.ts missing', met: null }], notes: [] }
   }
   bench.log(`workload 5: ${bench.sizes.streams} event streams`)
-  const events = bench.sizes.mode === 'smoke' ? 20 : 200
+  const events = bench.sizes.mode === 'smoke' ? 10 : 200
   const url = await recreateDatabase(bench.pg, bench.db('events'))
   let text: string
   try {

@@ -37,7 +37,15 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string): 
   })
 
   bench.log(`workload 3: ${runners} runners`)
+  // Committed transactions (a statement outside BEGIN counts as one) tell how much database
+  // work one finished run costs, to set against pgbench's figures.
+  const commits = () =>
+    withClient(databaseUrl, async (c) => Number((await c.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit))
+  const commitsBefore = await commits()
   const result = await runLoad({ mode: 'runners', base: f.base, companyId: company.id, apiKey: f.account.apiKey, runners, total: runs, seconds: maxSeconds })
+  // Backends flush their statistics at most once a second.
+  await new Promise((r) => setTimeout(r, 1100))
+  const commitsPerRun = ((await commits()) - commitsBefore) / Math.max(1, result.extra!.finished)
   const db = await withClient(databaseUrl, async (c) =>
     (await c.query(
       `SELECT count(*) FILTER (WHERE status = 'succeeded')::int AS succeeded,
@@ -60,6 +68,8 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string): 
     ],
     notes: [
       `Requests/s and latencies count all three calls of a run (claim, progress report, final report); ${extra.emptyClaims} claims found nothing claimable (204).`,
+      `PostgreSQL committed ${commitsPerRun.toFixed(1)} transactions per finished run (statements outside a transaction count as one each), ` +
+        `${num(commitsPerRun * perSecond)} per second in all.`,
       `${complete ? 'All' : `Only ${extra.finished} of the`} ${runs.toLocaleString('en-US')} runs finished` +
         `${complete ? '' : ` within the ${maxSeconds} s cap`} in ${result.seconds.toFixed(1)} s; the database then held ${db.succeeded} succeeded, ${db.queued} queued and ${db.other} other runs for the company.`,
     ],
