@@ -76,25 +76,21 @@ export class Cli {
       baseUrl: this.url,
       credentials,
       // A refreshed access token is saved at once; a refused refresh forgets the session.
-      onTokens: (tokens) =>
-        this.via !== 'key' &&
-        this.config.update(this.url, { access_token: tokens?.accessToken, refresh_token: tokens?.refreshToken ?? undefined }),
+      onTokens: (tokens) => {
+        if (this.via === 'key') return
+        this.config.update(this.url, { access_token: tokens?.accessToken, refresh_token: tokens?.refreshToken ?? undefined })
+      },
     })
   }
 
-  /** With --json the data as JSON; otherwise the human rendering. */
-  print(data: unknown, human: () => string): void {
-    this.io.out(this.json ? JSON.stringify(data ?? null, null, 2) : human())
+  /** With --json the data as JSON; otherwise the human rendering (only computed when needed). */
+  async print(data: unknown, human: () => string | Promise<string>): Promise<void> {
+    this.io.out(this.json ? JSON.stringify(data ?? null, null, 2) : await human())
   }
 
   /** A line on stdout in both modes (a stream of JSON lines with --json). */
   emit(text: string): void {
     this.io.out(text)
-  }
-
-  /** A line for people only (progress, confirmations); silent with --json. */
-  say(text: string): void {
-    if (!this.json) this.io.out(text)
   }
 
   /** Diagnostics on stderr, in both modes. */
@@ -125,9 +121,8 @@ export class Cli {
   async findAgent(ref: string): Promise<Agent> {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.agents.get(companyId, ref)
-    this.agentsCache ??= this.client.agents.list(companyId, { include_terminated: true })
     const wanted = ref.toLowerCase()
-    return unique((await this.agentsCache).filter((a) => a.name.toLowerCase() === wanted), 'Agent', ref)
+    return unique((await this.allAgents()).filter((a) => a.name.toLowerCase() === wanted), 'Agent', ref)
   }
 
   /** The agent's id, or null for the word `none` (clears an assignee or owner). */
@@ -137,9 +132,14 @@ export class Cli {
 
   /** The agent names by id, for tables that show who does what. */
   async agentNames(): Promise<Map<string, string>> {
+    return new Map((await this.allAgents()).map((a) => [a.id, a.name]))
+  }
+
+  /** Every agent of the company, terminated included, fetched once per command. */
+  private async allAgents(): Promise<Agent[]> {
     const companyId = await this.companyId()
     this.agentsCache ??= this.client.agents.list(companyId, { include_terminated: true })
-    return new Map((await this.agentsCache).map((a) => [a.id, a.name]))
+    return this.agentsCache
   }
 }
 

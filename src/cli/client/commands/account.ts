@@ -28,7 +28,7 @@ export const login: CommandSpec = {
       if (companies.length === 1) cli.config.update(cli.url, { company_id: companies[0].id, company_name: companies[0].name })
     }
     const company = cli.config.profile(cli.url).company_name
-    cli.print({ url: cli.url, user: session.user, company_id: cli.config.profile(cli.url).company_id ?? null }, () =>
+    await cli.print({ url: cli.url, user: session.user, company_id: cli.config.profile(cli.url).company_id ?? null }, () =>
       [`Logged in to ${cli.url} as ${session.user.name} <${session.user.email}>`, company ? `Current company: ${company}` : '']
         .filter(Boolean)
         .join('\n'),
@@ -54,7 +54,7 @@ export const logout: CommandSpec = {
       }
     }
     cli.config.update(cli.url, { access_token: undefined, refresh_token: undefined })
-    cli.print({ logged_out: hadSession }, () => (hadSession ? `Logged out of ${cli.url}` : `Not logged in to ${cli.url}`))
+    await cli.print({ logged_out: hadSession }, () => (hadSession ? `Logged out of ${cli.url}` : `Not logged in to ${cli.url}`))
   },
 }
 
@@ -64,7 +64,7 @@ export const whoami: CommandSpec = {
   async run(cli) {
     const user = await cli.client.me.get()
     const profile = cli.config.profile(cli.url)
-    cli.print({ ...user, url: cli.url, via: cli.via, company_id: profile.company_id ?? null }, () =>
+    await cli.print({ ...user, url: cli.url, via: cli.via, company_id: profile.company_id ?? null }, () =>
       details([
         ['Name', user.name],
         ['Email', user.email],
@@ -86,7 +86,7 @@ export const keys: GroupSpec = {
       summary: 'List active API keys',
       async run(cli) {
         const rows = await cli.client.apiKeys.list()
-        cli.print(rows, () =>
+        await cli.print(rows, () =>
           table(rows, [
             { header: 'id', value: (k) => k.id },
             { header: 'name', value: (k) => k.name },
@@ -106,7 +106,7 @@ export const keys: GroupSpec = {
       notes: 'Needs a password session (an API key cannot create keys).',
       async run(cli, { args, options }) {
         const key = await cli.client.apiKeys.create({ name: args.name!, expires_in_days: integer(options, 'expires-in-days') })
-        cli.print(key, () => `Created API key "${key.name}" (${key.id}). Store it now, it is not shown again:\n${key.key}`)
+        await cli.print(key, () => `Created API key "${key.name}" (${key.id}). Store it now, it is not shown again:\n${key.key}`)
       },
     },
     {
@@ -115,7 +115,7 @@ export const keys: GroupSpec = {
       args: ['<key-id>'],
       async run(cli, { args }) {
         await cli.client.apiKeys.revoke(args['key-id']!)
-        cli.print({ revoked: args['key-id'] }, () => `Revoked API key ${args['key-id']}`)
+        await cli.print({ revoked: args['key-id'] }, () => `Revoked API key ${args['key-id']}`)
       },
     },
   ],

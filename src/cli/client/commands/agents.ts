@@ -32,7 +32,7 @@ function lifecycle(name: 'pause' | 'resume' | 'terminate', summary: string, past
     async run(cli, { args }) {
       const agent = await cli.findAgent(args.agent!)
       const updated = await cli.client.agents[name](await cli.companyId(), agent.id)
-      cli.print(updated, () => `${past} ${updated.name} (now ${updated.status})`)
+      await cli.print(updated, () => `${past} ${updated.name} (now ${updated.status})`)
     },
   }
 }
@@ -54,7 +54,7 @@ export const agents: GroupSpec = {
       options: [{ name: 'all', help: 'include terminated agents' }],
       async run(cli, { options }) {
         const rows = await cli.client.agents.list(await cli.companyId(), { include_terminated: flag(options, 'all') || undefined })
-        cli.print(rows, () =>
+        await cli.print(rows, () =>
           table(rows, [
             { header: 'id', value: (a) => a.id },
             { header: 'name', value: (a) => a.name },
@@ -96,7 +96,7 @@ export const agents: GroupSpec = {
           monthly_budget_cents: cents(options, 'budget'),
           request_approval: flag(options, 'request-approval') || undefined,
         })
-        cli.print(agent, () =>
+        await cli.print(agent, () =>
           agent.status === 'pending_approval'
             ? `Proposed ${agent.name} (${agent.id}); the hire waits for approval`
             : `Hired ${agent.name} (${agent.id})`,
@@ -110,8 +110,10 @@ export const agents: GroupSpec = {
       async run(cli, { args }) {
         const agent = await cli.findAgent(args.agent!)
         const full = await cli.client.agents.get(await cli.companyId(), agent.id)
-        const manager = full.reports_to_id ? (await cli.agentNames()).get(full.reports_to_id) : undefined
-        cli.print(full, () => describe(full, manager))
+        await cli.print(full, async () => {
+          const manager = full.reports_to_id ? (await cli.agentNames()).get(full.reports_to_id) : undefined
+          return describe(full, manager)
+        })
       },
     },
     lifecycle('pause', 'Pause an agent (its running run goes on, queued runs wait)', 'Paused'),
@@ -131,7 +133,7 @@ export const agents: GroupSpec = {
         const taskRef = nullable(options, 'task')
         const task = taskRef ? await cli.client.tasks.get(companyId, taskRef) : null
         const run = await cli.client.agents.wake(companyId, agent.id, { task_id: task?.id, reason: text(options, 'reason') })
-        cli.print(run, () => `Queued run ${run.id} for ${agent.name}${task ? ` on ${task.key}` : ''}`)
+        await cli.print(run, () => `Queued run ${run.id} for ${agent.name}${task ? ` on ${task.key}` : ''}`)
       },
     },
     {
@@ -139,7 +141,7 @@ export const agents: GroupSpec = {
       summary: 'Show the org chart as a tree',
       async run(cli) {
         const nodes = await cli.client.agents.org(await cli.companyId())
-        cli.print(nodes, () => tree(orgTree(nodes)))
+        await cli.print(nodes, () => tree(orgTree(nodes)))
       },
     },
   ],

@@ -13,17 +13,17 @@ export const approvals: GroupSpec = {
       options: [{ name: 'status', value: 'STATUS', help: 'pending, approved or rejected' }],
       async run(cli, { options }) {
         const rows = await cli.client.approvals.list(await cli.companyId(), { status: text(options, 'status') as ApprovalStatus | undefined })
-        const names = await cli.agentNames()
-        cli.print(rows, () =>
-          table(rows, [
+        await cli.print(rows, async () => {
+          const names = await cli.agentNames()
+          return table(rows, [
             { header: 'id', value: (a) => a.id },
             { header: 'type', value: (a) => a.type },
             { header: 'status', value: (a) => a.status },
             { header: 'agent', value: (a) => (a.agent_id ? (names.get(a.agent_id) ?? a.agent_id) : null) },
             { header: 'created', value: (a) => time(a.created_at) },
             { header: 'note', value: (a) => a.decision_note },
-          ]),
-        )
+          ])
+        })
       },
     },
     {
@@ -39,7 +39,7 @@ export const approvals: GroupSpec = {
           decision_note: text(options, 'note'),
           new_budget_cents: cents(options, 'budget'),
         })
-        cli.print(approval, () => `Approved ${approval.type} ${approval.id}`)
+        await cli.print(approval, () => `Approved ${approval.type} ${approval.id}`)
       },
     },
     {
@@ -51,7 +51,7 @@ export const approvals: GroupSpec = {
         const approval = await cli.client.approvals.reject(await cli.companyId(), args['approval-id']!, {
           decision_note: text(options, 'note'),
         })
-        cli.print(approval, () => `Rejected ${approval.type} ${approval.id}`)
+        await cli.print(approval, () => `Rejected ${approval.type} ${approval.id}`)
       },
     },
   ],

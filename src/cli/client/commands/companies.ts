@@ -29,7 +29,7 @@ export const companies: GroupSpec = {
       async run(cli) {
         const rows = await cli.client.companies.list()
         const current = cli.config.profile(cli.url).company_id
-        cli.print(rows, () =>
+        await cli.print(rows, () =>
           table(rows, [
             { header: ' ', value: (c) => (c.id === current ? '*' : ' ') },
             { header: 'id', value: (c) => c.id },
@@ -59,7 +59,7 @@ export const companies: GroupSpec = {
           monthly_budget_cents: cents(options, 'budget'),
         })
         if (flag(options, 'use')) remember(cli, company)
-        cli.print(company, () => `Created company ${company.name} (${company.id})${flag(options, 'use') ? ', now current' : ''}`)
+        await cli.print(company, () => `Created company ${company.name} (${company.id})${flag(options, 'use') ? ', now current' : ''}`)
       },
     },
     {
@@ -70,7 +70,7 @@ export const companies: GroupSpec = {
       async run(cli, { args }) {
         const company = await cli.findCompany(args.company!)
         remember(cli, company)
-        cli.print(company, () => `Current company: ${company.name} (${company.task_prefix}, ${company.id})`)
+        await cli.print(company, () => `Current company: ${company.name} (${company.task_prefix}, ${company.id})`)
       },
     },
     {
@@ -80,7 +80,7 @@ export const companies: GroupSpec = {
       async run(cli, { args }) {
         const id = args.company ? (await cli.findCompany(args.company)).id : await cli.companyId()
         const company = await cli.client.companies.get(id)
-        cli.print(company, () => describe(company))
+        await cli.print(company, () => describe(company))
       },
     },
   ],

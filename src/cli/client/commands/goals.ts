@@ -49,7 +49,7 @@ export const goals: GroupSpec = {
       summary: 'List goals as a tree',
       async run(cli) {
         const rows = await cli.client.goals.list(await cli.companyId())
-        cli.print(rows, () => tree(goalTree(rows)))
+        await cli.print(rows, () => tree(goalTree(rows)))
       },
     },
     {
@@ -59,7 +59,7 @@ export const goals: GroupSpec = {
       options: FIELD_OPTIONS,
       async run(cli, { args, options }) {
         const goal = await cli.client.goals.create(await cli.companyId(), { title: args.title!, ...(await goalFields(cli, options)) })
-        cli.print(goal, () => `Created goal ${goal.title} (${goal.id})`)
+        await cli.print(goal, () => `Created goal ${goal.title} (${goal.id})`)
       },
     },
     {
@@ -68,7 +68,7 @@ export const goals: GroupSpec = {
       args: ['<goal-id>'],
       async run(cli, { args }) {
         const goal = await cli.client.goals.get(await cli.companyId(), args['goal-id']!)
-        cli.print(goal, () =>
+        await cli.print(goal, () =>
           details([
             ['Title', goal.title],
             ['Id', goal.id],
@@ -91,7 +91,7 @@ export const goals: GroupSpec = {
         const body = { title: text(options, 'title'), ...(await goalFields(cli, options)) }
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
         const goal = await cli.client.goals.update(await cli.companyId(), args['goal-id']!, body)
-        cli.print(goal, () => `Updated goal ${goal.title}`)
+        await cli.print(goal, () => `Updated goal ${goal.title}`)
       },
     },
     {
@@ -100,7 +100,7 @@ export const goals: GroupSpec = {
       args: ['<goal-id>'],
       async run(cli, { args }) {
         await cli.client.goals.delete(await cli.companyId(), args['goal-id']!)
-        cli.print({ deleted: args['goal-id'] }, () => `Deleted goal ${args['goal-id']}`)
+        await cli.print({ deleted: args['goal-id'] }, () => `Deleted goal ${args['goal-id']}`)
       },
     },
   ],

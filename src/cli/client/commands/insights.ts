@@ -23,7 +23,7 @@ export const activity: CommandSpec = {
       limit: integer(options, 'limit'),
       before: text(options, 'before'),
     })
-    cli.print(rows, () =>
+    await cli.print(rows, () =>
       table(rows, [
         { header: 'when', value: (e) => time(e.created_at) },
         { header: 'actor', value: (e) => e.actor_name },
@@ -44,7 +44,7 @@ export const dashboard: CommandSpec = {
     // Any other number goes to the API, which answers it with VALIDATION_ERROR.
     const days = integer(options, 'days') as 7 | 14 | 30 | undefined
     const d = await cli.client.insights.dashboard(await cli.companyId(), { days })
-    cli.print(d, () => {
+    await cli.print(d, () => {
       const byStatus = Object.entries(d.tasks_by_status).map(([s, n]) => `${s} ${n}`).join(', ')
       const lines = [
         details([
@@ -78,7 +78,7 @@ export const costs: CommandSpec = {
   options: [{ name: 'month', value: 'YYYY-MM', help: 'the month (default: the current UTC month)' }],
   async run(cli, { options }) {
     const c = await cli.client.insights.costs(await cli.companyId(), { month: text(options, 'month') })
-    cli.print(c, () =>
+    await cli.print(c, () =>
       [
         `${c.month}: ${money(c.total_cents)} of ${budget(c.budget_cents)}`,
         '',

@@ -25,7 +25,7 @@ export const projects: GroupSpec = {
       summary: 'List projects',
       async run(cli) {
         const rows = await cli.client.projects.list(await cli.companyId())
-        cli.print(rows, () =>
+        await cli.print(rows, () =>
           table(rows, [
             { header: 'id', value: (p) => p.id },
             { header: 'name', value: (p) => p.name },
@@ -52,7 +52,7 @@ export const projects: GroupSpec = {
           repository: text(options, 'repository'),
           monthly_budget_cents: cents(options, 'budget'),
         })
-        cli.print(project, () => `Created project ${project.name} (${project.id})`)
+        await cli.print(project, () => `Created project ${project.name} (${project.id})`)
       },
     },
     {
@@ -61,7 +61,7 @@ export const projects: GroupSpec = {
       args: ['<project-id>'],
       async run(cli, { args }) {
         const project = await cli.client.projects.get(await cli.companyId(), args['project-id']!)
-        cli.print(project, () => describe(project))
+        await cli.print(project, () => describe(project))
       },
     },
     {
@@ -85,7 +85,7 @@ export const projects: GroupSpec = {
         }
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
         const project = await cli.client.projects.update(await cli.companyId(), args['project-id']!, body)
-        cli.print(project, () => `Updated project ${project.name}`)
+        await cli.print(project, () => `Updated project ${project.name}`)
       },
     },
   ],

@@ -12,17 +12,17 @@ export const routines: GroupSpec = {
       summary: 'List routines',
       async run(cli) {
         const rows = await cli.client.routines.list(await cli.companyId())
-        const names = await cli.agentNames()
-        cli.print(rows, () =>
-          table(rows, [
+        await cli.print(rows, async () => {
+          const names = await cli.agentNames()
+          return table(rows, [
             { header: 'id', value: (r) => r.id },
             { header: 'title', value: (r) => r.title },
             { header: 'cron', value: (r) => r.cron },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
             { header: 'enabled', value: (r) => (r.enabled ? 'yes' : 'no') },
             { header: 'last run', value: (r) => time(r.last_run_at) },
-          ]),
-        )
+          ])
+        })
       },
     },
     {
@@ -46,7 +46,7 @@ export const routines: GroupSpec = {
           project_id: text(options, 'project'),
           enabled: flag(options, 'disabled') ? false : undefined,
         })
-        cli.print(routine, () => `Created routine ${routine.title} (${routine.id}) for ${agent.name}, cron "${routine.cron}"`)
+        await cli.print(routine, () => `Created routine ${routine.title} (${routine.id}) for ${agent.name}, cron "${routine.cron}"`)
       },
     },
     {
@@ -55,7 +55,7 @@ export const routines: GroupSpec = {
       args: ['<routine-id>'],
       async run(cli, { args }) {
         const result = await cli.client.routines.trigger(await cli.companyId(), args['routine-id']!)
-        cli.print(result, () => `Triggered ${result.routine.title}: task ${result.task.key}, run ${result.run.id}`)
+        await cli.print(result, () => `Triggered ${result.routine.title}: task ${result.task.key}, run ${result.run.id}`)
       },
     },
   ],

@@ -33,9 +33,9 @@ export const runs: GroupSpec = {
           status: text(options, 'status') as RunStatus | undefined,
           limit: integer(options, 'limit'),
         })
-        const names = await cli.agentNames()
-        cli.print(rows, () =>
-          table(rows, [
+        await cli.print(rows, async () => {
+          const names = await cli.agentNames()
+          return table(rows, [
             { header: 'id', value: (r) => r.id },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
             { header: 'status', value: (r) => r.status },
@@ -43,8 +43,8 @@ export const runs: GroupSpec = {
             { header: 'created', value: (r) => time(r.created_at) },
             { header: 'took', value: duration, right: true },
             { header: 'cost', value: (r) => money(r.cost_cents), right: true },
-          ]),
-        )
+          ])
+        })
       },
     },
     {
@@ -53,9 +53,9 @@ export const runs: GroupSpec = {
       args: ['<run-id>'],
       async run(cli, { args }) {
         const run = await cli.client.runs.get(await cli.companyId(), args['run-id']!)
-        const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id
-        cli.print(run, () =>
-          [
+        await cli.print(run, async () => {
+          const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id
+          return [
             details([
               ['Id', run.id],
               ['Agent', agent],
@@ -75,8 +75,8 @@ export const runs: GroupSpec = {
             '',
             `Transcript (${run.transcript?.length ?? 0} entries)`,
             ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
-          ].join('\n'),
-        )
+          ].join('\n')
+        })
       },
     },
     {
@@ -85,7 +85,7 @@ export const runs: GroupSpec = {
       args: ['<run-id>'],
       async run(cli, { args }) {
         const run = await cli.client.runs.cancel(await cli.companyId(), args['run-id']!)
-        cli.print(run, () => `Cancelled run ${run.id}`)
+        await cli.print(run, () => `Cancelled run ${run.id}`)
       },
     },
   ],

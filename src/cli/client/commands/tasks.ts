@@ -79,7 +79,7 @@ async function taskTable(cli: Cli, rows: Task[]): Promise<string> {
 /** Sends an update and prints the task as it now is. */
 async function update(cli: Cli, ref: string, body: TaskUpdate, done: (task: Task) => string): Promise<void> {
   const task = await cli.client.tasks.update(await cli.companyId(), ref, body)
-  cli.print(task, () => done(task))
+  await cli.print(task, () => done(task))
 }
 
 export const tasks: GroupSpec = {
@@ -113,8 +113,7 @@ export const tasks: GroupSpec = {
           created_by: flag(options, 'mine') ? 'me' : undefined,
           limit: integer(options, 'limit'),
         })
-        const board = await taskTable(cli, rows)
-        cli.print(rows, () => board)
+        await cli.print(rows, () => taskTable(cli, rows))
       },
     },
     {
@@ -124,7 +123,7 @@ export const tasks: GroupSpec = {
       options: FIELD_OPTIONS,
       async run(cli, { args, options }) {
         const task = await cli.client.tasks.create(await cli.companyId(), { title: args.title!, ...(await taskFields(cli, options)) })
-        cli.print(task, () => `Created ${task.key}: ${task.title} [${task.status}]`)
+        await cli.print(task, () => `Created ${task.key}: ${task.title} [${task.status}]`)
       },
     },
     {
@@ -137,8 +136,7 @@ export const tasks: GroupSpec = {
           cli.client.tasks.get(companyId, args.task!),
           cli.client.comments.list(companyId, args.task!),
         ])
-        const text = await describe(cli, task, comments)
-        cli.print({ ...task, comments }, () => text)
+        await cli.print({ ...task, comments }, () => describe(cli, task, comments))
       },
     },
     {
@@ -188,7 +186,7 @@ export const tasks: GroupSpec = {
           body,
           kind: text(options, 'kind') as 'comment' | undefined,
         })
-        cli.print(comment, () => `Commented on ${args.task}`)
+        await cli.print(comment, () => `Commented on ${args.task}`)
       },
     },
     {
@@ -197,7 +195,7 @@ export const tasks: GroupSpec = {
       args: ['<task>'],
       async run(cli, { args }) {
         await cli.client.tasks.delete(await cli.companyId(), args.task!)
-        cli.print({ deleted: args.task }, () => `Deleted ${args.task}`)
+        await cli.print({ deleted: args.task }, () => `Deleted ${args.task}`)
       },
     },
   ],
