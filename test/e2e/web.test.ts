@@ -182,9 +182,9 @@ describe('web app in a browser', () => {
     await comments.getByLabel('Add a comment').fill('Keep it under 500 words.')
     await comments.getByLabel('Kind').selectOption('plan')
     await comments.getByRole('button', { name: 'Post' }).click()
-    await comments.getByText('Keep it under 500 words.').waitFor()
-    const [comment] = await other.comments.list(companyId, 'ACME-1')
-    expect(comment).toMatchObject({ body: 'Keep it under 500 words.', kind: 'plan' })
+    await comments.locator('.comment').filter({ hasText: 'Keep it under 500 words.' }).getByText('Plan').waitFor()
+    await expect.poll(() => comments.getByLabel('Add a comment').inputValue()).toBe('') // ready for the next one
+    expect(await other.comments.list(companyId, 'ACME-1')).toEqual([expect.objectContaining({ body: 'Keep it under 500 words.', kind: 'plan' })])
 
     await page.getByRole('button', { name: 'Add subtask' }).click()
     const dialog = page.getByRole('dialog', { name: 'New subtask of ACME-1' })

@@ -33,6 +33,8 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const [title, setTitle] = useState(task.title)
   const [description, setDescription] = useState(task.description ?? '')
   const update = useMutation({
+    // One change at a time, in the order made, so quick successive edits land as made.
+    scope: { id: `task-${task.id}` },
     mutationFn: (body: TaskUpdate) => api.tasks.update(companyId, task.id, body),
     onSuccess(updated) {
       client.setQueryData(keys.company(companyId, 'tasks', 'one', task.key), updated)
