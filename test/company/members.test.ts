@@ -1,7 +1,14 @@
+import { execFile } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memberCommands } from '../../src/cli/admin-members.ts'
+import { migrate } from '../../src/server/db/migrate.ts'
+import { openPglite } from '../../src/server/db/pglite.ts'
 import { createCompany } from '../fixtures.ts'
-import { call, createUser, type TestApp, testApp } from '../helpers.ts'
+import { call, createUser, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
 import { auditRows, recordEvents } from './support.ts'
 
 let t: TestApp
@@ -71,4 +78,34 @@ describe('shopfloor admin members', () => {
     expect((await members('role', company.id, owner.email)).code).toBe(2)
     expect((await members('add', 'not-a-uuid', owner.email)).code).toBe(2)
   })
+})
+
+describe('the shopfloor executable', () => {
+  it('`shopfloor admin members` acts on the embedded database in DATA_DIR', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-members-'))
+    const email = uniqueEmail('member')
+    try {
+      const db = await openPglite(dataDir)
+      await migrate(db)
+      const company = (await db.one<{ id: string }>(`INSERT INTO companies (name) VALUES ('Cli Co') RETURNING id`))!.id
+      await db.query(`INSERT INTO users (email, name, password_hash) VALUES ($1, 'Cli', 'x')`, [email])
+      await db.close()
+
+      const { DATABASE_URL: _ignored, ...env } = process.env
+      const run = (...args: string[]) =>
+        promisify(execFile)(process.execPath, ['bin/shopfloor.js', 'admin', 'members', ...args], {
+          env: { ...env, DATA_DIR: dataDir, ENVIRONMENT: 'test', LOG_LEVEL: 'silent' },
+          timeout: 60_000,
+        })
+      // Each run opens the embedded database from disk, so the test makes one; the refusals and
+      // exit codes are covered in-process above.
+      expect((await run('add', company, email, 'admin')).stdout.trim()).toBe(`Added: ${email} (admin)`)
+
+      const check = await openPglite(dataDir)
+      expect(await check.one('SELECT role FROM memberships WHERE company_id = $1', [company])).toEqual({ role: 'admin' })
+      await check.close()
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })
