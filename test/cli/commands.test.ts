@@ -79,6 +79,27 @@ describe('agents', () => {
   })
 })
 
+describe('task filters', () => {
+  it('resolves the assignee by name and the parent by key, and passes project, goal, mine and limit', async () => {
+    const op = await operator(api, url, 'FLT')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Filterer' })
+    const project = await op.client.projects.create(op.companyId, { name: 'P' })
+    const goal = await op.client.goals.create(op.companyId, { title: 'G' })
+    const parent = await op.client.tasks.create(op.companyId, { title: 'Parent', project_id: project.id })
+    await op.client.tasks.create(op.companyId, { title: 'Child', parent_id: parent.id, goal_id: goal.id, assignee_agent_id: agent.id })
+    const keys = async (...args: string[]) => (await op.json('tasks', 'list', ...args)).map((t: { key: string }) => t.key)
+
+    expect(await keys('--assignee', 'filterer')).toEqual(['FLT-2'])
+    expect(await keys('--parent', 'flt-1')).toEqual(['FLT-2'])
+    expect(await keys('--project', project.id)).toEqual(['FLT-1'])
+    expect(await keys('--goal', goal.id)).toEqual(['FLT-2'])
+    expect(await keys('--mine', '--limit', '1')).toEqual(['FLT-2'])
+    const tooMany = await op.run('tasks', 'list', '--limit', '1001')
+    expect(tooMany.code).toBe(5)
+    expect(tooMany.stderr).toMatch(/^VALIDATION_ERROR: limit/)
+  })
+})
+
 describe('goals, projects, routines', () => {
   it('creates nested goals and lists them as a tree', async () => {
     const op = await operator(api, url, 'GOL')
