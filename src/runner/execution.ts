@@ -62,7 +62,7 @@ export class Execution {
   }
 
   private async execute(): Promise<void> {
-    const { run, agent, company, task } = this.context
+    const { run, company, task } = this.context
     const report = (body: Omit<Parameters<ShopfloorClient['runs']['report']>[2], 'runner_id'>) =>
       this.guard(() => this.client.runs.report(company.id, run.id, { runner_id: this.options.runnerId, ...body }))
     const transcript = new TranscriptBuffer(

@@ -33,7 +33,8 @@ export async function prepareWorkspace(context: RunContext, dirs: { workDir: str
 
   const worktree = join(dirs.cacheDir, 'worktrees', context.run.id)
   mkdirSync(join(dirs.cacheDir, 'worktrees'), { recursive: true })
-  const start = (await git(clone, 'rev-parse', '--verify', '--quiet', 'origin/HEAD').then(() => 'origin/HEAD', () => 'HEAD'))
+  // The remote's default branch; a clone of a repository without one has only its HEAD.
+  const start = await git(clone, 'rev-parse', '--verify', '--quiet', 'origin/HEAD').then(() => 'origin/HEAD', () => 'HEAD')
   await git(clone, 'worktree', 'add', '--detach', worktree, start)
   return {
     cwd: worktree,

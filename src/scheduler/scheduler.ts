@@ -27,8 +27,6 @@ export interface SchedulerOptions {
 }
 
 export interface Scheduler {
-  /** Re-reads the definitions now. */
-  refresh(): Promise<void>
   stop(): Promise<void>
 }
 
@@ -160,16 +158,19 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     if (ctx.dbState === 'failed') log.error('database not initialised; the scheduler stays idle')
     else await refresh()
   })
+  // Periodic work waits for the database too (a sweep before the migrations would only fail).
+  const whenReady = (fn: () => void) => () => {
+    if (ctx.dbState === 'ready') fn()
+  }
   const intervals = [
-    setInterval(() => void serial('refresh', refresh), refreshMs),
-    setInterval(() => void serial('company poll', syncCompanies), companyPollMs),
-    setInterval(() => void sweep(), staleSweepMs),
+    setInterval(whenReady(() => void serial('refresh', refresh)), refreshMs),
+    setInterval(whenReady(() => void serial('company poll', syncCompanies)), companyPollMs),
+    setInterval(whenReady(() => void sweep()), staleSweepMs),
   ]
   for (const timer of intervals) timer.unref()
   log.info('scheduler started')
 
   return {
-    refresh: () => serial('refresh', refresh),
     async stop() {
       stopped = true
       for (const timer of intervals) clearInterval(timer)

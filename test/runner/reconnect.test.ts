@@ -40,4 +40,4 @@ it('reconnects after the server restarts and claims new work from the event stre
   } finally {
     await runner.stop('SIGKILL')
   }
-})
+}, 180_000) // two server starts and the reconnection backoff
