@@ -80,6 +80,17 @@ describe('POST /api/logout', () => {
     }
   })
 
+  it('an empty body sent as JSON counts as no body; malformed JSON is 422', async () => {
+    const a = await signUp(t.app)
+    const headers = { authorization: `Bearer ${a.access}`, 'content-type': 'application/json' }
+    const bad = await t.app.inject({ method: 'POST', url: '/api/logout', headers, payload: '{"refresh_token":' })
+    expect(bad.statusCode).toBe(422)
+    expect(bad.json().error.code).toBe('VALIDATION_ERROR')
+    const empty = await t.app.inject({ method: 'POST', url: '/api/logout', headers, payload: '' })
+    expect(empty.statusCode).toBe(204)
+    expect((await call(t.app, 'POST', '/api/refresh', { body: { refresh_token: a.refresh } })).status).toBe(401)
+  })
+
   it("someone else's refresh token revokes nothing", async () => {
     const a = await signUp(t.app)
     const b = await signUp(t.app)
