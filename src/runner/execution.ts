@@ -87,23 +87,29 @@ export class Execution {
       let result: AdapterResult
       try {
         workspace = await prepareWorkspace(this.context, this.options, this.log)
-        result = await this.adapter.run({
-          context: this.context,
-          prompt: buildPrompt(this.context),
-          cwd: workspace.cwd,
-          env: this.agentEnv(configDir),
-          transcript: (role, text) => transcript.add(role, text),
-          usage: (totals) => (this.usage = totals),
-          signal: this.abort.signal,
-        })
       } catch (err: any) {
-        result = { ok: false, reply: '', error: `could not prepare the run: ${err.message}` }
+        result = { ok: false, reply: '', error: `could not prepare the working folder: ${err.message}` }
       }
+      result ??= await this.adapter.run({
+        context: this.context,
+        prompt: buildPrompt(this.context),
+        cwd: workspace!.cwd,
+        env: this.agentEnv(configDir),
+        transcript: (role, text) => transcript.add(role, text),
+        usage: (totals) => (this.usage = totals),
+        signal: this.abort.signal,
+      })
       if (this.stopReason === 'lost') throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
 
       await transcript.flush()
-      if (result.ok && task) await this.reportToTask(result.reply)
+      if (result.ok && task) {
+        // The run's own outcome is still reported when the task cannot take it (deleted meanwhile).
+        await this.reportToTask(result.reply).catch((err) => {
+          if (err instanceof RunLost) throw err
+          this.log.warn({ err: describe(err) }, 'could not post the reply to the task')
+        })
+      }
       this.finishing = true
       await report({
         status: result.ok ? 'succeeded' : 'failed',

@@ -144,6 +144,15 @@ describe('other outcomes', () => {
     expect(comment).toMatchObject({ kind: 'question', body: 'BLOCKED: I need read access to the sales database.', author_agent_id: worker.id })
   })
 
+  it('a repository that cannot be cloned fails the run before the agent starts', async () => {
+    const worker = await hire()
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Ghost', repository: '/nonexistent/repository.git' })
+    const { run } = await runTask(worker.id, {}, { project_id: project.id })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(/^could not prepare the working folder: /)
+    expect(agent.started(run.id)).toBeNull()
+  })
+
   it('agent_cli_3 and http runs fail as not implemented', async () => {
     for (const adapter of ['agent_cli_3', 'http']) {
       const worker = await hire({ adapter })
