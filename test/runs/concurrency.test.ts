@@ -76,4 +76,46 @@ describe('parallel claims', () => {
     const running = await t.ctx.db.one("SELECT count(*)::int AS n FROM runs WHERE agent_id = $1 AND status = 'running'", [agent])
     expect(running!.n).toBe(1)
   })
+
+  it('claims, reports, wakes, pauses and sweeps racing each other never fail with a server error', async () => {
+    const s = await seedCompany(t)
+    const agents: string[] = []
+    const tasks: string[] = []
+    for (let a = 0; a < 4; a++) agents.push(await seedAgent(t, s))
+    for (let i = 0; i < 4; i++) tasks.push(await seedTask(t, s))
+    const answers: number[] = []
+    const record = (r: { status: number; body: any }) => {
+      answers.push(r.status)
+      if (r.status >= 500) throw new Error(JSON.stringify(r.body))
+      return r
+    }
+    const post = (path: string, body?: unknown) => call(t.app, 'POST', `${s.base}${path}`, { token: s.user.token, body }).then(record)
+    const runner = async (name: string) => {
+      for (let i = 0; i < 12; i++) {
+        const r = await post('/runs/claim', { runner_id: name })
+        if (r.status === 200) {
+          await call(t.app, 'PATCH', `${s.base}/runs/${r.body.run.id}`, { token: s.user.token, body: { runner_id: name, status: 'succeeded', cost_cents: 1 } }).then(record)
+        }
+      }
+    }
+    const waker = async () => {
+      for (let i = 0; i < 24; i++) await post(`/agents/${agents[i % 4]}/wake`, { task_id: tasks[(i >> 2) % 4] })
+    }
+    const pauser = async () => {
+      for (let i = 0; i < 6; i++) {
+        await post(`/agents/${agents[i % 4]}/pause`)
+        await post(`/agents/${agents[i % 4]}/resume`)
+      }
+    }
+    const sweeper = async () => {
+      for (let i = 0; i < 8; i++) await post('/runs/expire-stale')
+    }
+    await Promise.all([runner('a'), runner('b'), runner('c'), waker(), waker(), pauser(), sweeper()])
+    expect(answers.filter((status) => status >= 500)).toEqual([])
+    const running = await t.ctx.db.many(
+      "SELECT agent_id FROM runs WHERE company_id = $1 AND status = 'running' GROUP BY agent_id HAVING count(*) > 1",
+      [s.companyId],
+    )
+    expect(running).toEqual([])
+  })
 })

@@ -18,7 +18,7 @@ export async function enforceBudget(tx: Tx, companyId: string, agentId: string):
             to_char(now(), 'YYYY-MM') AS month
        FROM agents a CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
       WHERE a.id = $1 AND a.company_id = $2
-      FOR UPDATE OF a`,
+      FOR NO KEY UPDATE OF a`,
     [agentId, companyId],
   )
   if (!agent || agent.budget === 0 || agent.spend < agent.budget) return

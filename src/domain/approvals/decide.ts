@@ -31,7 +31,7 @@ export async function decideApproval(ctx: Pick<AppContext, 'db' | 'bus'>, compan
       `SELECT ${APPROVAL_COLUMNS}, a.name AS agent_name, a.status AS agent_status
          FROM approvals ap LEFT JOIN agents a ON a.id = ap.agent_id
         WHERE ap.id = $1 AND ap.company_id = $2
-        FOR UPDATE OF ap`,
+        FOR NO KEY UPDATE OF ap`,
       [approvalId, companyId],
     )
     if (!current) throw notFound('Approval')
@@ -93,7 +93,7 @@ async function updateAgent(tx: Tx, companyId: string, agentId: string, actor: Ac
   const fields = ['status', 'monthly_budget_cents']
   const row = await tx.one<{ name: string; old: Record<string, unknown>; new: Record<string, unknown> }>(
     `WITH old (id, old_status, old_budget) AS (
-       SELECT id, status, monthly_budget_cents FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE)
+       SELECT id, status, monthly_budget_cents FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE)
      UPDATE agents SET ${assignments}, updated_at = now()
        FROM old WHERE agents.id = old.id
      RETURNING agents.name,

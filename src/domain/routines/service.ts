@@ -14,7 +14,7 @@ export function listRoutines(q: Queryable, companyId: string): Promise<Routine[]
 
 export async function getRoutine(q: Queryable, companyId: string, routineId: string, lock = false): Promise<Routine> {
   const routine = await q.one<Routine>(
-    `SELECT ${ROUTINE_COLUMNS} FROM routines WHERE id = $1 AND company_id = $2 ${lock ? 'FOR UPDATE' : ''}`,
+    `SELECT ${ROUTINE_COLUMNS} FROM routines WHERE id = $1 AND company_id = $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [routineId, companyId],
   )
   if (!routine) throw notFound('Routine')

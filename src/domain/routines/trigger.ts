@@ -26,7 +26,7 @@ export interface Triggered {
 export async function triggerRoutineIn(tx: Tx, companyId: string, routineId: string, actor: Actor): Promise<Triggered> {
   const routine = await getRoutine(tx, companyId, routineId, true)
   const agent = (await tx.one<{ name: string; status: string }>(
-    'SELECT name, status FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE',
+    'SELECT name, status FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE',
     [routine.agent_id, companyId],
   ))!
   if (isDormant(agent.status)) throw invalidState(`The routine's agent is ${agent.status}`)

@@ -7,16 +7,8 @@ import { recordAudit, systemActor } from '../audit/record.ts'
 // Dormant agents (paused, pending_approval, terminated) keep their status: a person or a budget
 // decided it, and a run ending must not undo that. Both transitions are guarded statements, so
 // they are harmless when repeated, and both publish `agent.updated` because the agent's
-// activity changed even when its status did not.
-
-/** The agent's row, locked for the rest of the transaction (lock agents before their runs). */
-export async function lockAgent(tx: Tx, companyId: string, agentId: string) {
-  return tx.one<{ id: string; name: string; status: string; monthly_budget_cents: number; reports_to_id: string | null }>(
-    `SELECT id, name, status, monthly_budget_cents, reports_to_id FROM agents
-      WHERE id = $1 AND company_id = $2 FOR UPDATE`,
-    [agentId, companyId],
-  )
-}
+// activity changed even when its status did not. Every path locks the run before its agent
+// (as terminate does), so concurrent writers queue instead of deadlocking.
 
 /** One of the agent's runs started (claim) or reported `running`. */
 export async function agentStartedRun(tx: Tx, companyId: string, agentId: string): Promise<void> {
@@ -30,7 +22,7 @@ export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, 
 
 async function moveAgent(tx: Tx, companyId: string, agentId: string, from: string[], to: string, onlyWhenNoneRunning: boolean) {
   const moved = await tx.one<{ name: string; old_status: string }>(
-    `WITH old AS (SELECT id, status FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE)
+    `WITH old AS (SELECT id, status FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE)
      UPDATE agents a SET status = $4, last_activity = now(), updated_at = now()
        FROM old
       WHERE a.id = old.id AND old.status = ANY($3::text[])

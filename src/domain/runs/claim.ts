@@ -27,10 +27,11 @@ const LOST_RACE = new Set(['23505', '40P01'])
  * Claims the oldest eligible queued run of the company for a runner, or returns null.
  *
  * Stale runs are expired first, so their agents become claimable again. Each attempt is one
- * transaction around one guarded statement: the candidate is locked with SKIP LOCKED (runners
- * never wait for each other or get the same run), and two runners that pick different runs of
- * one agent collide on runs_one_running_per_agent; the loser rolls back and tries again, and
- * after CLAIM_ATTEMPTS lost races answers null (204).
+ * transaction around one guarded statement: the candidate run and its agent are locked with
+ * SKIP LOCKED, so runners never wait for each other or for a write on the agent (a wake, a
+ * pause) and never get the same run. Should two runners still pick different runs of one agent,
+ * they collide on runs_one_running_per_agent; the loser rolls back and tries again, and after
+ * CLAIM_ATTEMPTS lost races answers null (204).
  */
 export async function claimRun(ctx: AppContext, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
   await expireStaleRuns(ctx, companyId)
@@ -57,7 +58,7 @@ async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: 
           AND ($5::text[] IS NULL OR a.adapter = ANY($5::text[]))
         ORDER BY r.created_at, r.id
         LIMIT 1
-        FOR UPDATE OF r SKIP LOCKED
+        FOR NO KEY UPDATE OF r, a SKIP LOCKED
      )
      UPDATE runs SET status = 'running', runner_id = $2, started_at = now(), heartbeat_at = now(), updated_at = now()
        FROM candidate
@@ -78,7 +79,7 @@ async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: 
  */
 async function startTask(tx: Tx, companyId: string, taskId: string, agentId: string) {
   const moved = await tx.one<{ title: string; key: string; old_status: string; started_at_changed: boolean; started_at: string; agent_name: string | null }>(
-    `WITH old AS (SELECT id, status, started_at FROM tasks WHERE id = $1 AND company_id = $2 FOR UPDATE)
+    `WITH old AS (SELECT id, status, started_at FROM tasks WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE)
      UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
        FROM old, companies c
       WHERE t.id = old.id AND c.id = t.company_id AND old.status IN ('backlog', 'todo')

@@ -21,7 +21,7 @@ export interface WakeInput {
 export async function wakeAgentIn(tx: Tx, companyId: string, agentId: string, input: WakeInput, actor: Actor): Promise<Run> {
   // Locked so that a concurrent pause or terminate cannot slip between the check and the queue.
   const agent = await tx.one<{ name: string; status: string }>(
-    'SELECT name, status FROM agents WHERE id = $1 AND company_id = $2 FOR UPDATE',
+    'SELECT name, status FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE',
     [agentId, companyId],
   )
   if (!agent) throw notFound('Agent')
