@@ -9,9 +9,9 @@ beforeAll(async () => {
 afterAll(async () => t?.close())
 
 /** A company with one agent whose run has been claimed by runner `r1`. */
-async function runningRun(options: { budget?: number } = {}) {
+async function runningRun() {
   const s = await seedCompany(t)
-  const agent = await seedAgent(t, s, { name: 'Ada', budget: options.budget })
+  const agent = await seedAgent(t, s, { name: 'Ada' })
   const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { reason: 'go' } })
   const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
   expect(claimed.body.run.id).toBe(woken.body.id)
