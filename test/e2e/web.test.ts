@@ -28,6 +28,17 @@ async function shot(name: string, target: Page = page) {
   await target.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
 }
 
+/** Stands in for the identity provider's script: a button that hands over an ID token. */
+const FAKE_IDP_SCRIPT = `window.google = { accounts: { id: {
+  initialize(options) { window.idpOptions = options },
+  renderButton(holder) {
+    const button = document.createElement('button')
+    button.textContent = 'Continue with the provider'
+    button.onclick = () => window.idpOptions.callback({ credential: 'header.payload.signature-of-a-test-token' })
+    holder.append(button)
+  },
+} } }`
+
 /** A run of `agentId` claimed by a pretend runner, as a runner process would. */
 async function claimFor(agentId: string) {
   const context = await other.runs.claim(companyId, { runner_id: 'e2e-runner', agent_ids: [agentId] })
@@ -143,6 +154,34 @@ describe('web app in a browser', () => {
     // Ken sits under Linus, who sits under Grace.
     await tree.getByRole('treeitem', { name: 'Grace' }).getByRole('treeitem', { name: 'Linus' }).getByRole('treeitem', { name: 'Ken' }).waitFor()
     await shot('org-chart')
+  })
+
+  it('pauses, resumes, wakes, stars and terminates agents from their page', async () => {
+    const agents = await other.agents.list(companyId)
+    const linus = agents.find((a) => a.name === 'Linus')!
+    const ken = agents.find((a) => a.name === 'Ken')!
+    await page.goto(`${server.url}/c/${companyId}/agents/${linus.id}`)
+    await page.getByRole('button', { name: 'Pause' }).click()
+    await page.getByRole('button', { name: 'Resume' }).waitFor()
+    expect((await other.agents.get(companyId, linus.id)).status).toBe('paused')
+    await page.getByRole('button', { name: 'Resume' }).click()
+    await page.getByRole('button', { name: 'Pause' }).waitFor()
+    expect((await other.agents.get(companyId, linus.id)).status).toBe('idle')
+
+    await page.getByRole('button', { name: 'Add Linus to favourites' }).click()
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Linus' }).waitFor()
+
+    page.once('dialog', (dialog) => void dialog.accept('Check the nightly build'))
+    await page.getByRole('button', { name: 'Wake' }).click()
+    await page.waitForURL(/\/runs\//)
+    const run = await other.runs.get(companyId, page.url().split('/runs/')[1])
+    expect(run).toMatchObject({ agent_id: linus.id, trigger: 'manual', status: 'queued' })
+
+    await page.goto(`${server.url}/c/${companyId}/agents/${ken.id}`)
+    page.once('dialog', (dialog) => void dialog.accept())
+    await page.getByRole('button', { name: 'Terminate' }).click()
+    await page.getByText('Terminated', { exact: true }).waitFor()
+    expect((await other.agents.get(companyId, ken.id)).status).toBe('terminated')
   })
 
   it('creates a task and moves it across the board by drag and drop and by keyboard', async () => {
@@ -319,6 +358,15 @@ describe('web app in a browser', () => {
 
     await page.getByRole('link', { name: 'Costs' }).click()
     await page.getByRole('region', { name: 'By agent' }).getByRole('link', { name: 'Grace' }).waitFor()
+
+    await page.getByRole('link', { name: /Inbox/ }).click()
+    await page.getByRole('region', { name: 'Tasks to look at' }).getByText('Write the launch post').waitFor()
+
+    await page.getByRole('link', { name: 'Settings' }).click()
+    await page.getByLabel(/Monthly budget/).fill('250')
+    await page.getByRole('button', { name: 'Save' }).click()
+    await page.getByText('Saved.').waitFor()
+    expect((await other.companies.get(companyId)).monthly_budget_cents).toBe(25_000)
   })
 
   it('shows the agent page and the dashboard', async () => {
@@ -332,6 +380,18 @@ describe('web app in a browser', () => {
     await page.locator('[data-card="spend"]').waitFor()
     await page.locator('[data-card="activity-chart"] svg').waitFor()
     await shot('dashboard')
+
+    await page.getByLabel('Range').selectOption('7')
+    await expect.poll(() => page.locator('[data-card="activity-chart"] .axis span').count()).toBe(7)
+    await page.getByRole('button', { name: 'Customise' }).click()
+    await page.getByRole('button', { name: 'Hide Blocked tasks' }).click()
+    await page.locator('[data-card="tasks-blocked"]').waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'Move Spend this month earlier' }).click()
+    await expect.poll(() => page.locator('[data-card]').evaluateAll((cards) => cards.slice(2, 4).map((c) => c.getAttribute('data-card')))).toEqual(['spend', 'pending-approvals'])
+    await expect.poll(async () => (await other.me.get()).preferences.dashboard).toMatchObject({ range_days: 7, hidden: ['tasks-blocked'] })
+    expect((await other.me.get()).preferences.dashboard?.order?.slice(0, 5)).toEqual(['agents', 'tasks-in-progress', 'tasks-blocked', 'spend', 'pending-approvals'])
+    await page.getByRole('button', { name: 'Show Blocked tasks' }).click()
+    await page.locator('[data-card="tasks-blocked"]').waitFor()
   })
 
   it('applies preferences: dark theme and compact density', async () => {
@@ -360,7 +420,7 @@ describe('web app in a browser', () => {
     await phone.close()
   })
 
-  it('creates an API key shown once, and signs out', async () => {
+  it('creates an API key shown once, signs out, and signs in again', async () => {
     await page.goto(`${server.url}/profile`)
     const keys = page.getByRole('region', { name: 'API keys' })
     await keys.getByLabel('Name').fill('laptop runner')
@@ -373,6 +433,14 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
     expect(await page.evaluate(() => localStorage.getItem('shopfloor.session'))).toBeNull()
+
+    // With an identity provider configured its button shows, and a refused credential is explained.
+    await page.route('**/api/auth/config', (route) => route.fulfill({ json: { idp_client_id: 'e2e-client' } }))
+    await page.route('https://accounts.google.com/**', (route) => route.fulfill({ contentType: 'text/javascript', body: FAKE_IDP_SCRIPT }))
+    await page.reload()
+    await page.getByRole('button', { name: 'Continue with the provider' }).click()
+    await page.getByRole('alert').waitFor()
+    await page.unroute('**/api/auth/config')
 
     await page.getByLabel('Email').fill(email)
     await page.getByLabel('Password').fill('wrong password')

@@ -44,8 +44,14 @@ export const useRoutines = (cid: string) => useQuery({ queryKey: keys.company(ci
 
 export const useRuns = (cid: string, filters: RunFilters = {}) =>
   useQuery({ queryKey: keys.company(cid, 'runs', 'list', filters), queryFn: () => api.runs.list(cid, filters), refetchInterval: POLL_MS })
+// A live run also polls now and then, so its transcript keeps growing even with the stream down.
+const LIVE_RUN_POLL_MS = 5_000
 export const useRun = (cid: string, id: string) =>
-  useQuery({ queryKey: keys.company(cid, 'runs', 'one', id), queryFn: () => api.runs.get(cid, id) })
+  useQuery({
+    queryKey: keys.company(cid, 'runs', 'one', id),
+    queryFn: () => api.runs.get(cid, id),
+    refetchInterval: (query) => (query.state.data && ['queued', 'running'].includes(query.state.data.status) ? LIVE_RUN_POLL_MS : false),
+  })
 
 export const useApprovals = (cid: string, status?: ApprovalStatus) =>
   useQuery({ queryKey: keys.company(cid, 'approvals', status ?? 'all'), queryFn: () => api.approvals.list(cid, status ? { status } : {}) })

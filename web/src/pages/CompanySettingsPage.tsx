@@ -18,7 +18,7 @@ export function CompanySettingsPage() {
     <>
       <div className="page-head"><h1>Company settings</h1></div>
       <ErrorText error={company.error} />
-      {company.data && <CompanyForm company={company.data} key={company.data.name + company.data.monthly_budget_cents} />}
+      {company.data && <CompanyForm company={company.data} key={company.data.id} />}
       <section className="panel table-wrap" aria-label="Members">
         <h2>Members</h2>
         <ErrorText error={members.error} />

@@ -14,7 +14,7 @@ export function ProfilePage() {
   return (
     <>
       <div className="page-head"><h1>Your profile</h1></div>
-      <ProfileForm user={me.data} key={me.data.name + me.data.avatar_url} />
+      <ProfileForm user={me.data} key={me.data.id} />
       <PreferencesForm preferences={me.data.preferences} />
       <ApiKeys />
     </>

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '../../../src/client/types.ts'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
@@ -32,6 +32,9 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const [addingSubtask, setAddingSubtask] = useState(false)
   const [title, setTitle] = useState(task.title)
   const [description, setDescription] = useState(task.description ?? '')
+  // A change saved elsewhere (another person, an agent) replaces the text shown.
+  useEffect(() => setTitle(task.title), [task.title])
+  useEffect(() => setDescription(task.description ?? ''), [task.description])
   const update = useMutation({
     // One change at a time, in the order made, so quick successive edits land as made.
     scope: { id: `task-${task.id}` },
