@@ -17,7 +17,8 @@ export class Runner {
   private readonly adapters: Map<string, Adapter>
   private readonly streamAbort = new AbortController()
   private pollTimer: NodeJS.Timeout | undefined
-  private claiming = false
+  /** The claim round in progress, if any. */
+  private round: Promise<void> | null = null
   private claimAgain = false
   private stopping = false
 
@@ -44,13 +45,12 @@ export class Runner {
   /** Requests a claim round; rounds never overlap, a request during one causes another. */
   claim(): void {
     if (this.stopping) return
-    if (this.claiming) {
+    if (this.round) {
       this.claimAgain = true
       return
     }
-    this.claiming = true
-    void this.claimRound().finally(() => {
-      this.claiming = false
+    this.round = this.claimRound().finally(() => {
+      this.round = null
       if (this.claimAgain) {
         this.claimAgain = false
         this.claim()
@@ -111,6 +111,7 @@ export class Runner {
     this.stopping = true
     clearInterval(this.pollTimer)
     this.streamAbort.abort()
+    await this.round // a run claimed just now is one of ours too
     const running = [...this.executions.values()]
     if (!running.length) return
     this.log.info({ runs: running.length, grace_seconds: this.options.graceSeconds }, 'waiting for runs in progress')
