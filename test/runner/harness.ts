@@ -65,6 +65,8 @@ export interface FakePlan {
   sleep?: number
   reply?: string
   exit?: number
+  /** Ignore the terminate signal (only a kill stops it). */
+  ignoreTerm?: boolean
 }
 
 export function planDescription(plan: FakePlan): string {
@@ -78,6 +80,7 @@ const out = process.env.FAKE_AGENT_OUT
 const runId = process.env.SHOPFLOOR_RUN_ID
 const match = /FAKE:(\\{.*\\})/.exec(prompt)
 const plan = match ? JSON.parse(match[1]) : {}
+if (plan.ignoreTerm) process.on('SIGTERM', () => {})
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
 fs.writeFileSync(out + '/' + runId + '.start.json', JSON.stringify({
   pid: process.pid, cwd: process.cwd(), cwdEntries: fs.readdirSync('.'), env, prompt, argv: process.argv.slice(2),

@@ -100,6 +100,17 @@ describe('stopping a run', () => {
     await runStatus(ws, next.run.id, 'succeeded')
   })
 
+  it('kills an agent that ignores the terminate signal once --kill-after-seconds have passed', async () => {
+    const ws = await makeWorkspace(server.url)
+    runner(ws, ['--kill-after-seconds', '1'])
+    const { run } = await assign(ws, { sleep: 30, ignoreTerm: true })
+    const seen = await agentStarted(run.id)
+    await ws.client.runs.cancel(ws.companyId, run.id)
+    const cancelled = Date.now()
+    await waitFor(() => !alive(seen.pid), 10_000)
+    expect(Date.now() - cancelled).toBeGreaterThanOrEqual(900)
+  })
+
   it('stops the agent when the lease is lost, without reporting over the expiry', async () => {
     const ws = await makeWorkspace(server.url)
     const r = runner(ws, ['--heartbeat-seconds', '30']) // no heartbeat within the 2-second lease
