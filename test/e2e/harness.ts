@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { type BrowserContext, chromium } from 'playwright-core'
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const CHROMIUM_FLAGS = [
   '--headless',
   '--no-sandbox',

@@ -71,7 +71,12 @@ describe('web app in a browser', () => {
     expect((await json.json()).version).toBe('2.1.0')
   })
 
-  it('shows a refused reset link in words', async () => {
+  it('asks for a reset link, and shows a refused reset link in words', async () => {
+    await page.goto(`${server.url}/forgot-password`)
+    await page.getByLabel('Email').fill('nobody@example.test')
+    await page.getByRole('button', { name: 'Send the link' }).click()
+    await page.getByRole('status').filter({ hasText: /.+/ }).waitFor()
+
     await page.goto(`${server.url}/reset-password?token=${'x'.repeat(43)}`)
     await page.getByLabel('New password').fill('new password 1')
     await page.getByLabel('Repeat it').fill('new password 1')
@@ -367,6 +372,15 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Save' }).click()
     await page.getByText('Saved.').waitFor()
     expect((await other.companies.get(companyId)).monthly_budget_cents).toBe(25_000)
+
+    // The switcher creates and opens companies.
+    await page.getByLabel('Company').selectOption({ label: '+ New company…' })
+    await page.getByRole('heading', { name: 'New company' }).waitFor()
+    await page.getByLabel('Name').fill('Beta Labs')
+    await page.getByRole('button', { name: 'Create company' }).click()
+    await page.getByRole('heading', { name: 'Beta Labs' }).waitFor()
+    await page.getByLabel('Company').selectOption({ label: 'Acme Robotics' })
+    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
   })
 
   it('shows the agent page and the dashboard', async () => {

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback } from 'react'
+import { useCallback, useState } from 'react'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { IdpButton } from '../components/IdpButton.tsx'
@@ -20,7 +20,7 @@ export function SignInPage() {
     queryClient.clear()
     navigate(target, { replace: true })
   })
-  const { setError: setIdpError, error: idpError } = useSubmit(async () => undefined)
+  const [idpError, setIdpError] = useState<unknown>(null)
   const onCredential = useCallback(
     (credential: string) => {
       api.auth.loginIdp(credential).then(() => {

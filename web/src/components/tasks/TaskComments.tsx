@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { CommentKind, Task } from '../../../../src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { useFormat } from '../../lib/preferences.tsx'
@@ -22,7 +22,10 @@ export function TaskComments({ companyId, task }: { companyId: string; task: Tas
     form.reset()
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) })
   })
-  const remove = useSubmit(async () => undefined)
+  const remove = useMutation({
+    mutationFn: (commentId: string) => api.comments.delete(companyId, task.id, commentId),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) }),
+  })
   return (
     <section className="panel" aria-label="Comments">
       <h2>Comments</h2>
@@ -35,8 +38,7 @@ export function TaskComments({ companyId, task }: { companyId: string; task: Tas
             {comment.kind !== 'comment' && <Badge value={comment.kind} />}
             <span className="muted">{format.dateTime(comment.created_at)}</span>
             <span className="grow" />
-            <button className="link small" onClick={() => api.comments.delete(companyId, task.id, comment.id).then(
-              () => client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) }), remove.setError)}>Delete</button>
+            <button className="link small" onClick={() => remove.mutate(comment.id)} aria-label="Delete comment">Delete</button>
           </div>
           <div className="body">{comment.body}</div>
         </div>
