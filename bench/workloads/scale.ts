@@ -27,7 +27,7 @@ interface Seeded {
 function fingerprint(bench: Bench): string {
   const hash = createHash('sha256')
   hash.update(fs.readFileSync(path.join(ROOT, 'bench', 'workloads', 'scale-seed.ts')))
-  hash.update(JSON.stringify(bench.sizes.scale))
+  hash.update(JSON.stringify([bench.sizes.scale.large, bench.sizes.scale.small]))
   return hash.digest('hex')
 }
 
