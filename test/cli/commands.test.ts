@@ -7,11 +7,12 @@ import { listeningApp, type Operator, operator } from './in-process.ts'
 
 let api: TestApp
 let url: string
+let close: () => Promise<void>
 beforeAll(async () => {
-  ;({ api, url } = await listeningApp())
+  ;({ api, url, close } = await listeningApp())
 })
 afterAll(async () => {
-  await api?.close()
+  await close?.()
 })
 
 describe('agents', () => {

@@ -51,7 +51,7 @@ export async function startWorld(): Promise<CliWorld> {
     async stop() {
       await server.stop()
       await scratch?.drop()
-      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
+      for (const dir of [dataDir, ...homes.splice(0)]) if (dir) fs.rmSync(dir, { recursive: true, force: true })
     },
   }
 }
@@ -68,9 +68,13 @@ export function runCli(args: string[], options: RunOptions): Promise<CliResult> 
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })))
 }
 
-/** A fresh HOME, so a fresh config file. */
+const homes: string[] = []
+
+/** A fresh HOME, so a fresh config file (removed when the world stops). */
 export function newHome(): string {
-  return tempDir('shopfloor-cli-home-')
+  const home = tempDir('shopfloor-cli-home-')
+  homes.push(home)
+  return home
 }
 
 export function configFile(home: string): string {

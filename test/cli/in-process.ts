@@ -24,10 +24,20 @@ export interface Operator {
   json<T = any>(...args: string[]): Promise<T>
 }
 
-export async function listeningApp(): Promise<{ api: TestApp; url: string }> {
+const homes: string[] = []
+
+/** The API on a socket; close() also removes the operators' config folders. */
+export async function listeningApp(): Promise<{ api: TestApp; url: string; close(): Promise<void> }> {
   const api = await testApp()
   await api.app.listen({ host: '127.0.0.1', port: 0 })
-  return { api, url: `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}` }
+  return {
+    api,
+    url: `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`,
+    async close() {
+      await api.close()
+      for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true })
+    },
+  }
 }
 
 /** A user with a company, and a config file holding their access token and that company. */
@@ -36,6 +46,7 @@ export async function operator(api: TestApp, url: string, prefix: string): Promi
   const client = new ShopfloorClient({ baseUrl: url, credentials: { accessToken: user.token }, retry: false })
   const company = await client.companies.create({ name: `Company ${prefix}`, task_prefix: prefix })
   const home = tempDir('shopfloor-cli-home-')
+  homes.push(home)
   const file = path.join(home, '.config', 'shopfloor', 'config.json')
   fs.mkdirSync(path.dirname(file), { recursive: true })
   fs.writeFileSync(file, JSON.stringify({ url, servers: { [url]: { access_token: user.token, company_id: company.id } } }))
