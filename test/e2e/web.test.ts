@@ -236,6 +236,8 @@ describe('web app in a browser', () => {
     await dialog.getByLabel('Status').selectOption('backlog')
     await dialog.getByRole('button', { name: 'Create task' }).click()
     await page.getByRole('region', { name: 'Subtasks' }).getByText('Pick a headline').waitFor()
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await shot('task')
     const [sub] = await other.tasks.list(companyId, { parent_id: (await other.tasks.get(companyId, 'ACME-1')).id })
     expect(sub).toMatchObject({ key: 'ACME-2', title: 'Pick a headline' })
   })
@@ -298,6 +300,7 @@ describe('web app in a browser', () => {
     await card.waitFor()
     await card.getByLabel(/New monthly budget/).fill('5')
     await card.getByLabel(/Note/).fill('Worth it')
+    await shot('approvals')
     await card.getByRole('button', { name: 'Approve' }).click()
     await page.getByRole('article', { name: 'Budget override approval' }).waitFor({ state: 'detached' })
 
@@ -334,6 +337,8 @@ describe('web app in a browser', () => {
     await expect.poll(() => rows.count()).toBeGreaterThan(50)
     // The oldest entries include the company's creation by its owner.
     await page.getByRole('cell', { name: /Created company Acme Robotics/i }).waitFor()
+    await page.evaluate(() => window.scrollTo(0, 0))
+    await shot('activity')
   })
 
   it('runs the goals, projects, routines and costs pages', async () => {
