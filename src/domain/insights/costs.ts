@@ -1,5 +1,6 @@
-import type { Queryable } from '../../server/db/db.ts'
+import type { Db } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
+import { prepareRunTotals, runTotalsSql } from './run-totals.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
 export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
@@ -7,65 +8,45 @@ export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
 /**
  * Spend of one UTC month (API-DECISIONS.md "Costs"): the total, the company budget, and the
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
- * listed. A run counts in the month it was created, as for month-to-date spend. All sums are SQL
- * over the month's range of runs_created_totals. `month` null means the current month; a month
- * outside 01-12 is INVALID_MONTH.
+ * listed; lists ordered by cost. A run counts in the month it was created, as for month-to-date
+ * spend. Everything is added up from the month's run totals (run-totals.ts) in one statement.
+ * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
-export async function costs(q: Queryable, companyId: string, month: string | null) {
+export async function costs(db: Db, companyId: string, month: string | null) {
   if (month !== null) {
     const m = Number(month.slice(5))
     if (m < 1 || m > 12) throw new AppError('INVALID_MONTH', 'Month must be between 01 and 12')
   }
-  // $2: the first day of the month; the range is [first day, first day of the next month).
-  const start = month ? `${month}-01` : null
-  const inMonth = (column = 'created_at') => `${column} >= $2::date AND ${column} < ($2::date + interval '1 month')`
-  const first = await q.one<{ start: string; month: string; budget: number }>(
-    `SELECT to_char(coalesce($2::date, date_trunc('month', now())::date), 'YYYY-MM-DD') AS start,
-            to_char(coalesce($2::date, date_trunc('month', now())::date), 'YYYY-MM') AS month,
-            monthly_budget_cents AS budget
-       FROM companies WHERE id = $1`,
-    [companyId, start],
-  )
-  const params = [companyId, first!.start]
-  const [total, byAgent, byProject, byDay] = await Promise.all([
-    q.one<{ cents: number }>(`SELECT coalesce(sum(cost_cents), 0) AS cents FROM runs WHERE company_id = $1 AND ${inMonth()}`, params),
-    q.many(
-      `SELECT r.agent_id, a.name, r.cost_cents, r.tokens_in, r.tokens_out, r.runs
-         FROM (SELECT agent_id, sum(cost_cents) AS cost_cents, sum(tokens_in) AS tokens_in, sum(tokens_out) AS tokens_out,
-                      count(*)::int AS runs
-                 FROM runs WHERE company_id = $1 AND ${inMonth()} GROUP BY agent_id) r
-         JOIN agents a ON a.id = r.agent_id
-        ORDER BY r.cost_cents DESC, a.name, r.agent_id`,
-      params,
-    ),
-    // One hash join of the month's runs with the company's tasks; grouping by task first
-    // would build a table as large as the month's runs.
-    q.many(
-      `SELECT p.id AS project_id, p.name, c.cost_cents
-         FROM (SELECT t.project_id, sum(r.cost_cents) AS cost_cents
-                 FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id = $1
-                WHERE r.company_id = $1 AND ${inMonth('r.created_at')}
-                  AND t.project_id IS NOT NULL
-                GROUP BY t.project_id) c
-         JOIN projects p ON p.id = c.project_id
-        ORDER BY c.cost_cents DESC, p.name, p.id`,
-      params,
-    ),
-    q.many(
-      `SELECT to_char(g.day, 'YYYY-MM-DD') AS date, coalesce(r.cost_cents, 0)::bigint AS cost_cents
-         FROM generate_series($2::date, $2::date + interval '1 month' - interval '1 day', interval '1 day') AS g(day)
-         LEFT JOIN (SELECT created_at::date AS day, sum(cost_cents) AS cost_cents
-                      FROM runs WHERE company_id = $1 AND ${inMonth()} GROUP BY 1) r ON r.day = g.day::date
-        ORDER BY g.day`,
-      params,
-    ),
-  ])
+  const range = (await db.one<{ from: string; to: string; month: string; budget: number }>(
+    `WITH m AS (SELECT coalesce($2::date, date_trunc('month', now())::date) AS start)
+     SELECT to_char(m.start, 'YYYY-MM-DD') AS from, to_char(m.start + interval '1 month', 'YYYY-MM-DD') AS to,
+            to_char(m.start, 'YYYY-MM') AS month, c.monthly_budget_cents AS budget
+       FROM m, companies c WHERE c.id = $1`,
+    [companyId, month ? `${month}-01` : null],
+  ))!
+  const liveDays = await prepareRunTotals(db, companyId, range.from, range.to)
+  const sums = (await db.one<{ total_cents: number; by_agent: unknown[]; by_project: unknown[]; by_day: unknown[] }>(
+    `WITH totals AS MATERIALIZED (${runTotalsSql(true)})
+     SELECT
+       (SELECT coalesce(sum(cost_cents), 0) FROM totals) AS total_cents,
+       (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.agent_id), '[]'::jsonb)
+          FROM (SELECT t.agent_id, a.name, sum(t.cost_cents) AS cost_cents, sum(t.tokens_in) AS tokens_in,
+                       sum(t.tokens_out) AS tokens_out, sum(t.runs)::int AS runs
+                  FROM totals t JOIN agents a ON a.id = t.agent_id GROUP BY t.agent_id, a.name) x) AS by_agent,
+       (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.project_id), '[]'::jsonb)
+          FROM (SELECT t.project_id, p.name, sum(t.cost_cents) AS cost_cents
+                  FROM totals t JOIN projects p ON p.id = t.project_id GROUP BY t.project_id, p.name) x) AS by_project,
+       (SELECT jsonb_agg(jsonb_build_object('date', to_char(g.day, 'YYYY-MM-DD'), 'cost_cents', coalesce(d.cost_cents, 0)) ORDER BY g.day)
+          FROM generate_series($2::date, $3::date - 1, interval '1 day') AS g(day)
+          LEFT JOIN (SELECT day, sum(cost_cents) AS cost_cents FROM totals GROUP BY day) d ON d.day = g.day::date) AS by_day`,
+    [companyId, range.from, range.to, liveDays],
+  ))!
   return {
-    month: first!.month,
-    total_cents: total!.cents,
-    budget_cents: first!.budget,
-    by_agent: byAgent,
-    by_project: byProject,
-    by_day: byDay,
+    month: range.month,
+    total_cents: sums.total_cents,
+    budget_cents: range.budget,
+    by_agent: sums.by_agent,
+    by_project: sums.by_project,
+    by_day: sums.by_day,
   }
 }

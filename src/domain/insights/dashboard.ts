@@ -1,7 +1,7 @@
-import type { Queryable } from '../../server/db/db.ts'
-import { MONTH_START_SQL } from '../agents/spend.ts'
+import type { Db } from '../../server/db/db.ts'
 import { runColumns } from '../runs/model.ts'
-import { TASK_SELECT, TASK_PRIORITIES, TASK_STATUSES } from '../tasks/model.ts'
+import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
+import { prepareRunTotals, runTotalsSql } from './run-totals.ts'
 
 export const DASHBOARD_DAYS = [7, 14, 30] as const
 
@@ -10,34 +10,30 @@ const RECENT_TASKS = 5
 const OPEN = `status NOT IN ('done', 'cancelled')`
 
 /**
- * The company dashboard (SPEC.md "Dashboard"). Every figure is one aggregate in SQL over an
+ * The company dashboard (SPEC.md "Dashboard"). Every figure is an aggregate in SQL over an
  * index range: agents by status, tasks by status and priority (tasks_status_priority), spend
- * since the start of the UTC month and the daily series (runs_created_totals, tasks_created_day,
- * tasks_completed_day), the newest active runs (runs_status, per status), and the caller's own
- * open tasks (tasks_created_by). The queries are independent and run side by side.
+ * since the start of the UTC month and the daily series from the run totals (run-totals.ts)
+ * plus tasks_created_day and tasks_completed_day, the newest active runs (runs_status, per
+ * status), and the caller's own open tasks (tasks_open_creator, tasks_created_by). The
+ * queries are independent and run side by side.
  */
-export async function dashboard(q: Queryable, companyId: string, userId: string, days: number) {
-  const [agents, taskCounts, approvals, money, series, activeRuns, mine, recent] = await Promise.all([
-    q.one<{ total: number; running: number; paused: number }>(
+export async function dashboard(db: Db, companyId: string, userId: string, days: number) {
+  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent] = await Promise.all([
+    db.one<{ total: number; running: number; paused: number }>(
       `SELECT count(*) FILTER (WHERE status <> 'terminated')::int AS total,
               count(*) FILTER (WHERE status = 'running')::int AS running,
               count(*) FILTER (WHERE status = 'paused')::int AS paused
          FROM agents WHERE company_id = $1`,
       [companyId],
     ),
-    q.many<{ status: string; priority: string; n: number }>(
+    db.many<{ status: string; priority: string; n: number }>(
       'SELECT status, priority, count(*)::int AS n FROM tasks WHERE company_id = $1 GROUP BY status, priority',
       [companyId],
     ),
-    q.one<{ n: number }>(`SELECT count(*)::int AS n FROM approvals WHERE company_id = $1 AND status = 'pending'`, [companyId]),
-    q.one<{ spend: number; budget: number }>(
-      `SELECT (SELECT coalesce(sum(cost_cents), 0) FROM runs WHERE company_id = $1 AND created_at >= ${MONTH_START_SQL}) AS spend,
-              monthly_budget_cents AS budget
-         FROM companies WHERE id = $1`,
-      [companyId],
-    ),
-    dailySeries(q, companyId, days),
-    q.many(
+    db.one<{ n: number }>(`SELECT count(*)::int AS n FROM approvals WHERE company_id = $1 AND status = 'pending'`, [companyId]),
+    db.one<{ budget: number }>('SELECT monthly_budget_cents AS budget FROM companies WHERE id = $1', [companyId]),
+    spendAndSeries(db, companyId, days),
+    db.many(
       `SELECT * FROM (
          (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'running' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
          UNION ALL
@@ -45,12 +41,12 @@ export async function dashboard(q: Queryable, companyId: string, userId: string,
        ) active ORDER BY created_at DESC, id DESC LIMIT ${ACTIVE_RUNS}`,
       [companyId],
     ),
-    q.one<{ open: number; blocked: number }>(
+    db.one<{ open: number; blocked: number }>(
       `SELECT count(*)::int AS open, count(*) FILTER (WHERE status = 'blocked')::int AS blocked
          FROM tasks WHERE created_by_user_id = $2 AND company_id = $1 AND ${OPEN}`,
       [companyId, userId],
     ),
-    q.many(
+    db.many(
       `${TASK_SELECT} WHERE t.created_by_user_id = $2 AND t.company_id = $1 AND t.${OPEN}
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${RECENT_TASKS}`,
       [companyId, userId],
@@ -72,42 +68,53 @@ export async function dashboard(q: Queryable, companyId: string, userId: string,
     pending_approvals: approvals!.n,
     tasks_by_status: byStatus,
     tasks_by_priority: byPriority,
-    spend_mtd_cents: money!.spend,
-    monthly_budget_cents: money!.budget,
+    spend_mtd_cents: money.spend,
+    monthly_budget_cents: budget!.budget,
     range_days: days,
-    series,
+    series: money.series,
     active_runs: activeRuns,
     for_you: { blocked_tasks: mine!.blocked, open_tasks: mine!.open, recent },
   }
 }
 
-/** One entry per UTC day of the range, oldest first, ending today; days without activity are 0. */
-function dailySeries(q: Queryable, companyId: string, days: number) {
-  return q.many(
-    `WITH range AS (SELECT current_date - ($2::int - 1) AS first_day),
-     runs_by_day AS (
-       SELECT created_at::date AS day, sum(cost_cents) AS cost_cents,
-              count(*) FILTER (WHERE status = 'failed') AS runs_failed,
-              count(*) FILTER (WHERE status = 'succeeded') AS runs_succeeded
-         FROM runs, range WHERE company_id = $1 AND created_at >= range.first_day GROUP BY 1),
+/**
+ * Month-to-date spend and the daily series: one entry per UTC day of the range, oldest first,
+ * ending today, days without activity 0. Both come from the run totals of the days from the
+ * earlier of the month's start and the series' start up to today.
+ */
+async function spendAndSeries(db: Db, companyId: string, days: number) {
+  const range = (await db.one<{ from: string; to: string; month_start: string; series_start: string }>(
+    `SELECT to_char(least(date_trunc('month', now())::date, current_date - ($1::int - 1)), 'YYYY-MM-DD') AS from,
+            to_char(current_date + 1, 'YYYY-MM-DD') AS to,
+            to_char(date_trunc('month', now()), 'YYYY-MM-DD') AS month_start,
+            to_char(current_date - ($1::int - 1), 'YYYY-MM-DD') AS series_start`,
+    [days],
+  ))!
+  const liveDays = await prepareRunTotals(db, companyId, range.from, range.to)
+  const rows = await db.many<Record<string, unknown> & { spend_mtd: number }>(
+    `WITH totals AS (${runTotalsSql(false)}),
+     per_day AS (
+       SELECT day, sum(cost_cents) AS cost_cents, sum(runs_failed) AS runs_failed, sum(runs_succeeded) AS runs_succeeded
+         FROM totals GROUP BY day),
      created AS (
-       SELECT created_at::date AS day, count(*) AS n FROM tasks, range
-        WHERE company_id = $1 AND created_at >= range.first_day GROUP BY 1),
+       SELECT created_at::date AS day, count(*) AS n FROM tasks
+        WHERE company_id = $1 AND created_at >= $6::date GROUP BY 1),
      completed AS (
-       SELECT completed_at::date AS day, count(*) AS n FROM tasks, range
-        WHERE company_id = $1 AND completed_at >= range.first_day GROUP BY 1)
-     SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
-            coalesce(r.cost_cents, 0)::bigint AS cost_cents,
-            coalesce(r.runs_failed, 0)::int AS runs_failed,
-            coalesce(r.runs_succeeded, 0)::int AS runs_succeeded,
+       SELECT completed_at::date AS day, count(*) AS n FROM tasks
+        WHERE company_id = $1 AND completed_at >= $6::date GROUP BY 1)
+     SELECT to_char(g.day, 'YYYY-MM-DD') AS date,
+            coalesce(p.cost_cents, 0)::bigint AS cost_cents,
+            coalesce(p.runs_failed, 0)::int AS runs_failed,
+            coalesce(p.runs_succeeded, 0)::int AS runs_succeeded,
             coalesce(done.n, 0)::int AS tasks_completed,
-            coalesce(made.n, 0)::int AS tasks_created
-       FROM range, generate_series(range.first_day, current_date, interval '1 day') AS g(ts)
-       CROSS JOIN LATERAL (SELECT g.ts::date AS day) d
-       LEFT JOIN runs_by_day r ON r.day = d.day
-       LEFT JOIN created made ON made.day = d.day
-       LEFT JOIN completed done ON done.day = d.day
-      ORDER BY d.day`,
-    [companyId, days],
+            coalesce(made.n, 0)::int AS tasks_created,
+            (SELECT coalesce(sum(cost_cents), 0) FROM per_day WHERE day >= $5::date) AS spend_mtd
+       FROM (SELECT ts::date AS day FROM generate_series($6::date, current_date, interval '1 day') ts) g
+       LEFT JOIN per_day p ON p.day = g.day
+       LEFT JOIN created made ON made.day = g.day
+       LEFT JOIN completed done ON done.day = g.day
+      ORDER BY g.day`,
+    [companyId, range.from, range.to, liveDays, range.month_start, range.series_start],
   )
+  return { spend: rows[0]?.spend_mtd ?? 0, series: rows.map(({ spend_mtd: _, ...day }) => day) }
 }
