@@ -154,10 +154,10 @@ describe('web app in a browser', () => {
     await other.agents.hire(companyId, { name: 'Margaret', title: 'Flight software', reports_to_id: graceId })
     await other.agents.hire(companyId, { name: 'Ken', title: 'Tools', reports_to_id: linus.id })
     await page.getByRole('link', { name: 'Org chart' }).first().click()
-    const tree = page.getByRole('tree', { name: 'Org chart' })
-    await tree.getByRole('treeitem', { name: 'Ken' }).waitFor()
+    const tree = page.getByRole('list', { name: 'Org chart' })
+    await tree.getByRole('listitem', { name: 'Ken' }).waitFor()
     // Ken sits under Linus, who sits under Grace.
-    await tree.getByRole('treeitem', { name: 'Grace' }).getByRole('treeitem', { name: 'Linus' }).getByRole('treeitem', { name: 'Ken' }).waitFor()
+    await tree.getByRole('listitem', { name: 'Grace' }).getByRole('listitem', { name: 'Linus' }).getByRole('listitem', { name: 'Ken' }).waitFor()
     await shot('org-chart')
   })
 
@@ -422,6 +422,21 @@ describe('web app in a browser', () => {
     await page.goto(`${server.url}/c/${companyId}/tasks`)
     await page.locator('[data-task="ACME-1"]').waitFor()
     await shot('board-dark')
+
+    await page.getByRole('button', { name: 'Collapse sidebar' }).click()
+    await page.locator('.shell.collapsed').waitFor()
+    await expect.poll(async () => (await other.me.get()).preferences.sidebar_collapsed).toBe(true)
+    await page.getByRole('button', { name: 'Expand sidebar' }).click()
+    await page.locator('.shell:not(.collapsed)').waitFor()
+
+    await page.goto(`${server.url}/profile`)
+    await page.getByLabel(/Locale/).fill('de-DE')
+    await page.getByLabel(/Currency/).fill('eur')
+    await page.getByLabel(/Timezone/).focus() // leaving a field saves it
+    await expect.poll(async () => (await other.me.get()).preferences).toMatchObject({ locale: 'de-DE', currency: 'EUR' })
+    await page.goto(`${server.url}/c/${companyId}/costs`)
+    await page.getByRole('region', { name: 'By agent' }).getByText(/^0,12\s€$/).waitFor()
+    await other.me.updatePreferences({ locale: null, currency: null })
   })
 
   it('is usable at phone width', async () => {

@@ -9,6 +9,7 @@ import { useAgents, useInbox, useMe } from '../lib/queries.ts'
 import { Link, useLocation } from '../lib/router.tsx'
 import { rememberCompany, signOut } from '../lib/session.ts'
 import { CompanySwitcher } from './CompanySwitcher.tsx'
+import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { LiveIndicator } from './LiveIndicator.tsx'
 
 const NAV: { path: string; label: string; icon: string }[] = [
@@ -71,7 +72,10 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <Link to="/profile" className="nowrap account">{me.data?.name ?? 'Profile'}</Link>
             <button onClick={() => void signOut(queryClient)}>Sign out</button>
           </header>
-          <main className="content" id="content" tabIndex={-1}>{children}</main>
+          <main className="content" id="content" tabIndex={-1}>
+            {/* A new page gets a fresh boundary, so one failing page does not stick. */}
+            <ErrorBoundary key={pathname}>{children}</ErrorBoundary>
+          </main>
         </div>
       </div>
     </CompanyContext.Provider>

@@ -17,8 +17,8 @@ export function OrgPage() {
       <ErrorText error={org.error} />
       {org.data?.length === 0 && <p className="empty">No agents yet.</p>}
       {org.data && org.data.length > 0 && (
-        <div className="panel org" role="tree" aria-label="Org chart">
-          <ul>{org.data.map((node) => <OrgBranch key={node.agent.id} node={node} companyId={companyId} />)}</ul>
+        <div className="panel org">
+          <ul aria-label="Org chart">{org.data.map((node) => <OrgBranch key={node.agent.id} node={node} companyId={companyId} />)}</ul>
         </div>
       )}
     </>
@@ -29,7 +29,7 @@ function OrgBranch({ node, companyId }: { node: OrgNode; companyId: string }) {
   const format = useFormat()
   const { agent } = node
   return (
-    <li role="treeitem" aria-expanded={node.reports.length > 0 ? true : undefined} aria-label={agent.name}>
+    <li aria-label={agent.name}>
       <Link to={companyPath(companyId, `agents/${agent.id}`)} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
         <AgentAvatar agent={agent} />
         <span>
@@ -40,7 +40,7 @@ function OrgBranch({ node, companyId }: { node: OrgNode; companyId: string }) {
         <Badge value={agent.status} />
       </Link>
       {node.reports.length > 0 && (
-        <ul role="group">{node.reports.map((child) => <OrgBranch key={child.agent.id} node={child} companyId={companyId} />)}</ul>
+        <ul aria-label={`Reports of ${agent.name}`}>{node.reports.map((child) => <OrgBranch key={child.agent.id} node={child} companyId={companyId} />)}</ul>
       )}
     </li>
   )
