@@ -77,4 +77,26 @@ describe('run totals', () => {
     const rows = await t.ctx.db.one('SELECT count(*)::int AS n FROM run_day_totals WHERE company_id = $1', [companyId])
     expect(rows!.n).toBe(1)
   })
+
+  it('forgets a stored day when runs behind it change: back-dated rows, a task moved to another project', async () => {
+    const { user, companyId, base, agent } = await setup()
+    const yesterday = await day(1)
+    const empty = await call(t.app, 'GET', `${base}/dashboard?days=7`, { token: user.token })
+    expect(empty.body.series.find((d: any) => d.date === yesterday).cost_cents).toBe(0)
+    expect(await t.ctx.db.one('SELECT 1 AS stored FROM run_days WHERE company_id = $1 AND day = $2::date', [companyId, yesterday])).toEqual({ stored: 1 })
+
+    const web = await call(t.app, 'POST', `${base}/projects`, { token: user.token, body: { name: 'Web' } })
+    const app = await call(t.app, 'POST', `${base}/projects`, { token: user.token, body: { name: 'App' } })
+    const task = await createTask(t.app, user.token, companyId, { status: 'backlog', project_id: web.body.id })
+    const run = await finishRun(t.app, user.token, companyId, agent.id, { cost_cents: 12, task_id: task.id })
+    await backdate(run.id, 1)
+    const month = yesterday.slice(0, 7)
+    const moved = await call(t.app, 'GET', `${base}/costs?month=${month}`, { token: user.token })
+    expect(moved.body.by_day.find((d: any) => d.date === yesterday).cost_cents).toBe(12)
+    expect(moved.body.by_project).toEqual([{ project_id: web.body.id, name: 'Web', cost_cents: 12 }])
+
+    await call(t.app, 'PATCH', `${base}/tasks/${task.id}`, { token: user.token, body: { project_id: app.body.id } })
+    const after = await call(t.app, 'GET', `${base}/costs?month=${month}`, { token: user.token })
+    expect(after.body.by_project).toEqual([{ project_id: app.body.id, name: 'App', cost_cents: 12 }])
+  })
 })
