@@ -166,6 +166,20 @@ describe('budget_override approvals', () => {
   })
 })
 
+describe('action approvals', () => {
+  it('approving records the decision only (no endpoint creates them, so the row is written directly)', async () => {
+    const { user, companyId, base } = await setup()
+    const agent = await hireAgent(t.app, user.token, companyId, { monthly_budget_cents: 7 })
+    const row = await t.ctx.db.one<{ id: string }>(
+      "INSERT INTO approvals (company_id, type, agent_id, payload) VALUES ($1, 'action', $2, '{\"what\": \"deploy\"}') RETURNING id",
+      [companyId, agent.id],
+    )
+    const r = await call(t.app, 'POST', `${base}/approvals/${row!.id}/approve`, { token: user.token, body: { decision_note: 'go', new_budget_cents: 99 } })
+    expect(r.body).toMatchObject({ type: 'action', status: 'approved', decision_note: 'go', payload: { what: 'deploy' } })
+    expect(await agentOf(base, user, agent.id)).toMatchObject({ status: 'idle', monthly_budget_cents: 7 })
+  })
+})
+
 describe('approval reads', () => {
   it('lists newest first with a status filter; another company\'s approval is 404', async () => {
     const { user, companyId, base } = await setup()
