@@ -22,7 +22,7 @@ const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING']
 
 export type StopReason = 'lost' | 'shutdown'
 
-export function isStopSignal(err: unknown): err is ApiError {
+function isStopSignal(err: unknown): err is ApiError {
   return err instanceof ApiError && STOP_CODES.has(err.code)
 }
 
@@ -47,10 +47,6 @@ export class Execution {
   ) {
     this.log = log.child({ run_id: context.run.id, agent: context.agent.name })
     this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
-  }
-
-  get runId(): string {
-    return this.context.run.id
   }
 
   /** Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops. */

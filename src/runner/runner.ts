@@ -15,6 +15,8 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
 export class Runner {
   private readonly executions = new Map<string, Execution>()
   private readonly adapters: Map<string, Adapter>
+  /** Adapter values named in claims; null claims every run (--simulate). */
+  private readonly claimable: string[] | null
   private readonly streamAbort = new AbortController()
   private pollTimer: NodeJS.Timeout | undefined
   /** The claim round in progress, if any. */
@@ -28,11 +30,11 @@ export class Runner {
     private readonly log: Logger,
   ) {
     this.adapters = buildAdapters(options)
+    this.claimable = claimableAdapters(options, this.adapters)
   }
 
   start(): void {
-    const adapters = claimableAdapters(this.options, this.adapters)
-    this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: adapters ?? 'all (simulated)',
+    this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: this.claimable ?? 'all (simulated)',
       concurrency: this.options.concurrency }, 'runner started')
     if (!this.options.simulate && !this.options.agentCommands.agent_cli_1 && !this.options.agentCommands.agent_cli_2) {
       this.log.warn('no agent command configured: runs of agent_cli_1/agent_cli_2 agents are left to other runners')
@@ -62,10 +64,9 @@ export class Runner {
     while (!this.stopping && this.executions.size < this.options.concurrency) {
       let context: RunContext | null
       try {
-        const adapters = claimableAdapters(this.options, this.adapters)
         context = await this.client.runs.claim(this.options.companyId, {
           runner_id: this.options.runnerId,
-          ...(adapters ? { adapters } : {}),
+          ...(this.claimable ? { adapters: this.claimable } : {}),
           ...(this.options.agentIds.length ? { agent_ids: this.options.agentIds } : {}),
         })
       } catch (err: any) {
