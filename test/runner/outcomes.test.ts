@@ -153,6 +153,14 @@ describe('other outcomes', () => {
     expect(agent.started(run.id)).toBeNull()
   })
 
+  it('an agent whose adapter is simulated gets the built-in simulated adapter', async () => {
+    const worker = await hire({ adapter: 'simulated' })
+    const { task, run } = await runTask(worker.id, { reply: 'not used' })
+    expect(run).toMatchObject({ status: 'succeeded', tokens_in: 100, tokens_out: 50, cost_cents: 1 })
+    expect(agent.started(run.id)).toBeNull()
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')
+  })
+
   it('agent_cli_3 and http runs fail as not implemented', async () => {
     for (const adapter of ['agent_cli_3', 'http']) {
       const worker = await hire({ adapter })
