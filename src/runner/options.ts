@@ -55,6 +55,9 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
   --poll-seconds N          safety-net claim poll, at least 5 (default 30)
   --heartbeat-seconds N     lease heartbeat (default 30)
   --grace-seconds N         on SIGTERM, wait this long for runs to finish (default 60)
+  --flush-seconds N, --flush-chars N
+                            transcript batches (default every 2 s or at 4096 characters)
+  --kill-after-seconds N    between the terminate signal and the kill of an agent (default 5)
   --simulate                run every agent with the simulated adapter
   --agent-command CMD       agent command line for agent_cli_1 and agent_cli_2
                             (SHOPFLOOR_AGENT_COMMAND)
