@@ -71,7 +71,6 @@ describe('POST /runs/claim', () => {
     const audit = await auditTrail(t.ctx, s.companyId)
     expect(audit).toEqual(expect.arrayContaining([
       expect.objectContaining({ verb: 'started', entity_id: first.id, actor_type: 'user', changes: { status: ['queued', 'running'] } }),
-      expect.objectContaining({ verb: 'updated', entity_id: agent, actor_type: 'system', actor_name: 'Ada', changes: { status: ['idle', 'running'] } }),
       expect.objectContaining({ verb: 'moved', entity_id: task, actor_type: 'system', actor_name: 'Ada' }),
     ]))
   })

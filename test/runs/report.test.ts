@@ -71,7 +71,6 @@ describe('PATCH /runs/{run_id} (report)', () => {
     const audit = await auditTrail(t.ctx, s.companyId)
     expect(audit).toEqual(expect.arrayContaining([
       expect.objectContaining({ verb: 'succeeded', entity_id: runId, actor_type: 'user', changes: { status: ['running', 'succeeded'] } }),
-      expect.objectContaining({ verb: 'updated', entity_id: agent, changes: { status: ['running', 'idle'] } }),
     ]))
   })
 

@@ -2,7 +2,7 @@ import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
-import { expireStaleRuns } from './expire.ts'
+import { expireStaleIn } from './expire.ts'
 import { publishRunUpdated, runStatusChanged } from './finish.ts'
 import { type Run, runColumns } from './model.ts'
 
@@ -26,18 +26,20 @@ const LOST_RACE = new Set(['23505', '40P01'])
 /**
  * Claims the oldest eligible queued run of the company for a runner, or returns null.
  *
- * Stale runs are expired first, so their agents become claimable again. Each attempt is one
- * transaction around one guarded statement: the candidate run and its agent are locked with
+ * Stale runs are expired first, in the same transaction, so their agents become claimable
+ * again. Each attempt is one transaction around one guarded statement: the candidate run and its agent are locked with
  * SKIP LOCKED, so runners never wait for each other or for a write on the agent (a wake, a
  * pause) and never get the same run. Should two runners still pick different runs of one agent,
  * they collide on runs_one_running_per_agent; the loser rolls back and tries again, and after
  * CLAIM_ATTEMPTS lost races answers null (204).
  */
 export async function claimRun(ctx: AppContext, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
-  await expireStaleRuns(ctx, companyId)
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     try {
-      return await write(ctx, (tx) => claimOnce(tx, companyId, filter, actor))
+      return await write(ctx, async (tx) => {
+        await expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId)
+        return claimOnce(tx, companyId, filter, actor)
+      })
     } catch (err: any) {
       if (!LOST_RACE.has(err?.code)) throw err
     }

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../server/context.ts'
-import { write } from '../../server/db/write.ts'
+import { type Tx, write } from '../../server/db/write.ts'
 import { publishRunUpdated, runStatusChanged } from './finish.ts'
 import { type Run, runColumns } from './model.ts'
 
@@ -12,24 +12,27 @@ export const LEASE_EXPIRED_ERROR = 'The runner stopped reporting (lease expired)
  * system on behalf of its agent, moves the agent to `error` when nothing else of it runs, and
  * has its agent's budget checked. `companyId` null sweeps every company (the scheduler); `runId`
  * limits the sweep to one run (a heartbeat or report checking its own lease).
- * Returns the ids of the runs it failed.
+ * Returns the ids of the runs it failed. Runs in the caller's transaction.
  */
-export async function expireStaleRuns(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>, companyId: string | null, runId: string | null = null): Promise<string[]> {
-  return write(ctx, async (tx) => {
-    // The partial index runs_running holds only running runs, so this never reads history.
-    const expired = await tx.many<Run>(
-      `UPDATE runs SET status = 'failed', error = $3, ended_at = now(), updated_at = now()
-        WHERE status = 'running'
-          AND ($1::uuid IS NULL OR company_id = $1)
-          AND ($2::uuid IS NULL OR id = $2)
-          AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $4)
-        RETURNING ${runColumns()}`,
-      [companyId, runId, LEASE_EXPIRED_ERROR, ctx.config.runLeaseSeconds],
-    )
-    for (const run of expired) {
-      await runStatusChanged(tx, run, 'running', null)
-      publishRunUpdated(tx, run)
-    }
-    return expired.map((run) => run.id)
-  })
+export async function expireStaleIn(tx: Tx, leaseSeconds: number, companyId: string | null, runId: string | null = null): Promise<string[]> {
+  // The partial index runs_running holds only running runs, so this never reads history.
+  const expired = await tx.many<Run>(
+    `UPDATE runs SET status = 'failed', error = $3, ended_at = now(), updated_at = now()
+      WHERE status = 'running'
+        AND ($1::uuid IS NULL OR company_id = $1)
+        AND ($2::uuid IS NULL OR id = $2)
+        AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $4)
+      RETURNING ${runColumns()}`,
+    [companyId, runId, LEASE_EXPIRED_ERROR, leaseSeconds],
+  )
+  for (const run of expired) {
+    await runStatusChanged(tx, run, 'running', null)
+    publishRunUpdated(tx, run)
+  }
+  return expired.map((run) => run.id)
+}
+
+/** expireStaleIn in a transaction of its own; events are published after commit. */
+export function expireStaleRuns(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>, companyId: string | null, runId: string | null = null): Promise<string[]> {
+  return write(ctx, (tx) => expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId, runId))
 }

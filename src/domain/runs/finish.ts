@@ -18,7 +18,10 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  * run's agent (lease expiry).
  */
 export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
-  const agent = await tx.one<{ name: string }>('SELECT name FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
+  const agent = await tx.one<{ name: string; budget: number }>(
+    'SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2',
+    [run.agent_id, run.company_id],
+  )
   const agentName = agent?.name ?? 'system'
   const verb = run.status === 'running' ? 'started' : run.status
   await recordAudit(tx, {
@@ -39,5 +42,6 @@ export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | n
   }
   if (previous === 'running') await agentEndedRun(tx, run.company_id, run.agent_id, run.status === 'failed')
   else tx.publish(run.company_id, { type: 'agent.updated', id: run.agent_id })
-  await enforceBudget(tx, run.company_id, run.agent_id)
+  // A budget of 0 is no limit: nothing to add up.
+  if (agent && agent.budget > 0) await enforceBudget(tx, run.company_id, run.agent_id)
 }

@@ -88,7 +88,7 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const { companyId } = request.membership
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
     if (!run) return reply.status(204).send()
-    return runContext(ctx.db, companyId, run.id, request.principal.user.id, ctx.config.runLeaseSeconds)
+    return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
   })
 
   app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {

@@ -13,39 +13,33 @@ const CONTEXT_COMMENTS = 20
  * the run, its agent and manager, the company (with the caller's role), the task with its last
  * comments, the goal chain from the task's goal upward, the project and the lease length.
  */
-export async function runContext(q: Queryable, companyId: string, runId: string, userId: string, leaseSeconds: number) {
-  const run = (await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = $2`, [runId, companyId]))!
-  const [agent, company, task] = await Promise.all([
-    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [run.agent_id, companyId]),
+export async function runContext(q: Queryable, companyId: string, claimed: Run, userId: string, leaseSeconds: number) {
+  const [run, agent, company, task] = await Promise.all([
+    q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = $2`, [claimed.id, companyId]),
+    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [claimed.agent_id, companyId]),
     q.one(
       `SELECT ${COMPANY_COLUMNS} FROM companies c
          LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $2
         WHERE c.id = $1`,
       [companyId, userId],
     ),
-    run.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [run.task_id, companyId]) : null,
+    claimed.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [claimed.task_id, companyId]) : null,
   ])
-  const manager = agent?.reports_to_id
-    ? await q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [agent.reports_to_id, companyId])
-    : null
-
-  let comments: unknown[] = []
-  let goalChain: unknown[] = []
-  let project: unknown = null
-  if (task) {
-    ;[comments, goalChain, project] = await Promise.all([
-      q.many(
-        `SELECT * FROM (
-           SELECT id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at
-             FROM task_comments WHERE task_id = $1 AND company_id = $2
-            ORDER BY created_at DESC, id DESC LIMIT ${CONTEXT_COMMENTS}
-         ) newest ORDER BY created_at, id`,
-        [task.id, companyId],
-      ),
-      task.goal_id ? goalChainOf(q, companyId, task.goal_id) : [],
-      task.project_id ? getProject(q, companyId, task.project_id) : null,
-    ])
-  }
+  const [manager, comments, goalChain, project] = await Promise.all([
+    agent?.reports_to_id ? q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [agent.reports_to_id, companyId]) : null,
+    task
+      ? q.many(
+          `SELECT * FROM (
+             SELECT id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at
+               FROM task_comments WHERE task_id = $1 AND company_id = $2
+              ORDER BY created_at DESC, id DESC LIMIT ${CONTEXT_COMMENTS}
+           ) newest ORDER BY created_at, id`,
+          [task.id, companyId],
+        )
+      : [],
+    task?.goal_id ? goalChainOf(q, companyId, task.goal_id) : [],
+    task?.project_id ? getProject(q, companyId, task.project_id) : null,
+  ])
   return {
     run,
     agent,
