@@ -2,6 +2,7 @@
 // task a plan and checks what became of the run, the task and its comments.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../../src/client/index.ts'
+import { ROOT } from '../server-process.ts'
 import {
   type FakeAgent,
   fakeAgent,
@@ -105,8 +106,22 @@ describe('a successful run', () => {
       SHOPFLOOR_COMPANY_ID: ws.companyId,
       SHOPFLOOR_TASK_KEY: task.key,
     })
+    expect(seen.cwd).toBe(ROOT) // no project repository: the runner's work folder
     expect(seen.env.XDG_CONFIG_HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
     expect(seen.configDirEntries).toEqual([])
+  })
+
+  it('runs a wake without a task: the prompt says so and nothing is posted', async () => {
+    const worker = await hire()
+    const woken = await ws.client.agents.wake(ws.companyId, worker.id, { reason: 'Morning check' })
+    const run = await waitFor(async () => {
+      const current = await ws.client.runs.get(ws.companyId, woken.id)
+      return current.status === 'succeeded' ? current : null
+    })
+    expect(run.transcript![0]).toMatchObject({ role: 'system', text: 'Morning check' })
+    const seen = agent.started(run.id)
+    expect(seen.prompt).toContain('# No task is attached to this run')
+    expect(seen.env.SHOPFLOOR_TASK_KEY).toBe('')
   })
 
   it('clips the comment to 8,000 characters and the summary to 2,000', async () => {
