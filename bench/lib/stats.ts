@@ -2,7 +2,7 @@
 export interface LoadResult {
   requests: number
   errors: number
-  /** Answers by HTTP status ("net" for a request that got no answer). */
+  /** Answers by HTTP status ("net": the connection failed, "timeout": no answer in time). */
   statuses: Record<string, number>
   seconds: number
   rps: number
@@ -26,7 +26,7 @@ export class Recorder {
   private statuses: Record<string, number> = {}
   private errors = 0
 
-  record(ms: number, status: number | 'net', ok: boolean): void {
+  record(ms: number, status: number | 'net' | 'timeout', ok: boolean): void {
     this.latencies.push(ms)
     this.statuses[status] = (this.statuses[status] ?? 0) + 1
     if (!ok) this.errors++

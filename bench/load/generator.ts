@@ -4,7 +4,8 @@
 //
 //   closed   `connections` loops, each sending the next request as soon as the last answered
 //            (requests are taken round-robin from the list), for `seconds` after `warmup`
-//   rate     an open loop at `rate` requests per second (login storm), whatever the answers take
+//   rate     an open loop at `rate` requests per second (login storm), whatever the answers take;
+//            a request unanswered after `timeoutSeconds` counts as a `timeout` error
 //   runners  `runners` runner loops that claim, report and finish runs until `total` finished
 import { performance } from 'node:perf_hooks'
 import { Recorder } from '../lib/stats.ts'
@@ -13,7 +14,7 @@ import { runnerLoops, type RunnerScenario } from './runners.ts'
 
 export type Scenario =
   | { mode: 'closed'; base: string; connections: number; seconds: number; warmup: number; requests: RequestSpec[]; okStatus: number }
-  | { mode: 'rate'; base: string; rate: number; seconds: number; requests: RequestSpec[]; okStatus: number }
+  | { mode: 'rate'; base: string; rate: number; seconds: number; timeoutSeconds: number; requests: RequestSpec[]; okStatus: number }
   | ({ mode: 'runners' } & RunnerScenario)
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -60,7 +61,7 @@ async function rate(s: Extract<Scenario, { mode: 'rate' }>) {
     if (wait > 0) await sleep(wait)
     const spec = s.requests[i % s.requests.length]
     const sent = performance.now()
-    inFlight.push(http.send(spec).then((a) => recorder.record(performance.now() - sent, a.status, a.status === s.okStatus)))
+    inFlight.push(http.send(spec, s.timeoutSeconds * 1000).then((a) => recorder.record(performance.now() - sent, a.status, a.status === s.okStatus)))
   }
   await Promise.all(inFlight)
   http.close()

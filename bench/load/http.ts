@@ -8,7 +8,8 @@ export interface RequestSpec {
 }
 
 export interface Answer {
-  status: number | 'net'
+  /** The HTTP status; `net` when the connection failed, `timeout` when no answer came in time. */
+  status: number | 'net' | 'timeout'
   body: string
 }
 
@@ -20,7 +21,7 @@ export function client(base: string, connections: number) {
   const url = new URL(base)
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections, maxFreeSockets: connections })
 
-  function send(spec: RequestSpec): Promise<Answer> {
+  function send(spec: RequestSpec, timeoutMs?: number): Promise<Answer> {
     const payload = spec.body === undefined ? undefined : JSON.stringify(spec.body)
     const headers: Record<string, string | number> = { ...spec.headers }
     if (payload !== undefined) {
@@ -37,7 +38,14 @@ export function client(base: string, connections: number) {
           res.on('error', () => resolve({ status: 'net', body: '' }))
         },
       )
-      req.on('error', () => resolve({ status: 'net', body: '' }))
+      let timedOut = false
+      if (timeoutMs !== undefined) {
+        req.setTimeout(timeoutMs, () => {
+          timedOut = true
+          req.destroy()
+        })
+      }
+      req.on('error', () => resolve({ status: timedOut ? 'timeout' : 'net', body: '' }))
       if (payload !== undefined) req.write(payload)
       req.end()
     })
