@@ -26,12 +26,12 @@ const LOST_RACE = new Set(['23505', '40P01'])
 /**
  * Claims the oldest eligible queued run of the company for a runner, or returns null.
  *
- * Stale runs are expired first, in the same transaction, so their agents become claimable
- * again. Each attempt is one transaction around one guarded statement: the candidate run and its agent are locked with
- * SKIP LOCKED, so runners never wait for each other or for a write on the agent (a wake, a
- * pause) and never get the same run. Should two runners still pick different runs of one agent,
- * they collide on runs_one_running_per_agent; the loser rolls back and tries again, and after
- * CLAIM_ATTEMPTS lost races answers null (204).
+ * Each attempt is one transaction: stale runs are expired first, so their agents become
+ * claimable again, then one guarded statement takes the candidate. The candidate run and its
+ * agent are locked with SKIP LOCKED, so runners never wait for each other or for a write on the
+ * agent (a wake, a pause) and never get the same run. Should two runners still pick different
+ * runs of one agent, they collide on runs_one_running_per_agent; the loser rolls back and tries
+ * again, and after CLAIM_ATTEMPTS lost races answers null (204).
  */
 export async function claimRun(ctx: AppContext, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
