@@ -263,6 +263,33 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Board' }).click()
   })
 
+  it('shares one token refresh among simultaneous failures, and follows a session change from another tab', async () => {
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem('shopfloor.session')))!)
+    const refreshes: string[] = []
+    const failures: string[] = []
+    page.on('request', (request) => request.url().endsWith('/api/refresh') && refreshes.push(request.url()))
+    page.on('response', (response) => response.status() === 401 && failures.push(response.url()))
+    // Another tab stores a session whose access token no longer works; this tab takes it over.
+    const tab = await browser.context.newPage()
+    await tab.goto(`${server.url}/health`)
+    await tab.evaluate((session) => localStorage.setItem('shopfloor.session', JSON.stringify({ ...session, accessToken: 'expired.or.forged' })), stored)
+    await tab.close()
+
+    // Opening an agent not seen before fires several requests at once (the agent, its runs, its
+    // tasks); all of them fail, and one refresh serves them all.
+    const margaret = (await other.agents.list(companyId)).find((a) => a.name === 'Margaret')!
+    await page.evaluate((path) => {
+      window.history.pushState(null, '', path)
+      window.dispatchEvent(new PopStateEvent('popstate'))
+    }, `/c/${companyId}/agents/${margaret.id}`)
+    await page.getByRole('heading', { name: /Margaret/ }).waitFor()
+    await page.getByRole('region', { name: 'Recent runs' }).getByText('No runs.').waitFor()
+    expect(failures.length).toBeGreaterThanOrEqual(3)
+    await expect.poll(async () => JSON.parse((await page.evaluate(() => localStorage.getItem('shopfloor.session')))!).accessToken).not.toBe('expired.or.forged')
+    expect(refreshes).toHaveLength(1)
+    await page.getByRole('link', { name: 'Tasks' }).first().click()
+  })
+
   it('shows a task created by another client without reloading', async () => {
     const made = await other.tasks.create(companyId, { title: 'Made elsewhere', status: 'todo', assignee_agent_id: graceId, priority: 'urgent' })
     await page.locator(`[data-column="todo"] [data-task="${made.key}"]`).waitFor()

@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
-import { useQuery } from '@tanstack/react-query'
-import type { ApprovalStatus, RunFilters, TaskFilters } from '../../../src/client/types.ts'
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
+import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '../../../src/client/types.ts'
 import { api } from './api.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.
@@ -27,14 +27,36 @@ export const useAgents = (cid: string, includeTerminated = false) =>
     queryFn: () => api.agents.list(cid, includeTerminated ? { include_terminated: true } : {}),
     refetchInterval: POLL_MS,
   })
-export const useAgent = (cid: string, id: string) =>
-  useQuery({ queryKey: keys.company(cid, 'agents', id), queryFn: () => api.agents.get(cid, id) })
+/** An item already held in a cached list, shown while its own request is on the way. */
+function fromLists<T>(client: QueryClient, prefix: readonly unknown[], match: (item: T) => boolean): T | undefined {
+  for (const [, data] of client.getQueriesData<T[]>({ queryKey: prefix })) {
+    const found = Array.isArray(data) ? data.find(match) : undefined
+    if (found) return found
+  }
+  return undefined
+}
+
+export function useAgent(cid: string, id: string) {
+  const client = useQueryClient()
+  return useQuery({
+    queryKey: keys.company(cid, 'agents', id),
+    queryFn: () => api.agents.get(cid, id),
+    placeholderData: () => fromLists<Agent>(client, keys.company(cid, 'agents'), (a) => a.id === id),
+  })
+}
 export const useOrg = (cid: string) => useQuery({ queryKey: keys.company(cid, 'org'), queryFn: () => api.agents.org(cid) })
 
 export const useTasks = (cid: string, filters: TaskFilters = {}) =>
   useQuery({ queryKey: keys.company(cid, 'tasks', 'list', filters), queryFn: () => api.tasks.list(cid, filters), refetchInterval: POLL_MS })
-export const useTask = (cid: string, ref: string) =>
-  useQuery({ queryKey: keys.company(cid, 'tasks', 'one', ref), queryFn: () => api.tasks.get(cid, ref), enabled: ref !== '' })
+export function useTask(cid: string, ref: string) {
+  const client = useQueryClient()
+  return useQuery({
+    queryKey: keys.company(cid, 'tasks', 'one', ref),
+    queryFn: () => api.tasks.get(cid, ref),
+    enabled: ref !== '',
+    placeholderData: () => fromLists<Task>(client, keys.company(cid, 'tasks', 'list'), (t) => t.id === ref || t.key === ref.toUpperCase()),
+  })
+}
 export const useComments = (cid: string, taskId: string) =>
   useQuery({ queryKey: keys.company(cid, 'comments', taskId), queryFn: () => api.comments.list(cid, taskId) })
 
