@@ -27,6 +27,8 @@ export interface SchedulerOptions {
 }
 
 export interface Scheduler {
+  /** Settles once the definitions have been read the first time (after the migrations). */
+  ready: Promise<void>
   stop(): Promise<void>
 }
 
@@ -84,7 +86,6 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     }
     for (const key of entries.keys()) if (!seen.has(key)) entries.delete(key)
     for (const key of reportedInvalid.keys()) if (!seen.has(key)) reportedInvalid.delete(key)
-    await syncCompanies()
     armSlotTimer()
   }
 
@@ -153,10 +154,12 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   }
 
   // In the API process the scheduler starts while migrations may still be running.
-  void serial('start', async () => {
+  const ready = serial('start', async () => {
     while (ctx.dbState === 'starting' && !stopped) await new Promise((r) => setTimeout(r, 500))
-    if (ctx.dbState === 'failed') log.error('database not initialised; the scheduler stays idle')
-    else await refresh()
+    if (stopped) return
+    if (ctx.dbState === 'failed') return log.error('database not initialised; the scheduler stays idle')
+    await syncCompanies()
+    await refresh()
   })
   // Periodic work waits for the database too (a sweep before the migrations would only fail).
   const whenReady = (fn: () => void) => () => {
@@ -171,6 +174,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   log.info('scheduler started')
 
   return {
+    ready,
     async stop() {
       stopped = true
       for (const timer of intervals) clearInterval(timer)

@@ -108,6 +108,7 @@ describe('definition refresh', () => {
     const company = await createCompany(t.app, user.token)
     const agent = await hireAgent(t.app, user.token, company.id)
     const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, companyPollMs: 3_600_000 })
+    await scheduler.ready
     try {
       // Written straight to the database: no event, so not seen yet.
       const silent = await makeRoutine(t.ctx.db, company.id, agent.id, { cron: '* * * * * *' })
