@@ -140,6 +140,24 @@ describe('definition refresh', () => {
     }
   })
 
+  it('hears the events of a company created after it started, once its poll has found it', async () => {
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, companyPollMs: 200 })
+    await scheduler.ready
+    try {
+      const user = await createUser(t.ctx)
+      const company = await createCompany(t.app, user.token)
+      const agent = await hireAgent(t.app, user.token, company.id)
+      await sleep(500)
+      const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
+        token: user.token,
+        body: { agent_id: agent.id, title: 'Fresh company routine', cron: '* * * * * *' },
+      })
+      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 4000)
+    } finally {
+      await scheduler.stop()
+    }
+  })
+
   it('without events, finds new definitions on the periodic refresh', async () => {
     const scheduler = await startScheduler(t.ctx, { refreshMs: 300 })
     try {
