@@ -4,7 +4,7 @@ import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
 import { expireStaleIn } from './expire.ts'
 import { publishRunUpdated, runStatusChanged } from './finish.ts'
-import { type Run, runColumns } from './model.ts'
+import { type Run, runWithTranscriptColumns } from './model.ts'
 
 export interface ClaimFilter {
   runnerId: string
@@ -24,7 +24,8 @@ const CLAIM_ATTEMPTS = 5
 const LOST_RACE = new Set(['23505', '40P01'])
 
 /**
- * Claims the oldest eligible queued run of the company for a runner, or returns null.
+ * Claims the oldest eligible queued run of the company for a runner, or returns null. The run
+ * comes with its transcript, for the run context.
  *
  * Each attempt is one transaction: stale runs are expired first, so their agents become
  * claimable again, then one guarded statement takes the candidate. The candidate run and its
@@ -65,7 +66,7 @@ async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: 
      UPDATE runs SET status = 'running', runner_id = $2, started_at = now(), heartbeat_at = now(), updated_at = now()
        FROM candidate
       WHERE runs.id = candidate.id AND runs.status = 'queued'
-      RETURNING ${runColumns('runs')}`,
+      RETURNING ${runWithTranscriptColumns('runs')}`,
     [companyId, filter.runnerId, DORMANT_STATUSES, filter.agentIds ?? null, filter.adapters ?? null],
   )
   if (!run) return null

@@ -3,27 +3,27 @@ import { AGENT_SELECT } from '../agents/model.ts'
 import { COMPANY_COLUMNS } from '../companies/model.ts'
 import { getProject } from '../projects/service.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
-import { type Run, runWithTranscriptColumns } from './model.ts'
+import type { Run } from './model.ts'
 
 /** How many of the task's comments a runner gets (the newest, oldest first), per SPEC.md. */
 const CONTEXT_COMMENTS = 20
 
 /**
- * Everything a runner needs to execute a claimed run (API-DECISIONS.md "Runner protocol"):
- * the run, its agent and manager, the company (with the caller's role), the task with its last
- * comments, the goal chain from the task's goal upward, the project and the lease length.
+ * Everything a runner needs to execute a claimed run (API-DECISIONS.md "Runner protocol"): the
+ * run (as the claim returned it, with its transcript), its agent and manager, the company (with
+ * the caller's role), the task with its last comments, the goal chain from the task's goal
+ * upward, the project and the lease length. Read in two rounds of parallel queries.
  */
-export async function runContext(q: Queryable, companyId: string, claimed: Run, userId: string, leaseSeconds: number) {
-  const [run, agent, company, task] = await Promise.all([
-    q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = $2`, [claimed.id, companyId]),
-    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [claimed.agent_id, companyId]),
+export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number) {
+  const [agent, company, task] = await Promise.all([
+    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [run.agent_id, companyId]),
     q.one(
       `SELECT ${COMPANY_COLUMNS} FROM companies c
          LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $2
         WHERE c.id = $1`,
       [companyId, userId],
     ),
-    claimed.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [claimed.task_id, companyId]) : null,
+    run.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [run.task_id, companyId]) : null,
   ])
   const [manager, comments, goalChain, project] = await Promise.all([
     agent?.reports_to_id ? q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [agent.reports_to_id, companyId]) : null,
