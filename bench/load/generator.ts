@@ -3,7 +3,8 @@
 // the JSON LoadResult (or the array of them) on stdout and exits.
 //
 //   closed   `connections` loops, each sending the next request as soon as the last answered
-//            (requests are taken round-robin from the list), for `seconds` after `warmup`
+//            (requests are taken round-robin from the list), for `seconds` after `warmup` seconds
+//            (and `warmupRequests` unmeasured requests per connection)
 //   rate     an open loop at `rate` requests per second (login storm), whatever the answers take;
 //            a request unanswered after `timeoutSeconds` counts as a `timeout` error
 //   runners  `runners` runner loops that claim, report and finish runs until `total` finished
@@ -13,7 +14,17 @@ import { type Answer, client, type RequestSpec } from './http.ts'
 import { runnerLoops, type RunnerScenario } from './runners.ts'
 
 export type Scenario =
-  | { mode: 'closed'; base: string; connections: number; seconds: number; warmup: number; requests: RequestSpec[]; okStatus: number }
+  | {
+      mode: 'closed'
+      base: string
+      connections: number
+      seconds: number
+      warmup: number
+      /** Unmeasured requests each connection sends before the clock starts. */
+      warmupRequests?: number
+      requests: RequestSpec[]
+      okStatus: number
+    }
   | { mode: 'rate'; base: string; rate: number; seconds: number; timeoutSeconds: number; requests: RequestSpec[]; okStatus: number }
   | ({ mode: 'runners' } & RunnerScenario)
 
@@ -22,10 +33,14 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function closed(s: Extract<Scenario, { mode: 'closed' }>) {
   const http = client(s.base, s.connections)
   const recorder = new Recorder()
+  let next = 0
+  const warm = async () => {
+    for (let i = 0; i < (s.warmupRequests ?? 0); i++) await http.send(s.requests[next++ % s.requests.length])
+  }
+  await Promise.all(Array.from({ length: s.connections }, warm))
   const start = performance.now()
   const measureFrom = start + s.warmup * 1000
   const end = measureFrom + s.seconds * 1000
-  let next = 0
   let last = end
   // Each loop measures at least one request, so an endpoint slower than the whole window still
   // shows its latency instead of an empty (and flattering) result.

@@ -28,13 +28,14 @@ async function seedCompany(c: pg.Client, companyId: string, userId: string, size
     [companyId],
   )
   // Task n is assigned to agent n mod agents and belongs to project n mod 10; one in ten was
-  // created by the owner (the dashboard's "for you").
+  // created by the owner (the dashboard's "for you"); its title names one of eight topics.
   await c.query(
     `WITH a AS (SELECT array_agg(id ORDER BY created_at, id) ids FROM agents WHERE company_id = $1),
           p AS (SELECT array_agg(id ORDER BY name) ids FROM projects WHERE company_id = $1)
      INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id,
                         created_by_user_id, started_at, completed_at, created_at, updated_at)
-     SELECT $1, g, 'Seeded task ' || g, 'Work item number ' || g || ' of the seeded history',
+     SELECT $1, g, 'Seeded task ' || g || ': ' || (ARRAY['billing','login','search','export','onboarding','reports','alerts','sync'])[1 + g % 8],
+            'Work item number ' || g || ' of the seeded history',
             s.status, (ARRAY['urgent','high','medium','low','none'])[1 + g % 5],
             a.ids[1 + g % array_length(a.ids, 1)], p.ids[1 + g % 10],
             CASE WHEN g % 10 = 0 THEN $3::uuid END,
