@@ -11,6 +11,7 @@ import { rememberCompany, signOut } from '../lib/session.ts'
 import { CompanySwitcher } from './CompanySwitcher.tsx'
 import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { LiveIndicator } from './LiveIndicator.tsx'
+import { UserAvatar } from './UserAvatar.tsx'
 
 const NAV: { path: string; label: string; icon: string }[] = [
   { path: '', label: 'Dashboard', icon: '◧' },
@@ -69,7 +70,10 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
             {companyId && <LiveIndicator state={live} />}
-            <Link to="/profile" className="nowrap account">{me.data?.name ?? 'Profile'}</Link>
+            <Link to="/profile" className="row account-link" style={{ gap: 6, flexWrap: 'nowrap' }}>
+              {me.data && <UserAvatar user={me.data} />}
+              <span className="nowrap account">{me.data?.name ?? 'Profile'}</span>
+            </Link>
             <button onClick={() => void signOut(queryClient)}>Sign out</button>
           </header>
           <main className="content" id="content" tabIndex={-1}>
