@@ -194,6 +194,9 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Board' }).click()
     await page.getByRole('button', { name: 'New task' }).click()
     const dialog = page.getByRole('dialog', { name: 'New task' })
+    await page.keyboard.press('Escape') // dialogs close from the keyboard
+    await dialog.waitFor({ state: 'detached' })
+    await page.getByRole('button', { name: 'New task' }).click()
     await dialog.getByLabel('Title').fill('Write the launch post')
     await dialog.getByLabel('Status').selectOption('backlog')
     await dialog.getByLabel('Priority').selectOption('high')
@@ -335,6 +338,18 @@ describe('web app in a browser', () => {
     expect(after).toMatchObject({ status: 'idle', monthly_budget_cents: 500 })
     const [approval] = await other.approvals.list(companyId, { status: 'approved' })
     expect(approval).toMatchObject({ type: 'budget_override', decision_note: 'Worth it', new_budget_cents: 500 })
+  })
+
+  it('rejects a proposed hire with a note', async () => {
+    const proposed = await other.agents.hire(companyId, { name: 'Mallory', request_approval: true })
+    await page.getByRole('link', { name: 'Approvals' }).first().click()
+    const card = page.locator('article').filter({ hasText: 'Mallory' })
+    await card.getByLabel(/Note/).fill('Not this quarter')
+    await card.getByRole('button', { name: 'Reject' }).click()
+    await card.waitFor({ state: 'detached' })
+    expect((await other.agents.get(companyId, proposed.id)).status).toBe('terminated')
+    await page.getByRole('button', { name: 'Rejected' }).click()
+    await page.getByText(/Not this quarter/).waitFor()
   })
 
   it('shows when the live stream is down, reconnects, and refetches what it missed', async () => {
@@ -490,6 +505,9 @@ describe('web app in a browser', () => {
     expect(secret).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/)
     const viaKey = new ShopfloorClient({ baseUrl: server.url, credentials: { apiKey: secret } })
     expect((await viaKey.me.get()).email).toBe(email)
+    await keys.getByLabel('Name').fill('laptop runner')
+    await keys.getByRole('button', { name: 'Create key' }).click()
+    await keys.getByRole('alert').filter({ hasText: /laptop runner|already/i }).waitFor() // the server's refusal, in words
 
     await page.getByRole('button', { name: 'Sign out' }).click()
     await page.getByRole('heading', { name: 'Sign in' }).waitFor()
