@@ -121,20 +121,20 @@ describe('definition refresh', () => {
         body: { agent_id: agent.id, title: 'Stand-up', cron: '* * * * * *' },
       })
       expect(created.status).toBe(201)
-      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 4000)
+      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 10_000)
       expect((await tasksOf(silent)).length).toBeGreaterThan(0) // the same re-read found it
       await t.ctx.db.query('UPDATE routines SET enabled = false WHERE id = $1', [silent])
 
       // Disabled through the API: the next re-read drops it.
       await call(t.app, 'PATCH', `/api/companies/${company.id}/routines/${created.body.id}`, { token: user.token, body: { enabled: false } })
-      await sleep(1500)
+      await sleep(2500) // the re-read 1 s after the event, with room for a slow machine
       const count = (await tasksOf(created.body.id)).length
       await sleep(1500)
       expect(await tasksOf(created.body.id)).toHaveLength(count)
 
       // An agent's heartbeat_cron set through the API is picked up the same way.
       await call(t.app, 'PATCH', `/api/companies/${company.id}/agents/${agent.id}`, { token: user.token, body: { heartbeat_cron: '* * * * * *' } })
-      await waitFor(() => t.ctx.db.one(`SELECT 1 FROM runs WHERE agent_id = $1 AND trigger = 'manual'`, [agent.id]), 4000)
+      await waitFor(() => t.ctx.db.one(`SELECT 1 FROM runs WHERE agent_id = $1 AND trigger = 'manual'`, [agent.id]), 10_000)
     } finally {
       await scheduler.stop()
     }
@@ -152,7 +152,7 @@ describe('definition refresh', () => {
         token: user.token,
         body: { agent_id: agent.id, title: 'Fresh company routine', cron: '* * * * * *' },
       })
-      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 4000)
+      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 10_000)
     } finally {
       await scheduler.stop()
     }
@@ -163,7 +163,7 @@ describe('definition refresh', () => {
     try {
       const companyId = await makeCompany(t.ctx.db) // written straight to the database: no event
       const routineId = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId), { cron: '* * * * * *' })
-      await waitFor(async () => (await tasksOf(routineId)).length > 0, 4000)
+      await waitFor(async () => (await tasksOf(routineId)).length > 0, 10_000)
     } finally {
       await scheduler.stop()
     }
