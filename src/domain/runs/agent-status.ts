@@ -5,20 +5,23 @@ import type { Tx } from '../../server/db/write.ts'
 //   running -> idle/error   when its last running run ends (error when it failed).
 // Dormant agents (paused, pending_approval, terminated) keep their status: a person or a budget
 // decided it, and a run ending must not undo that. Both transitions are guarded statements, so
-// they are harmless when repeated, and both publish `agent.updated` because the agent's
-// activity changed even when its status did not. They are part of the run's change and are
+// they are harmless when repeated. A run starting or ending publishes `agent.updated` even
+// when the agent's status stays the same (its activity changed). They are part of the run's change and are
 // recorded by the run's audit event (started, succeeded, failed, cancelled) rather than by one
 // of their own. Every path locks the run before its agent (as terminate does), so concurrent
 // writers queue instead of deadlocking.
 
-/** One of the agent's runs started (claim) or reported `running`. */
-export async function agentStartedRun(tx: Tx, companyId: string, agentId: string): Promise<void> {
-  await tx.query(
+/**
+ * One of the agent's runs started (claim) or was reported `running`. A progress report on a run
+ * that was already running publishes `agent.updated` only when it moved the agent's status.
+ */
+export async function agentStartedRun(tx: Tx, companyId: string, agentId: string, runStarted: boolean): Promise<void> {
+  const { rowCount } = await tx.query(
     `UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
       WHERE id = $1 AND company_id = $2 AND status IN ('idle', 'error')`,
     [agentId, companyId],
   )
-  tx.publish(companyId, { type: 'agent.updated', id: agentId })
+  if (runStarted || rowCount > 0) tx.publish(companyId, { type: 'agent.updated', id: agentId })
 }
 
 /** One of the agent's runs ended; `failed` covers lease expiry. */

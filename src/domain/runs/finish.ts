@@ -37,7 +37,7 @@ export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | n
     },
   })
   if (run.status === 'running') {
-    await agentStartedRun(tx, run.company_id, run.agent_id)
+    await agentStartedRun(tx, run.company_id, run.agent_id, true)
     return
   }
   if (previous === 'running') await agentEndedRun(tx, run.company_id, run.agent_id, run.status === 'failed')

@@ -65,7 +65,7 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     )
     if (!updated) return null
     if (isFinished(updated.status)) await runStatusChanged(tx, updated, 'running', actor)
-    else if (report.status === 'running') await agentStartedRun(tx, companyId, updated.agent_id)
+    else if (report.status === 'running') await agentStartedRun(tx, companyId, updated.agent_id, false)
     publishRunUpdated(tx, updated)
     return updated
   })
