@@ -38,13 +38,16 @@ export function client(base: string, connections: number) {
           res.on('error', () => resolve({ status: 'net', body: '' }))
         },
       )
+      // Counted from the send, so that time spent waiting for a free socket counts too.
       let timedOut = false
-      if (timeoutMs !== undefined) {
-        req.setTimeout(timeoutMs, () => {
-          timedOut = true
-          req.destroy()
-        })
-      }
+      const timer =
+        timeoutMs === undefined
+          ? undefined
+          : setTimeout(() => {
+              timedOut = true
+              req.destroy()
+            }, timeoutMs)
+      req.on('close', () => clearTimeout(timer))
       req.on('error', () => resolve({ status: timedOut ? 'timeout' : 'net', body: '' }))
       if (payload !== undefined) req.write(payload)
       req.end()

@@ -1,7 +1,30 @@
 import crypto from 'node:crypto'
+import os from 'node:os'
 import { hash, verify } from '@node-rs/bcrypt'
 
 export const BCRYPT_COST = 12
+
+/**
+ * bcrypt is pure CPU. Left alone, a burst of sign-ins fills every thread of the pool and
+ * starves the event loop, so every other request slows down with it (bench/ workload 6).
+ * At most this many hashes run at once, one core short of all of them; the rest wait in turn.
+ */
+const MAX_PARALLEL_HASHES = Math.max(1, os.availableParallelism() - 1)
+let hashing = 0
+const waiting: (() => void)[] = []
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (hashing >= MAX_PARALLEL_HASHES) await new Promise<void>((resolve) => waiting.push(resolve))
+  else hashing++
+  try {
+    return await work()
+  } finally {
+    // Hand the slot straight to the next in line, or give it back.
+    const next = waiting.shift()
+    if (next) next()
+    else hashing--
+  }
+}
 
 /**
  * What bcrypt actually hashes. bcrypt reads only the first 72 bytes, and passwords may be 128
@@ -15,11 +38,11 @@ function bcryptInput(password: string): string {
 
 /** bcrypt hash, computed off the main thread by the native library. */
 export function hashPassword(password: string, cost = BCRYPT_COST): Promise<string> {
-  return hash(bcryptInput(password), { cost })
+  return limited(() => hash(bcryptInput(password), { cost }))
 }
 
 export function verifyPassword(password: string, passwordHash: string): Promise<boolean> {
-  return verify(bcryptInput(password), passwordHash)
+  return limited(() => verify(bcryptInput(password), passwordHash))
 }
 
 // Sign-in with an unknown email compares against this hash, so it costs the same time as a
