@@ -20,7 +20,7 @@ export function AgentsPage() {
       <div className="page-head">
         <h1>Agents</h1>
         <div className="actions">
-          <label className="row" style={{ gap: 6 }}>
+          <label className="check">
             <input type="checkbox" checked={showTerminated} onChange={(e) => setShowTerminated(e.target.checked)} /> Show terminated
           </label>
           <Link to={companyPath(companyId, 'org')} className="button">Org chart</Link>

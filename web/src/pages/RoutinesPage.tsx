@@ -92,7 +92,7 @@ function NewRoutineDialog({ companyId, onClose }: { companyId: string; onClose: 
           <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
           <label className="field">Schedule (cron) <span className="hint">minute hour day month weekday</span><input required maxLength={100} className="mono" {...form.bind('cron')} /></label>
         </div>
-        <label className="field row" style={{ gap: 6 }}><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
+        <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
         <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create routine</button><button type="button" onClick={onClose}>Cancel</button></div>
       </form>
     </Dialog>

@@ -23,7 +23,7 @@ export function HireDialog({ companyId, onClose, onHired }: { companyId: string;
       <form onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error} />
         <AgentFormFields form={form} />
-        <label className="field row" style={{ gap: 6 }}>
+        <label className="field check">
           <input type="checkbox" checked={requestApproval} onChange={(e) => setRequestApproval(e.target.checked)} />
           Ask for approval first (the agent waits as pending until a member approves)
         </label>

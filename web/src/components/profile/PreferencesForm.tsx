@@ -46,7 +46,7 @@ export function PreferencesForm({ preferences }: { preferences: Preferences }) {
         <TextPreference label="Timezone" hint="(e.g. Europe/Paris)" placeholder={browserZone} value={preferences.timezone} onSave={(timezone) => set({ timezone })} />
         <TextPreference label="Currency" hint="(e.g. EUR)" placeholder="USD" value={preferences.currency} onSave={(currency) => set({ currency: currency?.toUpperCase() ?? null })} />
       </div>
-      <label className="field row" style={{ gap: 6 }}>
+      <label className="field check">
         <input type="checkbox" checked={preferences.sidebar_collapsed ?? false} onChange={(e) => set({ sidebar_collapsed: e.target.checked })} /> Collapse the sidebar
       </label>
     </section>

@@ -30,7 +30,7 @@ export function TaskFilterBar({ filters, onChange, showStatus }: { filters: Task
       <AgentPicker label="Assignee" none="Anyone" value={filters.assignee_agent_id ?? ''} onChange={(id) => set({ assignee_agent_id: id })} />
       <ProjectPicker label="Project" none="Any" value={filters.project_id ?? ''} onChange={(id) => set({ project_id: id })} />
       <GoalPicker label="Goal" none="Any" value={filters.goal_id ?? ''} onChange={(id) => set({ goal_id: id })} />
-      <label className="field row" style={{ alignSelf: 'end', gap: 6 }}>
+      <label className="field check" style={{ alignSelf: 'end' }}>
         <input type="checkbox" checked={filters.created_by === 'me'} onChange={(e) => set({ created_by: e.target.checked ? 'me' : undefined })} />
         Created by me
       </label>
