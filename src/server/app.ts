@@ -1,6 +1,6 @@
 import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
 import { activityRoutes } from '../domain/activity/routes.ts'
 import { agentRoutes } from '../domain/agents/routes.ts'
@@ -38,7 +38,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
     // handler; they get the envelope here.
     frameworkErrors: (error, _request, reply) => {
-      reply.status(error.statusCode ?? 400).send(envelope('HTTP_ERROR', error.message))
+      void (reply as FastifyReply).status(error.statusCode ?? 400).send(envelope('HTTP_ERROR', error.message))
     },
   })
   app.setValidatorCompiler(validatorCompiler)

@@ -366,6 +366,7 @@ describe('delete', () => {
     expect(r.status).toBe(204)
     expect(r.body).toBe(null)
     expect(events).toEqual([
+      { type: 'agent.updated', id: agent.id },
       { type: 'run.updated', id: run.id, agent_id: agent.id, status: 'cancelled' },
       { type: 'task.deleted', id: task.id },
     ])

@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { invalidState } from '../../server/errors.ts'
 import { type Actor, recordAudit } from '../audit/record.ts'
+import { cancelRuns } from '../runs/cancel.ts'
 import type { Agent } from './model.ts'
 import { getAgent } from './read.ts'
 import type { AgentStatus } from './status.ts'
@@ -69,31 +70,10 @@ export async function resumeAgent(tx: Tx, companyId: string, agentId: string, ac
  * missing or already terminated, throwing rolls the cancellations back.
  */
 export async function terminateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
-  const cancelled = await tx.many<{ id: string; previous: string; trigger: string }>(
-    `UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
-       FROM (SELECT id, status FROM runs
-              WHERE agent_id = $1 AND company_id = $2 AND status IN ('queued', 'running')
-              FOR NO KEY UPDATE) old
-      WHERE r.id = old.id
-      RETURNING r.id, old.status AS previous, r.trigger`,
-    [agentId, companyId],
-  )
+  await cancelRuns(tx, companyId, { agentId }, ['queued', 'running'], actor)
   const previous = await transition(tx, companyId, agentId, 'terminated', ['idle', 'running', 'paused', 'pending_approval', 'error'])
   const agent = await getAgent(tx, companyId, agentId) // 404 when missing
   if (previous === null) throw invalidState(`Cannot terminate an agent that is ${agent.status}`)
-
-  for (const run of cancelled) {
-    await recordAudit(tx, {
-      companyId,
-      actor,
-      verb: 'cancelled',
-      entityType: 'run',
-      entityId: run.id,
-      label: `${agent.name} (${run.trigger})`,
-      changes: { status: [run.previous, 'cancelled'] },
-    })
-    tx.publish(companyId, { type: 'run.updated', id: run.id, agent_id: agentId, status: 'cancelled' })
-  }
 
   const moved = await tx.many<{ id: string; name: string }>(
     `UPDATE agents SET reports_to_id = $3, updated_at = now()

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../server/context.ts'
-import { write } from '../../server/db/write.ts'
+import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import type { Actor } from '../audit/record.ts'
 import { publishRunUpdated, runStatusChanged } from './finish.ts'
@@ -29,4 +29,34 @@ export async function cancelRun(ctx: AppContext, companyId: string, runId: strin
   const exists = await ctx.db.one('SELECT 1 FROM runs WHERE id = $1 AND company_id = $2', [runId, companyId])
   if (!exists) throw notFound('Run')
   throw new AppError('RUN_FINISHED', 'The run has already finished')
+}
+
+/**
+ * Cancels, in the caller's transaction, the runs of one agent or one task that are in one of
+ * `statuses` (terminating an agent cancels its queued and running runs; deleting a task its
+ * queued ones). Each cancellation is audited, moves the agent and publishes like a cancel
+ * request. The runs are locked first, the order claims and reports use.
+ */
+export async function cancelRuns(
+  tx: Tx,
+  companyId: string,
+  of: { agentId: string } | { taskId: string },
+  statuses: ('queued' | 'running')[],
+  actor: Actor,
+): Promise<void> {
+  const column = 'agentId' in of ? 'agent_id' : 'task_id'
+  const rows = await tx.many<Run & { previous: RunStatus }>(
+    `WITH old AS (SELECT id, status FROM runs
+                   WHERE ${column} = $1 AND company_id = $2 AND status = ANY($3::text[])
+                   ORDER BY id FOR NO KEY UPDATE)
+     UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
+       FROM old
+      WHERE r.id = old.id
+      RETURNING ${runColumns('r')}, old.status AS previous`,
+    ['agentId' in of ? of.agentId : of.taskId, companyId, statuses],
+  )
+  for (const { previous, ...run } of rows) {
+    await runStatusChanged(tx, run, previous, actor)
+    publishRunUpdated(tx, run)
+  }
 }
