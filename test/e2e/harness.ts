@@ -112,4 +112,10 @@ export async function launchBrowser(viewport = { width: 1360, height: 860 }): Pr
   }
 }
 
-export const SCREENSHOTS = path.join(ROOT, 'docs/screenshots')
+/**
+ * Where screenshots go: a temporary folder, so an ordinary test run leaves the tree clean;
+ * `SCREENSHOTS_DIR=docs/screenshots` refreshes the ones the documentation shows.
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS_DIR
+  ? path.resolve(ROOT, process.env.SCREENSHOTS_DIR)
+  : path.join(os.tmpdir(), 'shopfloor-screenshots')

@@ -1,7 +1,7 @@
 // The web app in a real headless Chromium against a real server process: a person signs up,
 // creates a company, hires an agent, creates and moves a task on the board, sees changes made
 // by another client arrive live (a task, a run's transcript), and approves a budget override.
-// Screenshots of the main pages are saved to docs/screenshots/. The server uses a fresh
+// Screenshots of the main pages are saved (see SCREENSHOTS in harness.ts). The server uses a fresh
 // PostgreSQL database when TEST_DATABASE_URL is set, else its embedded database.
 import fs from 'node:fs'
 import path from 'node:path'
