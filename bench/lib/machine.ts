@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 
@@ -8,6 +9,18 @@ export interface Machine {
   kernel: string
   node: string
   postgres: string
+  /** The commit measured, `+ changes` when the work tree differed from it. */
+  revision: string
+}
+
+function revision(): string {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim()
+    return dirty ? `${head} + changes` : head
+  } catch {
+    return 'unknown (not a git work tree)'
+  }
 }
 
 export function describeMachine(postgres: string): Machine {
@@ -18,6 +31,7 @@ export function describeMachine(postgres: string): Machine {
     kernel: `${os.type()} ${os.release()}`,
     node: process.version,
     postgres,
+    revision: revision(),
   }
 }
 

@@ -61,6 +61,7 @@ export function renderReport(r: Report): string {
       ['kernel', m.kernel],
       ['Node.js', m.node],
       ['PostgreSQL', m.postgres],
+      ['Shopfloor revision', m.revision],
       ['load average (1 min) before / after', `${r.busyBefore.load1} / ${r.busyAfter.load1}`],
       ['other test processes before / after', `${r.busyBefore.testProcesses} / ${r.busyAfter.testProcesses}`],
     ]),
