@@ -149,7 +149,7 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
         `Large company: ${L.tasks.toLocaleString('en-US')} tasks, ${L.auditEvents.toLocaleString('en-US')} audit events, ${L.runs.toLocaleString('en-US')} runs, ${L.agents} agents; ` +
           `small company: ${S.tasks.toLocaleString('en-US')} tasks, ${S.auditEvents.toLocaleString('en-US')} audit events, ${S.runs.toLocaleString('en-US')} runs, ${S.agents} agents, so that every list answers as many rows as in the large one and the comparison shows what size alone costs.`,
         `Runs created this month (what costs and month-to-date spend add up): ${large.monthRuns.toLocaleString('en-US')} in the large company, ${small.monthRuns.toLocaleString('en-US')} in the small one.`,
-        `Both live in one database, seeded with generate_series (bench/workloads/scale-seed.ts) over 90 days of history${reused ? '; this run reused the database seeded by an earlier run from the same migrations, seed and sizes' : ''}.`,
+        `Both live in one database, seeded with generate_series (bench/workloads/scale-seed.ts) over 90 days of history${reused ? '; this run reused the database seeded by an earlier run from the same seed and sizes' : ''}.`,
         `${connections} connection, ${seconds} s per endpoint and company after 3 unmeasured requests (a cold cache is not the subject).`,
       ],
     }
