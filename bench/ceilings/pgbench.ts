@@ -2,7 +2,16 @@ import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { checkLocal } from '../lib/postgres.ts'
 
-const run = promisify(execFile)
+const exec = promisify(execFile)
+
+async function run(command: string, args: string[]) {
+  try {
+    return await exec(command, args)
+  } catch (err: any) {
+    if (err?.code === 'ENOENT') throw new Error('pgbench not found: install PostgreSQL\'s client programs (Debian: postgresql-client)')
+    throw err
+  }
+}
 
 export interface PgbenchResult {
   tps: number
