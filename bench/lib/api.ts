@@ -41,8 +41,3 @@ export async function hireAgent(base: string, apiKey: string, companyId: string,
 export async function createTask(base: string, apiKey: string, companyId: string, body: Record<string, unknown>): Promise<{ id: string; key: string }> {
   return call(base, 'POST', `/api/companies/${companyId}/tasks`, apiKey, body)
 }
-
-/** GET an API path; answers the parsed body (for checks after a workload). */
-export async function get<T>(base: string, apiKey: string, path: string): Promise<T> {
-  return call(base, 'GET', path, apiKey)
-}

@@ -11,7 +11,7 @@ import type { LoadResult } from './stats.ts'
 export const ROOT = path.resolve(import.meta.dirname, '..', '..')
 const TSX = ['--import', 'tsx']
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer()
     server.once('error', reject)
@@ -128,7 +128,7 @@ export function runLoads(scenarios: Scenario[]): Promise<LoadResult[]> {
 }
 
 /** A TypeScript script in a child process whose last stdout line is a JSON answer. */
-export function runScript<T>(script: string, args: string[], env: Record<string, string> = {}): Promise<T> {
+function runScript<T>(script: string, args: string[], env: Record<string, string> = {}): Promise<T> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...TSX, script, ...args], {
       cwd: ROOT,

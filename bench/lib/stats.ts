@@ -14,7 +14,7 @@ export interface LoadResult {
 }
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */
-export function quantile(sorted: ArrayLike<number>, q: number): number {
+function quantile(sorted: ArrayLike<number>, q: number): number {
   if (sorted.length === 0) return 0
   const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))
   return sorted[rank]

@@ -1,6 +1,5 @@
 import { peakRss, runLoad } from '../lib/processes.ts'
 import { LOAD_COLUMNS, loadCells, pct, type Section } from '../lib/report.ts'
-import type { LoadResult } from '../lib/stats.ts'
 import { type Bench, type Ceilings, closedLoop } from './context.ts'
 import { type Fixture, taskReads } from './fixture.ts'
 
@@ -22,5 +21,3 @@ export async function taskRead(bench: Bench, f: Fixture, serverPid: number, ceil
   }
   return { result, peakMiB, section }
 }
-
-export type TaskReadResult = { result: LoadResult; peakMiB: number }
