@@ -47,7 +47,11 @@ export async function serve(extensions: ServiceExtension[] = []): Promise<Servic
     (stopping ??= (async () => {
       log.info('shutting down: no new connections, finishing requests in flight')
       for (const s of stoppers) await s.stop().catch((err) => log.error({ err }, 'stop failed'))
-      await app.close() // closes streams (onClose hooks) and waits for requests in flight
+      // A keep-alive connection whose request finishes during shutdown turns idle afterwards;
+      // close such connections as they go idle, or close() would wait out the keep-alive timeout.
+      const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100)
+      await app.close() // ends streams (their preClose hook) and waits for requests in flight
+      clearInterval(closeIdle)
       await ctx.bus.close()
       await ctx.db.close()
       log.info('stopped')
