@@ -19,7 +19,7 @@ import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
 import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
-import { requireAuth, requireMember } from './http/guards.ts'
+import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
 import { validatorCompiler } from './http/validation.ts'
@@ -90,11 +90,10 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
 
-  // Everything under a company: a credential, then membership of that company (else 404).
+  // Everything under a company: a credential and membership of that company (else 404).
   await app.register(
     async (scope) => {
-      scope.addHook('onRequest', requireAuth(ctx))
-      scope.addHook('preHandler', requireMember(ctx))
+      scope.addHook('onRequest', requireMember(ctx))
       for (const routes of [
         agentRoutes,
         taskRoutes,

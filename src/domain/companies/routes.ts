@@ -37,27 +37,27 @@ export async function companyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     scope.get('/api/companies', { schema: { tags: ['companies'] } }, async (request) =>
       listCompanies(ctx.db, request.principal.user.id),
     )
+  })
 
-    await scope.register(async (member) => {
-      member.addHook('preHandler', requireMember(ctx))
-      const params = idParams()
+  await app.register(async (member) => {
+    member.addHook('onRequest', requireMember(ctx))
+    const params = idParams()
 
-      member.get('/api/companies/:company_id', { schema: { tags: ['companies'], params } }, async (request) =>
-        getCompany(ctx.db, request.membership.companyId, request.principal.user.id),
-      )
+    member.get('/api/companies/:company_id', { schema: { tags: ['companies'], params } }, async (request) =>
+      getCompany(ctx.db, request.membership.companyId, request.principal.user.id),
+    )
 
-      member.patch('/api/companies/:company_id', { schema: { tags: ['companies'], params, body: patchBody } }, async (request) => {
-        if (request.membership.role === 'member') {
-          throw new AppError('FORBIDDEN', 'Only an owner or admin can change the company')
-        }
-        return write(ctx, (tx) =>
-          updateCompany(tx, request.membership.companyId, request.principal.user.id, userActor(request), request.body as CompanyPatch),
-        )
-      })
-
-      member.get('/api/companies/:company_id/members', { schema: { tags: ['companies'], params } }, async (request) =>
-        listMembers(ctx.db, request.membership.companyId),
+    member.patch('/api/companies/:company_id', { schema: { tags: ['companies'], params, body: patchBody } }, async (request) => {
+      if (request.membership.role === 'member') {
+        throw new AppError('FORBIDDEN', 'Only an owner or admin can change the company')
+      }
+      return write(ctx, (tx) =>
+        updateCompany(tx, request.membership.companyId, request.principal.user.id, userActor(request), request.body as CompanyPatch),
       )
     })
+
+    member.get('/api/companies/:company_id/members', { schema: { tags: ['companies'], params } }, async (request) =>
+      listMembers(ctx.db, request.membership.companyId),
+    )
   })
 }

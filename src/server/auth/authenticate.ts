@@ -21,40 +21,52 @@ export function bearer(header: string | undefined): string {
   return match[1].trim()
 }
 
+export type Role = 'owner' | 'admin' | 'member'
+
+/** A principal and the role it holds in the company asked about (null: not a member). */
+export interface Authenticated {
+  principal: Principal
+  role: Role | null
+}
+
 /**
  * Resolves a bearer credential: an API key (svc_live_/svc_test_) or an access token.
  * Throws INVALID_TOKEN for anything expired, revoked, malformed or belonging to an inactive user.
+ * With a companyId the caller's membership there is read by the same statement, so a company
+ * request costs one round trip for both.
  */
-export async function authenticate(db: Queryable, jwtSecret: string, credential: string): Promise<Principal> {
-  if (API_KEY_PREFIXES.some((p) => credential.startsWith(p))) return authenticateKey(db, credential)
+export async function authenticate(db: Queryable, jwtSecret: string, credential: string, companyId: string | null = null): Promise<Authenticated> {
+  if (API_KEY_PREFIXES.some((p) => credential.startsWith(p))) return authenticateKey(db, credential, companyId)
 
   const claims = await verifyToken(jwtSecret, credential, 'access')
   if (!claims) throw invalidToken()
   // An access token issued before the last password reset (compared in whole seconds) is void.
-  const user = await db.one<Principal['user']>(
-    `SELECT id, name, email FROM users
-      WHERE id = $1 AND is_active
-        AND (password_changed_at IS NULL OR $2 >= floor(extract(epoch FROM password_changed_at)))`,
-    [claims.sub, claims.iat],
+  const row = await db.one<Principal['user'] & { role: Role | null }>(
+    `SELECT u.id, u.name, u.email, m.role
+       FROM users u LEFT JOIN memberships m ON m.user_id = u.id AND m.company_id = $3::uuid
+      WHERE u.id = $1 AND u.is_active
+        AND (u.password_changed_at IS NULL OR $2 >= floor(extract(epoch FROM u.password_changed_at)))`,
+    [claims.sub, claims.iat, companyId],
   )
-  if (!user) throw invalidToken()
-  return { user, via: 'session', keyId: null }
+  if (!row) throw invalidToken()
+  return { principal: { user: { id: row.id, name: row.name, email: row.email }, via: 'session', keyId: null }, role: row.role }
 }
 
-async function authenticateKey(db: Queryable, key: string): Promise<Principal> {
+async function authenticateKey(db: Queryable, key: string, companyId: string | null): Promise<Authenticated> {
   // The key's hash is unique, so this is one index lookup. A key created before its owner's
   // last password reset (to the second) stops working, like a revoked one.
-  const row = await db.one<Principal['user'] & { key_id: string; touch: boolean }>(
-    `SELECT u.id, u.name, u.email, k.id AS key_id,
+  const row = await db.one<Principal['user'] & { key_id: string; touch: boolean; role: Role | null }>(
+    `SELECT u.id, u.name, u.email, k.id AS key_id, m.role,
             (k.last_used IS NULL OR k.last_used < now() - interval '1 minute') AS touch
        FROM api_keys k JOIN users u ON u.id = k.user_id
+            LEFT JOIN memberships m ON m.user_id = u.id AND m.company_id = $2::uuid
       WHERE k.key_hash = $1
         AND k.revoked_at IS NULL
         AND (k.expires_at IS NULL OR k.expires_at > now())
         AND u.is_active
         AND (u.password_changed_at IS NULL
              OR date_trunc('second', k.created_at) >= date_trunc('second', u.password_changed_at))`,
-    [sha256(key)],
+    [sha256(key), companyId],
   )
   if (!row) throw invalidToken()
   // last_used moves at most once a minute, so a busy key does not write on every request.
@@ -65,5 +77,5 @@ async function authenticateKey(db: Queryable, key: string): Promise<Principal> {
       [row.key_id],
     )
   }
-  return { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }
+  return { principal: { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }, role: row.role }
 }

@@ -1,13 +1,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { Actor } from '../../domain/audit/record.ts'
-import { authenticate, bearer, type Principal } from '../auth/authenticate.ts'
+import { authenticate, bearer, type Principal, type Role } from '../auth/authenticate.ts'
 import type { AppContext } from '../context.ts'
 import { AppError, invalidField } from '../errors.ts'
 
 /** The caller's company and role, loaded by requireMember for /api/companies/{company_id}/... */
 export interface Membership {
   companyId: string
-  role: 'owner' | 'admin' | 'member'
+  role: Role
 }
 
 declare module 'fastify' {
@@ -26,7 +26,7 @@ export function isUuid(value: unknown): value is string {
 /** Hook: a valid bearer credential (access token or API key) or 401. */
 export function requireAuth(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.principal = await authenticate(ctx.db, ctx.config.jwtSecret, bearer(request.headers.authorization))
+    request.principal = (await authenticate(ctx.db, ctx.config.jwtSecret, bearer(request.headers.authorization))).principal
   }
 }
 
@@ -37,17 +37,21 @@ export async function requireSession(request: FastifyRequest): Promise<void> {
   }
 }
 
-/** Hook (after requireAuth): the caller is a member of the company in the path, else 404. */
+/**
+ * Hook for /api/companies/{company_id}/...: a valid bearer credential (else 401), a valid
+ * company id (else 422) and membership of that company (else 404 Company not found). The
+ * credential and the membership are read in one statement.
+ */
 export function requireMember(ctx: AppContext) {
   return async (request: FastifyRequest) => {
+    const credential = bearer(request.headers.authorization)
     const companyId = (request.params as Record<string, string>).company_id
-    if (!isUuid(companyId)) throw invalidField('path', 'company_id', 'Input should be a valid UUID', companyId)
-    const row = await ctx.db.one<{ role: Membership['role'] }>(
-      'SELECT role FROM memberships WHERE company_id = $1 AND user_id = $2',
-      [companyId, request.principal.user.id],
-    )
-    if (!row) throw new AppError('NOT_FOUND', 'Company not found')
-    request.membership = { companyId, role: row.role }
+    const valid = isUuid(companyId)
+    const { principal, role } = await authenticate(ctx.db, ctx.config.jwtSecret, credential, valid ? companyId : null)
+    request.principal = principal
+    if (!valid) throw invalidField('path', 'company_id', 'Input should be a valid UUID', companyId)
+    if (!role) throw new AppError('NOT_FOUND', 'Company not found')
+    request.membership = { companyId, role }
   }
 }
 
