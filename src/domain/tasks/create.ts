@@ -3,7 +3,6 @@ import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 import { actingUserId } from './acting.ts'
 import { type Assignee, findAssignee, queueAssignment } from './assignment.ts'
-import { findTask } from './find.ts'
 import { TASK_FIELDS, type Task, taskLabel } from './model.ts'
 
 export interface TaskInput {
@@ -37,25 +36,32 @@ export async function createTask(tx: Tx, companyId: string, actor: Actor, input:
   const assignee: Assignee | null = input.assignee_agent_id ? await findAssignee(tx, companyId, input.assignee_agent_id) : null
   await checkTaskLinks(tx, companyId, input)
 
-  const { number } = (await tx.one<{ number: number }>(
-    'UPDATE companies SET last_task_number = last_task_number + 1 WHERE id = $1 RETURNING last_task_number AS number',
-    [companyId],
-  ))!
+  // One statement takes the next number under the company row's lock, inserts the task and
+  // returns it as the API shows it (the key needs the company's prefix).
   const status = input.status ?? 'todo'
-  const row = await tx.one<{ id: string }>(
-    `INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,
-                        parent_id, due_date, sort_order, created_by_agent_id, created_by_user_id, started_at, completed_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-             CASE WHEN $5 = 'in_progress' THEN now() END,
-             CASE WHEN $5 = 'done' THEN now() END)
-     RETURNING id`,
+  const task = (await tx.one<Task>(
+    `WITH numbered AS (
+       UPDATE companies SET last_task_number = last_task_number + 1 WHERE id = $1
+       RETURNING last_task_number AS number, task_prefix
+     ), t AS (
+       INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,
+                          parent_id, due_date, sort_order, created_by_agent_id, created_by_user_id, started_at, completed_at)
+       SELECT $1, numbered.number, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13,
+              CASE WHEN $4 = 'in_progress' THEN now() END,
+              CASE WHEN $4 = 'done' THEN now() END
+         FROM numbered
+       RETURNING *
+     )
+     SELECT t.id, numbered.task_prefix || '-' || t.number AS key, t.number, t.title, t.description, t.status, t.priority,
+            t.assignee_agent_id, t.project_id, t.goal_id, t.parent_id, t.due_date, t.sort_order,
+            t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at
+       FROM t, numbered`,
     [
-      companyId, number, input.title, input.description ?? null, status, input.priority ?? 'medium', assignee?.id ?? null,
+      companyId, input.title, input.description ?? null, status, input.priority ?? 'medium', assignee?.id ?? null,
       input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null, input.due_date ?? null, input.sort_order ?? 0,
       actor.type === 'agent' ? actor.agentId : null, actingUserId(actor),
     ],
-  )
-  const task = await findTask(tx, companyId, row!.id)
+  ))!
   await recordAudit(tx, {
     companyId,
     actor,
