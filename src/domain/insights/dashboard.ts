@@ -11,7 +11,7 @@ const OPEN = `status NOT IN ('done', 'cancelled')`
 
 /**
  * The company dashboard (SPEC.md "Dashboard"). Every figure is an aggregate in SQL over an
- * index range: agents by status, tasks by status and priority (tasks_status_priority), spend
+ * index range: agents by status, tasks by status and priority (task_counts, kept by triggers), spend
  * since the start of the UTC month and the daily series from the run totals (run-totals.ts)
  * plus tasks_created_day and tasks_completed_day, the newest active runs (runs_status, per
  * status), and the caller's own open tasks (tasks_open_creator, tasks_created_by). The
@@ -27,7 +27,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId],
     ),
     db.many<{ status: string; priority: string; n: number }>(
-      'SELECT status, priority, count(*)::int AS n FROM tasks WHERE company_id = $1 GROUP BY status, priority',
+      'SELECT status, priority, n FROM task_counts WHERE company_id = $1 AND n > 0', // kept by triggers (migration 040)
       [companyId],
     ),
     db.one<{ n: number }>(`SELECT count(*)::int AS n FROM approvals WHERE company_id = $1 AND status = 'pending'`, [companyId]),
