@@ -32,3 +32,6 @@ CREATE TRIGGER tasks_counted AFTER INSERT OR DELETE ON tasks
 CREATE TRIGGER tasks_recounted AFTER UPDATE OF status, priority ON tasks
   FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority)
   EXECUTE FUNCTION task_counts_follow();
+
+-- The counts were its only reader; every task write maintained it for nothing.
+DROP INDEX IF EXISTS tasks_status_priority;
