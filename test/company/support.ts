@@ -1,5 +1,6 @@
 // Helpers shared by the company-data tests: live events as a list, audit rows, raw runs.
 import type { AppContext } from '../../src/server/context.ts'
+import type { AuditEvent } from '../../src/domain/activity/service.ts'
 import type { CompanyEvent } from '../../src/server/events/bus.ts'
 
 /** Every event published for the company from now on (the in-process bus delivers synchronously). */
@@ -9,18 +10,8 @@ export function recordEvents(ctx: AppContext, companyId: string): CompanyEvent[]
   return events
 }
 
-export interface AuditRow {
-  actor_type: string
-  actor_name: string
-  actor_user_id: string | null
-  actor_agent_id: string | null
-  verb: string
-  entity_type: string
-  entity_id: string | null
-  label: string | null
-  changes: Record<string, [unknown, unknown]>
-  run_id: string | null
-}
+/** An audit event as the activity list returns it, without its id and timestamp. */
+export type AuditRow = Omit<AuditEvent, 'id' | 'created_at'>
 
 /** Audit events of the company, oldest first, optionally only those about one entity. */
 export function auditRows(ctx: AppContext, companyId: string, entityId?: string): Promise<AuditRow[]> {
