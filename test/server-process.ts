@@ -20,8 +20,17 @@ export async function freePort(): Promise<number> {
   })
 }
 
+// Folders made by tempDir are removed when the test process exits, whatever the outcome.
+const madeDirs: string[] = []
+process.once('exit', () => {
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true })
+})
+
+/** A new empty folder under the system's temporary folder, removed when the tests end. */
 export function tempDir(prefix = 'shopfloor-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+  madeDirs.push(dir)
+  return dir
 }
 
 export interface ServerProcess {
