@@ -7,13 +7,14 @@ export const MONTH_START_SQL = `date_trunc('month', now())`
 
 /**
  * Month-to-date spend of the agent whose id is the SQL expression `agentId` (a parameter such
- * as `$1`, or a column of an outer query); an index-only scan of runs_agent_spend (migration 022).
+ * as `$1`, or a column of an outer query): the agent's rows of run_totals since the month began
+ * (a few per day, kept by triggers: migration 060), whatever number of runs they add up.
  */
 export function agentSpendMtdSql(agentId: string): string {
   return `
   SELECT coalesce(sum(cost_cents), 0) AS spend_mtd_cents
-    FROM runs
-   WHERE agent_id = ${agentId} AND created_at >= ${MONTH_START_SQL}`
+    FROM run_totals
+   WHERE agent_id = ${agentId} AND day >= ${MONTH_START_SQL}::date`
 }
 
 /** Month-to-date spend of one agent ($1 = agent id). */

@@ -1,6 +1,5 @@
 import type { Db } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
-import { prepareRunTotals, runTotalsSql } from './run-totals.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
 export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
@@ -9,7 +8,8 @@ export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
  * Spend of one UTC month (API-DECISIONS.md "Costs"): the total, the company budget, and the
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
  * listed; lists ordered by cost. A run counts in the month it was created, as for month-to-date
- * spend. Everything is added up from the month's run totals (run-totals.ts) in one statement.
+ * spend, and for the project its task is in now. One statement over the month's rows of
+ * run_totals (a few per agent and day, kept by triggers: migration 060).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
 export async function costs(db: Db, companyId: string, month: string | null) {
@@ -17,34 +17,33 @@ export async function costs(db: Db, companyId: string, month: string | null) {
     const m = Number(month.slice(5))
     if (m < 1 || m > 12) throw new AppError('INVALID_MONTH', 'Month must be between 01 and 12')
   }
-  const range = (await db.one<{ from: string; to: string; month: string; budget: number }>(
-    `WITH m AS (SELECT coalesce($2::date, date_trunc('month', now())::date) AS start)
-     SELECT to_char(m.start, 'YYYY-MM-DD') AS from, to_char(m.start + interval '1 month', 'YYYY-MM-DD') AS to,
-            to_char(m.start, 'YYYY-MM') AS month, c.monthly_budget_cents AS budget
-       FROM m, companies c WHERE c.id = $1`,
-    [companyId, month ? `${month}-01` : null],
-  ))!
-  const liveDays = await prepareRunTotals(db, companyId, range.from, range.to)
-  const sums = (await db.one<{ total_cents: number; by_agent: unknown[]; by_project: unknown[]; by_day: unknown[] }>(
-    `WITH totals AS MATERIALIZED (${runTotalsSql(true)})
+  const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: unknown[]; by_project: unknown[]; by_day: unknown[] }>(
+    `WITH m AS (SELECT coalesce($2::date, date_trunc('month', current_date)::date) AS start),
+     totals AS MATERIALIZED (
+       SELECT t.* FROM run_totals t, m
+        WHERE t.company_id = $1 AND t.day >= m.start AND t.day < m.start + interval '1 month')
      SELECT
+       (SELECT to_char(start, 'YYYY-MM') FROM m) AS month,
+       (SELECT monthly_budget_cents FROM companies WHERE id = $1) AS budget,
        (SELECT coalesce(sum(cost_cents), 0) FROM totals) AS total_cents,
        (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.agent_id), '[]'::jsonb)
           FROM (SELECT t.agent_id, a.name, sum(t.cost_cents) AS cost_cents, sum(t.tokens_in) AS tokens_in,
                        sum(t.tokens_out) AS tokens_out, sum(t.runs)::int AS runs
-                  FROM totals t JOIN agents a ON a.id = t.agent_id GROUP BY t.agent_id, a.name) x) AS by_agent,
+                  FROM totals t JOIN agents a ON a.id = t.agent_id
+                 GROUP BY t.agent_id, a.name HAVING sum(t.runs) > 0) x) AS by_agent,
        (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.project_id), '[]'::jsonb)
           FROM (SELECT t.project_id, p.name, sum(t.cost_cents) AS cost_cents
-                  FROM totals t JOIN projects p ON p.id = t.project_id GROUP BY t.project_id, p.name) x) AS by_project,
+                  FROM totals t JOIN projects p ON p.id = t.project_id
+                 GROUP BY t.project_id, p.name HAVING sum(t.runs) > 0) x) AS by_project,
        (SELECT jsonb_agg(jsonb_build_object('date', to_char(g.day, 'YYYY-MM-DD'), 'cost_cents', coalesce(d.cost_cents, 0)) ORDER BY g.day)
-          FROM generate_series($2::date, $3::date - 1, interval '1 day') AS g(day)
+          FROM m, generate_series(m.start, m.start + interval '1 month' - interval '1 day', interval '1 day') AS g(day)
           LEFT JOIN (SELECT day, sum(cost_cents) AS cost_cents FROM totals GROUP BY day) d ON d.day = g.day::date) AS by_day`,
-    [companyId, range.from, range.to, liveDays],
+    [companyId, month ? `${month}-01` : null],
   ))!
   return {
-    month: range.month,
+    month: sums.month,
     total_cents: sums.total_cents,
-    budget_cents: range.budget,
+    budget_cents: sums.budget,
     by_agent: sums.by_agent,
     by_project: sums.by_project,
     by_day: sums.by_day,

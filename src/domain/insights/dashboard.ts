@@ -1,7 +1,6 @@
 import type { Db } from '../../server/db/db.ts'
 import { runColumns } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
-import { prepareRunTotals, runTotalsSql } from './run-totals.ts'
 
 export const DASHBOARD_DAYS = [7, 14, 30] as const
 
@@ -10,12 +9,11 @@ const RECENT_TASKS = 5
 const OPEN = `status NOT IN ('done', 'cancelled')`
 
 /**
- * The company dashboard (SPEC.md "Dashboard"). Every figure is an aggregate in SQL over an
- * index range: agents by status, tasks by status and priority (task_counts, kept by triggers), spend
- * since the start of the UTC month and the daily series from the run totals (run-totals.ts)
- * plus tasks_created_day and tasks_completed_day, the newest active runs (runs_status, per
- * status), and the caller's own open tasks (tasks_open_creator, tasks_created_by). The
- * queries are independent and run side by side.
+ * The company dashboard (SPEC.md "Dashboard"). Every figure is read from an index range or
+ * from totals kept by triggers: agents by status, tasks by status and priority (task_counts),
+ * spend since the start of the UTC month and the daily series (run_totals, task_days), the
+ * newest active runs (runs_status, per status), and the caller's own open tasks
+ * (tasks_open_creator, tasks_created_by). The queries are independent and run side by side.
  */
 export async function dashboard(db: Db, companyId: string, userId: string, days: number) {
   const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent] = await Promise.all([
@@ -79,42 +77,29 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
 
 /**
  * Month-to-date spend and the daily series: one entry per UTC day of the range, oldest first,
- * ending today, days without activity 0. Both come from the run totals of the days from the
- * earlier of the month's start and the series' start up to today.
+ * ending today, days without activity 0. Runs are read from run_totals and tasks from
+ * task_days (migration 060), a few rows per agent and day kept by triggers, so the cost does
+ * not grow with the number of runs or tasks.
  */
 async function spendAndSeries(db: Db, companyId: string, days: number) {
-  const range = (await db.one<{ from: string; to: string; month_start: string; series_start: string }>(
-    `SELECT to_char(least(date_trunc('month', now())::date, current_date - ($1::int - 1)), 'YYYY-MM-DD') AS from,
-            to_char(current_date + 1, 'YYYY-MM-DD') AS to,
-            to_char(date_trunc('month', now()), 'YYYY-MM-DD') AS month_start,
-            to_char(current_date - ($1::int - 1), 'YYYY-MM-DD') AS series_start`,
-    [days],
-  ))!
-  const liveDays = await prepareRunTotals(db, companyId, range.from, range.to)
   const rows = await db.many<Record<string, unknown> & { spend_mtd: number }>(
-    `WITH totals AS (${runTotalsSql(false)}),
-     per_day AS (
+    `WITH runs_per_day AS (
        SELECT day, sum(cost_cents) AS cost_cents, sum(runs_failed) AS runs_failed, sum(runs_succeeded) AS runs_succeeded
-         FROM totals GROUP BY day),
-     created AS (
-       SELECT created_at::date AS day, count(*) AS n FROM tasks
-        WHERE company_id = $1 AND created_at >= $6::date GROUP BY 1),
-     completed AS (
-       SELECT completed_at::date AS day, count(*) AS n FROM tasks
-        WHERE company_id = $1 AND completed_at >= $6::date GROUP BY 1)
+         FROM run_totals
+        WHERE company_id = $1 AND day >= least(date_trunc('month', current_date)::date, current_date - ($2::int - 1))
+        GROUP BY day)
      SELECT to_char(g.day, 'YYYY-MM-DD') AS date,
             coalesce(p.cost_cents, 0)::bigint AS cost_cents,
             coalesce(p.runs_failed, 0)::int AS runs_failed,
             coalesce(p.runs_succeeded, 0)::int AS runs_succeeded,
-            coalesce(done.n, 0)::int AS tasks_completed,
-            coalesce(made.n, 0)::int AS tasks_created,
-            (SELECT coalesce(sum(cost_cents), 0) FROM per_day WHERE day >= $5::date) AS spend_mtd
-       FROM (SELECT ts::date AS day FROM generate_series($6::date, current_date, interval '1 day') ts) g
-       LEFT JOIN per_day p ON p.day = g.day
-       LEFT JOIN created made ON made.day = g.day
-       LEFT JOIN completed done ON done.day = g.day
+            coalesce(d.completed, 0) AS tasks_completed,
+            coalesce(d.created, 0) AS tasks_created,
+            (SELECT coalesce(sum(cost_cents), 0) FROM runs_per_day WHERE day >= date_trunc('month', current_date)) AS spend_mtd
+       FROM (SELECT ts::date AS day FROM generate_series(current_date - ($2::int - 1), current_date, interval '1 day') ts) g
+       LEFT JOIN runs_per_day p ON p.day = g.day
+       LEFT JOIN task_days d ON d.company_id = $1 AND d.day = g.day
       ORDER BY g.day`,
-    [companyId, range.from, range.to, liveDays, range.month_start, range.series_start],
+    [companyId, days],
   )
   return { spend: rows[0]?.spend_mtd ?? 0, series: rows.map(({ spend_mtd: _, ...day }) => day) }
 }
