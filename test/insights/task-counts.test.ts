@@ -20,7 +20,8 @@ async function countsFromTasks(companyId: string) {
 
 async function countsKept(companyId: string) {
   return t.ctx.db.many<{ status: string; priority: string; n: number }>(
-    'SELECT status, priority, n FROM task_counts WHERE company_id = $1 AND n > 0 ORDER BY status, priority',
+    `SELECT status, priority, sum(n)::int AS n FROM task_counts WHERE company_id = $1
+      GROUP BY status, priority HAVING sum(n) <> 0 ORDER BY status, priority`,
     [companyId],
   )
 }
@@ -57,4 +58,19 @@ it('stay equal to the tasks through creates, moves, priority changes and deletes
   expect(dashboard.body.tasks_by_priority).toMatchObject({ urgent: 1, high: 1, medium: 0 })
   expect(dashboard.body.tasks_in_progress).toBe(1)
   expect(dashboard.body.tasks_blocked).toBe(0)
+})
+
+it('stay equal to the tasks when many connections move a company\'s tasks at once', async () => {
+  const user = await createUser(t.ctx)
+  const company = await createCompany(t.app, user.token)
+  const base = `/api/companies/${company.id}`
+  const tasks = await Promise.all(Array.from({ length: 12 }, () => createTask(t.app, user.token, company.id)))
+  const moves = ['in_progress', 'blocked', 'done', 'todo']
+  for (const status of moves) {
+    await Promise.all(tasks.map((task, i) =>
+      call(t.app, 'PATCH', `${base}/tasks/${task.key}`, { token: user.token, body: { status: i % 2 ? status : 'in_review' } })))
+  }
+  expect(await countsKept(company.id)).toEqual(await countsFromTasks(company.id))
+  const dashboard = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
+  expect(dashboard.body.tasks_by_status).toMatchObject({ todo: 6, in_review: 6 })
 })

@@ -25,7 +25,8 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId],
     ),
     db.many<{ status: string; priority: string; n: number }>(
-      'SELECT status, priority, n FROM task_counts WHERE company_id = $1 AND n > 0', // kept by triggers (migration 040)
+      // Kept by triggers in slots (migrations 040, 061).
+      'SELECT status, priority, sum(n)::int AS n FROM task_counts WHERE company_id = $1 GROUP BY status, priority',
       [companyId],
     ),
     db.one<{ n: number }>(`SELECT count(*)::int AS n FROM approvals WHERE company_id = $1 AND status = 'pending'`, [companyId]),
