@@ -62,6 +62,16 @@ describe('POST /runs/claim', () => {
     expect(r.body.task.comments.map((c: any) => c.body)).toEqual(Array.from({ length: 20 }, (_, i) => `c${i + 2}`))
     expect(r.body.goal_chain.map((g: any) => g.title)).toEqual(['Child goal', 'Root goal'])
     expect(r.body.project).toMatchObject({ id: project.id, repository: 'git@example.test:site.git' })
+    // Each part reads exactly as its own endpoint answers it (same fields, same timestamp form).
+    const get = async (path: string) => (await call(t.app, 'GET', `${s.base}${path}`, { token: s.user.token })).body
+    const { comments, ...contextTask } = r.body.task
+    expect(contextTask).toEqual(await get(`/tasks/${task}`))
+    expect(comments).toEqual((await get(`/tasks/${task}/comments`)).slice(-20))
+    expect(r.body.agent).toEqual(await get(`/agents/${agent}`))
+    expect(r.body.manager).toEqual(await get(`/agents/${boss}`))
+    expect(r.body.project).toEqual(await get(`/projects/${project.id}`))
+    expect(await get(`/goals/${goal.id}`)).toMatchObject(r.body.goal_chain[0])
+    expect(await get(`/goals/${root.id}`)).toMatchObject(r.body.goal_chain[1])
 
     expect(events).toEqual(expect.arrayContaining([
       { type: 'run.updated', id: first.id, agent_id: agent, status: 'running' },

@@ -24,7 +24,8 @@ export interface Project {
 
 export type ProjectInput = Partial<Pick<Project, (typeof PROJECT_FIELDS)[number]>>
 
-const COLUMNS = 'id, company_id, name, description, repository, monthly_budget_cents, status, created_at, updated_at'
+export const PROJECT_COLUMNS = 'id, company_id, name, description, repository, monthly_budget_cents, status, created_at, updated_at'
+const COLUMNS = PROJECT_COLUMNS
 
 export function listProjects(db: Queryable, companyId: string): Promise<Project[]> {
   return db.many<Project>(`SELECT ${COLUMNS} FROM projects WHERE company_id = $1 ORDER BY created_at, id`, [companyId])

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { AGENT_SELECT } from '../agents/model.ts'
 import { COMPANY_COLUMNS } from '../companies/model.ts'
-import { getProject } from '../projects/service.ts'
+import { PROJECT_COLUMNS } from '../projects/service.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
 import type { Run } from './model.ts'
 
@@ -12,58 +12,58 @@ const CONTEXT_COMMENTS = 20
  * Everything a runner needs to execute a claimed run (API-DECISIONS.md "Runner protocol"): the
  * run (as the claim returned it, with its transcript), its agent and manager, the company (with
  * the caller's role), the task with its last comments, the goal chain from the task's goal
- * upward, the project and the lease length. Read in two rounds of parallel queries.
+ * upward, the project and the lease length.
+ *
+ * One statement builds every part as JSON: a claim is on the runners' hot path, and one round
+ * trip costs less than the seven reads it replaces. The session runs in UTC, so timestamps in
+ * JSON read exactly as the drivers return them elsewhere (src/server/db/types.ts).
+ * $1 company, $2 agent, $3 task (or null), $4 the caller.
  */
-export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number) {
-  const [agent, company, task] = await Promise.all([
-    q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [run.agent_id, companyId]),
-    q.one(
-      `SELECT ${COMPANY_COLUMNS} FROM companies c
-         LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $2
-        WHERE c.id = $1`,
-      [companyId, userId],
-    ),
-    run.task_id ? q.one(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2`, [run.task_id, companyId]) : null,
-  ])
-  const [manager, comments, goalChain, project] = await Promise.all([
-    agent?.reports_to_id ? q.one(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = $2`, [agent.reports_to_id, companyId]) : null,
-    task
-      ? q.many(
-          `SELECT * FROM (
-             SELECT id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at
-               FROM task_comments WHERE task_id = $1 AND company_id = $2
-              ORDER BY created_at DESC, id DESC LIMIT ${CONTEXT_COMMENTS}
-           ) newest ORDER BY created_at, id`,
-          [task.id, companyId],
-        )
-      : [],
-    task?.goal_id ? goalChainOf(q, companyId, task.goal_id) : [],
-    task?.project_id ? getProject(q, companyId, task.project_id) : null,
-  ])
-  return {
-    run,
-    agent,
-    manager,
-    company,
-    task: task ? { ...task, comments } : null,
-    goal_chain: goalChain,
-    project,
-    lease_seconds: leaseSeconds,
-  }
+const CONTEXT_SQL = `
+  WITH RECURSIVE agent AS (${AGENT_SELECT} WHERE a.id = $2 AND a.company_id = $1),
+  task AS (${TASK_SELECT} WHERE t.id = $3 AND t.company_id = $1),
+  chain(depth, id) AS (
+    SELECT 0, id FROM goals WHERE id = (SELECT goal_id FROM task) AND company_id = $1
+    UNION
+    SELECT c.depth + 1, g.parent_id FROM chain c JOIN goals g ON g.id = c.id
+     WHERE g.parent_id IS NOT NULL AND g.company_id = $1 AND c.depth < 100  -- UNION stops on a stored loop
+  )
+  SELECT
+    (SELECT to_jsonb(agent) FROM agent) AS agent,
+    (SELECT to_jsonb(m) FROM (${AGENT_SELECT} WHERE a.id = (SELECT reports_to_id FROM agent) AND a.company_id = $1) m) AS manager,
+    (SELECT to_jsonb(c) FROM (
+       SELECT ${COMPANY_COLUMNS} FROM companies c LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $4
+        WHERE c.id = $1) c) AS company,
+    (SELECT to_jsonb(task) FROM task) AS task,
+    (SELECT coalesce(jsonb_agg(x ORDER BY x.created_at, x.id), '[]'::jsonb) FROM (
+       SELECT id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at
+         FROM task_comments WHERE task_id = $3 AND company_id = $1
+        ORDER BY created_at DESC, id DESC LIMIT ${CONTEXT_COMMENTS}) x) AS comments,
+    (SELECT coalesce(jsonb_agg(x ORDER BY x.depth), '[]'::jsonb) FROM (
+       SELECT chain.depth, g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date, g.created_at
+         FROM chain JOIN goals g ON g.id = chain.id) x) AS goal_chain,
+    (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id = $1) p) AS project`
+
+interface ContextRow {
+  agent: unknown
+  manager: unknown
+  company: unknown
+  task: Record<string, unknown> | null
+  comments: unknown[]
+  goal_chain: Array<Record<string, unknown>>
+  project: unknown
 }
 
-/** The goal and its ancestors, from the goal upward; UNION stops on a stored loop. */
-function goalChainOf(q: Queryable, companyId: string, goalId: string) {
-  return q.many(
-    `WITH RECURSIVE chain(depth, id) AS (
-       SELECT 0, id FROM goals WHERE id = $1 AND company_id = $2
-       UNION
-       SELECT c.depth + 1, g.parent_id FROM chain c JOIN goals g ON g.id = c.id
-        WHERE g.parent_id IS NOT NULL AND g.company_id = $2 AND c.depth < 100
-     )
-     SELECT g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date, g.created_at
-       FROM chain JOIN goals g ON g.id = chain.id
-      ORDER BY chain.depth`,
-    [goalId, companyId],
-  )
+export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number) {
+  const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId]))!
+  return {
+    run,
+    agent: row.agent,
+    manager: row.manager,
+    company: row.company,
+    task: row.task ? { ...row.task, comments: row.comments } : null,
+    goal_chain: row.goal_chain.map(({ depth: _, ...goal }) => goal),
+    project: row.project,
+    lease_seconds: leaseSeconds,
+  }
 }
