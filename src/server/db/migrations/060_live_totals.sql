@@ -86,10 +86,15 @@ BEGIN
 END $$;
 
 -- Runs are never deleted (SPEC.md); a company's go with it, and so do its totals.
-CREATE TRIGGER runs_totalled AFTER INSERT ON runs
+-- The triggers are deferred to the commit, so a transaction locks its totals rows after every
+-- other row it touches: a report holding a run and waiting for its agent, and a wake holding
+-- the agent and waiting for the same totals row, would otherwise deadlock. Rows are also held
+-- for the shortest time.
+CREATE CONSTRAINT TRIGGER runs_totalled AFTER INSERT ON runs DEFERRABLE INITIALLY DEFERRED
   FOR EACH ROW EXECUTE FUNCTION runs_totals_follow();
 -- A claim or a heartbeat changes nothing that is totalled, so it does not even call the function.
-CREATE TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at ON runs
+CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at ON runs
+  DEFERRABLE INITIALLY DEFERRED
   FOR EACH ROW WHEN ((OLD.status = 'succeeded') <> (NEW.status = 'succeeded')
                   OR (OLD.status = 'failed') <> (NEW.status = 'failed')
                   OR OLD.cost_cents <> NEW.cost_cents OR OLD.tokens_in <> NEW.tokens_in OR OLD.tokens_out <> NEW.tokens_out
@@ -98,7 +103,8 @@ CREATE TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, to
 
 -- A task moved to another project takes the totals of its runs along; a deleted task's runs
 -- (which lose their task) count for no project. Rows are touched in key order, so two such
--- moves cannot deadlock on them.
+-- moves cannot deadlock on them. These run at once, not at commit: the runs must still name
+-- the task, and no request moves a task and changes its runs in one transaction.
 CREATE FUNCTION run_totals_move_task(task uuid, from_project uuid, to_project uuid) RETURNS void LANGUAGE sql AS $$
   INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
   SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date, r.agent_id, m.project_id, m.sign * count(*),
@@ -171,9 +177,10 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER tasks_days_counted AFTER INSERT OR DELETE ON tasks
+-- Deferred to the commit, as the run totals are.
+CREATE CONSTRAINT TRIGGER tasks_days_counted AFTER INSERT OR DELETE ON tasks DEFERRABLE INITIALLY DEFERRED
   FOR EACH ROW EXECUTE FUNCTION task_days_follow();
-CREATE TRIGGER tasks_days_recounted AFTER UPDATE OF created_at, completed_at ON tasks
+CREATE CONSTRAINT TRIGGER tasks_days_recounted AFTER UPDATE OF created_at, completed_at ON tasks DEFERRABLE INITIALLY DEFERRED
   FOR EACH ROW WHEN (OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at)
   EXECUTE FUNCTION task_days_follow();
 

@@ -27,3 +27,14 @@ BEGIN
   RETURN NULL;
 END
 $$;
+
+-- Deferred to the commit, like the totals of migration 060: the counters are the last rows a
+-- transaction locks, so waiting for one can never close a cycle with the task, run and agent
+-- rows that claims, reports and task updates lock in their own orders.
+DROP TRIGGER tasks_counted ON tasks;
+DROP TRIGGER tasks_recounted ON tasks;
+CREATE CONSTRAINT TRIGGER tasks_counted AFTER INSERT OR DELETE ON tasks DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW EXECUTE FUNCTION task_counts_follow();
+CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority ON tasks DEFERRABLE INITIALLY DEFERRED
+  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority)
+  EXECUTE FUNCTION task_counts_follow();
