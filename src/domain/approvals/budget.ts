@@ -13,12 +13,17 @@ import { approvalLabel } from './model.ts'
  * that approval.
  */
 export async function enforceBudget(tx: Tx, companyId: string, agentId: string): Promise<void> {
+  // The spend adds up run_totals, whose triggers run at commit (migration 060). Lock the agent,
+  // then have this transaction's pending run changes written to the totals now, so the spend
+  // includes the run that just finished. Run, agent, totals: the order every path locks them in.
+  const exists = await tx.one('SELECT 1 FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE', [agentId, companyId])
+  if (!exists) return
+  await tx.query('SET CONSTRAINTS runs_totalled, runs_retotalled IMMEDIATE')
   const agent = await tx.one<{ name: string; status: string; budget: number; spend: number; month: string }>(
     `SELECT a.name, a.status, a.monthly_budget_cents AS budget, s.spend_mtd_cents AS spend,
             to_char(now(), 'YYYY-MM') AS month
        FROM agents a CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
-      WHERE a.id = $1 AND a.company_id = $2
-      FOR NO KEY UPDATE OF a`,
+      WHERE a.id = $1 AND a.company_id = $2`,
     [agentId, companyId],
   )
   if (!agent || agent.budget === 0 || agent.spend < agent.budget) return
