@@ -96,6 +96,35 @@ describe('GET /activity', () => {
     }
   })
 
+  it('writes the events of concurrent writes whole and in order when their instants collide', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    // A newest event ahead of the clock: every write then starts its events 1 µs after it, so
+    // concurrent writes pick the same instants and all but one must take theirs back and retry.
+    await t.ctx.db.query(
+      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+       VALUES ($1, 'system', 'system', 'updated', 'company', now() + interval '1 minute')`,
+      [company.id],
+    )
+    await Promise.all(Array.from({ length: 8 }, (_, w) => write(t.ctx, async (tx) => {
+      for (let i = 0; i < 3; i++) {
+        await recordAudit(tx, { companyId: company.id, actor: { type: 'system', name: 'system' }, verb: 'updated', entityType: 'company', entityId: company.id, label: `w${w}-${i}` })
+      }
+    })))
+    const rows = await t.ctx.db.many<{ label: string; us: number }>(
+      `SELECT label, (extract(epoch FROM created_at) * 1e6)::bigint AS us FROM audit_events
+        WHERE company_id = $1 AND label LIKE 'w%' ORDER BY created_at`,
+      [company.id],
+    )
+    expect(rows).toHaveLength(24)
+    expect(new Set(rows.map((r) => r.us)).size).toBe(24)
+    for (let w = 0; w < 8; w++) {
+      const mine = rows.filter((r) => r.label.startsWith(`w${w}-`))
+      expect(mine.map((r) => r.label)).toEqual([`w${w}-0`, `w${w}-1`, `w${w}-2`])
+      expect(Number(mine[2].us) - Number(mine[0].us)).toBe(2) // one write's events are 1 µs apart
+    }
+  })
+
   it('pages without skipping or repeating events made by concurrent requests', async () => {
     const user = await createUser(t.ctx)
     const company = await createCompany(t.app, user.token)

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../server/db/db.ts'
+import type { Tx } from '../../server/db/write.ts'
 
 /** Who made a change, as the audit trail names it. */
 export type Actor =
@@ -36,42 +37,78 @@ export function diff(before: object, after: object, fields: readonly string[]): 
   return changes
 }
 
+/** The audit events of each write transaction not written yet (see recordAudit). */
+const batches = new WeakMap<Queryable, AuditEntry[]>()
+
 /**
- * Writes one audit event in the caller's transaction.
+ * Records one audit event in the caller's transaction. In a write (db/write.ts) the events are
+ * collected and written together in one statement just before COMMIT, still in the same
+ * transaction as the change: a claim (run started, task moved) or a task create with its run
+ * is one round trip to the database fewer. Elsewhere (operator commands, tests) it is written
+ * at once.
+ */
+export async function recordAudit(tx: Queryable | Tx, entry: AuditEntry): Promise<void> {
+  if (!('beforeCommit' in tx)) return insertAudits(tx, [entry])
+  let batch = batches.get(tx)
+  if (!batch) {
+    const entries: AuditEntry[] = (batch = [])
+    batches.set(tx, entries)
+    tx.beforeCommit('audit', async () => {
+      // One statement per company (a scheduler sweep expires runs of several).
+      for (const companyId of new Set(entries.map((e) => e.companyId))) {
+        await insertAudits(tx, entries.filter((e) => e.companyId === companyId))
+      }
+    })
+  }
+  batch.push(entry)
+}
+
+/**
+ * Writes audit events of one company in one statement, in the order given.
  *
  * created_at is made unique per company: the database clock, or 1 µs after the company's
- * newest event when the clock has not moved on (many events in one statement or one instant).
- * Two transactions that pick the same instant meet on the unique index; the loser retries
- * after the winner commits. This lets the activity list page by created_at alone.
+ * newest event when the clock has not moved on, then 1 µs apart within the batch. Two
+ * transactions that pick the same instant meet on the unique index; the loser's rows that
+ * collided are skipped, so it takes its rows back and tries again after the winner committed.
+ * This lets the activity list page by created_at alone.
  */
-export async function recordAudit(tx: Queryable, entry: AuditEntry): Promise<void> {
-  const { actor } = entry
-  const runId = entry.runId !== undefined ? entry.runId : actor.type === 'agent' ? actor.runId : null
-  const params = [
-    entry.companyId,
-    actor.type,
-    actor.name,
-    actor.type === 'user' ? actor.userId : null,
-    actor.type === 'agent' ? actor.agentId : null,
-    entry.verb,
-    entry.entityType,
-    entry.entityId,
-    entry.label,
-    JSON.stringify(entry.changes ?? {}),
-    runId,
-  ]
+async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void> {
+  const { companyId } = entries[0]
+  const rows = JSON.stringify(entries.map((entry) => {
+    const { actor } = entry
+    return {
+      actor_type: actor.type,
+      actor_name: actor.name,
+      actor_user_id: actor.type === 'user' ? actor.userId : null,
+      actor_agent_id: actor.type === 'agent' ? actor.agentId : null,
+      verb: entry.verb,
+      entity_type: entry.entityType,
+      entity_id: entry.entityId,
+      label: entry.label,
+      changes: entry.changes ?? {},
+      run_id: entry.runId !== undefined ? entry.runId : actor.type === 'agent' ? actor.runId : null,
+    }
+  }))
   for (let attempt = 0; attempt < 20; attempt++) {
-    const inserted = await tx.one(
+    const inserted = await tx.many<{ id: string }>(
       `INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id,
                                  verb, entity_type, entity_id, label, changes, run_id, created_at)
-       SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11,
-              greatest(clock_timestamp(),
-                       (SELECT max(created_at) FROM audit_events WHERE company_id = $1) + interval '1 microsecond')
+       SELECT $1, e.actor_type, e.actor_name, e.actor_user_id, e.actor_agent_id, e.verb, e.entity_type, e.entity_id,
+              e.label, e.changes, e.run_id, start.at + (e.n - 1) * interval '1 microsecond'
+         FROM ROWS FROM (jsonb_to_recordset($2::jsonb)
+                AS (actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, verb text,
+                    entity_type text, entity_id uuid, label text, changes jsonb, run_id uuid))
+              WITH ORDINALITY AS e(actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
+                                   label, changes, run_id, n),
+              (SELECT greatest(clock_timestamp(),
+                               (SELECT max(created_at) FROM audit_events WHERE company_id = $1) + interval '1 microsecond') AS at) start
+        ORDER BY e.n
        ON CONFLICT (company_id, created_at) DO NOTHING
        RETURNING id`,
-      params,
+      [companyId, rows],
     )
-    if (inserted) return
+    if (inserted.length === entries.length) return
+    if (inserted.length > 0) await tx.query('DELETE FROM audit_events WHERE id = ANY($1::uuid[])', [inserted.map((r) => r.id)])
   }
-  throw new Error('could not allocate an audit timestamp')
+  throw new Error('could not allocate audit timestamps')
 }

@@ -12,16 +12,17 @@ import type { Tx } from '../../server/db/write.ts'
 // writers queue instead of deadlocking.
 
 /**
- * One of the agent's runs started (claim) or was reported `running`. A progress report on a run
- * that was already running publishes `agent.updated` only when it moved the agent's status.
+ * A running run was reported `running` again: the agent moves back to running if something
+ * (a person, an error) moved it meanwhile, and `agent.updated` is published only when it moved.
+ * A claim starting a run makes the same move in its own statement (claim.ts).
  */
-export async function agentStartedRun(tx: Tx, companyId: string, agentId: string, runStarted: boolean): Promise<void> {
+export async function agentReportedRunning(tx: Tx, companyId: string, agentId: string): Promise<void> {
   const { rowCount } = await tx.query(
     `UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
       WHERE id = $1 AND company_id = $2 AND status IN ('idle', 'error')`,
     [agentId, companyId],
   )
-  if (runStarted || rowCount > 0) tx.publish(companyId, { type: 'agent.updated', id: agentId })
+  if (rowCount > 0) tx.publish(companyId, { type: 'agent.updated', id: agentId })
 }
 
 /** One of the agent's runs ended; `failed` covers lease expiry. */

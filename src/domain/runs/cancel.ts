@@ -2,7 +2,7 @@ import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import type { Actor } from '../audit/record.ts'
-import { publishRunUpdated, runStatusChanged } from './finish.ts'
+import { publishRunUpdated, runEnded } from './finish.ts'
 import { type Run, type RunStatus, runColumns } from './model.ts'
 
 /**
@@ -21,7 +21,7 @@ export async function cancelRun(ctx: AppContext, companyId: string, runId: strin
     )
     if (!cancelled) return null
     const { previous, ...row } = cancelled
-    await runStatusChanged(tx, row, previous, actor)
+    await runEnded(tx, row, previous, actor)
     publishRunUpdated(tx, row)
     return row
   })
@@ -56,7 +56,7 @@ export async function cancelRuns(
     ['agentId' in of ? of.agentId : of.taskId, companyId, statuses],
   )
   for (const { previous, ...run } of rows) {
-    await runStatusChanged(tx, run, previous, actor)
+    await runEnded(tx, run, previous, actor)
     publishRunUpdated(tx, run)
   }
 }

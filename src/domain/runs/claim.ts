@@ -3,7 +3,7 @@ import { type Tx, write } from '../../server/db/write.ts'
 import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
 import { expireStaleIn } from './expire.ts'
-import { publishRunUpdated, runStatusChanged } from './finish.ts'
+import { publishRunUpdated } from './finish.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
 
 export interface ClaimFilter {
@@ -48,12 +48,28 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
   return null
 }
 
-async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: Actor) {
-  // runs_claim (company_id, created_at) WHERE status = 'queued' gives the oldest first; the
+/** The claimed run's task, when the claim moved it to in_progress. */
+interface TaskStarted {
+  id: string
+  title: string
+  key: string
+  old_status: string
+  started_at_changed: boolean
+  started_at: string
+}
+
+/**
+ * One attempt, as one statement: take the candidate, start it, move its agent to running
+ * (agent-status.ts) and its `backlog` or `todo` task to `in_progress` (API-DECISIONS.md),
+ * stamping started_at the first time. Its audit events (run started by the claimer, task moved
+ * by the system on behalf of the agent) are written with the rest of the write.
+ */
+async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
+  // runs_claim (company_id, created_at, id) WHERE status = 'queued' gives the oldest first; the
   // NOT EXISTS probe uses runs_one_running_per_agent.
-  const run = await tx.one<Run>(
+  const row = await tx.one<Run & { agent_name: string; task_started: TaskStarted | null }>(
     `WITH candidate AS (
-       SELECT r.id FROM runs r JOIN agents a ON a.id = r.agent_id
+       SELECT r.id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
         WHERE r.company_id = $1 AND r.status = 'queued'
           AND NOT (a.status = ANY($3::text[]))
           AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.status = 'running')
@@ -62,47 +78,56 @@ async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: 
         ORDER BY r.created_at, r.id
         LIMIT 1
         FOR NO KEY UPDATE OF r, a SKIP LOCKED
+     ), run AS (
+       UPDATE runs SET status = 'running', runner_id = $2, started_at = now(), heartbeat_at = now(), updated_at = now()
+         FROM candidate
+        WHERE runs.id = candidate.id AND runs.status = 'queued'
+        RETURNING ${runWithTranscriptColumns('runs')}, candidate.agent_name
+     ), agent AS (
+       UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
+        WHERE id = (SELECT agent_id FROM run) AND company_id = $1 AND status IN ('idle', 'error')
+     ), old_task AS (
+       SELECT id, status, started_at FROM tasks
+        WHERE id = (SELECT task_id FROM run) AND company_id = $1 AND status IN ('backlog', 'todo')
+        FOR NO KEY UPDATE
+     ), task AS (
+       UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
+         FROM old_task o, companies c
+        WHERE t.id = o.id AND c.id = t.company_id
+        RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
+                  o.started_at IS NULL AS started_at_changed, t.started_at
      )
-     UPDATE runs SET status = 'running', runner_id = $2, started_at = now(), heartbeat_at = now(), updated_at = now()
-       FROM candidate
-      WHERE runs.id = candidate.id AND runs.status = 'queued'
-      RETURNING ${runWithTranscriptColumns('runs')}`,
+     SELECT run.*, (SELECT to_jsonb(task) FROM task) AS task_started FROM run`,
     [companyId, filter.runnerId, DORMANT_STATUSES, filter.agentIds ?? null, filter.adapters ?? null],
   )
-  if (!run) return null
-  await runStatusChanged(tx, run, 'queued', actor)
-  if (run.task_id) await startTask(tx, companyId, run.task_id, run.agent_id)
-  publishRunUpdated(tx, run)
-  return run
-}
-
-/**
- * A claimed run's `backlog` or `todo` task moves to `in_progress` (API-DECISIONS.md), stamping
- * started_at the first time, with the system as the actor on behalf of the run's agent.
- */
-async function startTask(tx: Tx, companyId: string, taskId: string, agentId: string) {
-  const moved = await tx.one<{ title: string; key: string; old_status: string; started_at_changed: boolean; started_at: string; agent_name: string | null }>(
-    `WITH old AS (SELECT id, status, started_at FROM tasks WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE)
-     UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
-       FROM old, companies c
-      WHERE t.id = old.id AND c.id = t.company_id AND old.status IN ('backlog', 'todo')
-      RETURNING t.title, c.task_prefix || '-' || t.number AS key, old.status AS old_status,
-                old.started_at IS NULL AS started_at_changed, t.started_at,
-                (SELECT name FROM agents WHERE id = $3) AS agent_name`,
-    [taskId, companyId, agentId],
-  )
-  if (!moved) return
+  if (!row) return null
+  const { agent_name: agentName, task_started: task, ...run } = row
   await recordAudit(tx, {
     companyId,
-    actor: systemActor(moved.agent_name),
-    verb: 'moved',
-    entityType: 'task',
-    entityId: taskId,
-    label: `${moved.key} ${moved.title}`,
-    changes: {
-      status: [moved.old_status, 'in_progress'],
-      ...(moved.started_at_changed ? { started_at: [null, moved.started_at] } : {}),
-    },
+    actor,
+    verb: 'started',
+    entityType: 'run',
+    entityId: run.id,
+    label: `${agentName} (${run.trigger})`,
+    changes: { status: ['queued', 'running'] },
   })
-  tx.publish(companyId, { type: 'task.updated', id: taskId })
+  // A run starting publishes agent.updated even when the agent was already running.
+  tx.publish(companyId, { type: 'agent.updated', id: run.agent_id })
+  if (task) {
+    await recordAudit(tx, {
+      companyId,
+      actor: systemActor(agentName),
+      verb: 'moved',
+      entityType: 'task',
+      entityId: task.id,
+      label: `${task.key} ${task.title}`,
+      changes: {
+        status: [task.old_status, 'in_progress'],
+        ...(task.started_at_changed ? { started_at: [null, task.started_at] } : {}),
+      },
+    })
+    tx.publish(companyId, { type: 'task.updated', id: task.id })
+  }
+  publishRunUpdated(tx, run)
+  return run
 }

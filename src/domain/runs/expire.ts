@@ -1,6 +1,6 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
-import { publishRunUpdated, runStatusChanged } from './finish.ts'
+import { publishRunUpdated, runEnded } from './finish.ts'
 import { type Run, runColumns } from './model.ts'
 
 /** The error a run is failed with when its runner stopped heartbeating and reporting. */
@@ -26,7 +26,7 @@ export async function expireStaleIn(tx: Tx, leaseSeconds: number, companyId: str
     [companyId, runId, LEASE_EXPIRED_ERROR, leaseSeconds],
   )
   for (const run of expired) {
-    await runStatusChanged(tx, run, 'running', null)
+    await runEnded(tx, run, 'running', null)
     publishRunUpdated(tx, run)
   }
   return expired.map((run) => run.id)

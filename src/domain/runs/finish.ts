@@ -1,7 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { enforceBudget } from '../approvals/budget.ts'
 import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
-import { agentEndedRun, agentStartedRun } from './agent-status.ts'
+import { agentEndedRun } from './agent-status.ts'
 import type { Run, RunStatus } from './model.ts'
 
 // What follows a run's status change, shared by claim, report, cancel and lease expiry so that
@@ -13,21 +13,20 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
 }
 
 /**
- * The run moved from `previous` to its current status (started, or finished with ended_at
- * already stamped by the caller's statement). `actor` null means the system acting for the
- * run's agent (lease expiry).
+ * The run finished (succeeded, failed or cancelled; ended_at already stamped by the caller's
+ * statement), coming from `previous`. `actor` null means the system acting for the run's agent
+ * (lease expiry). A run starting is the claim's own statement (claim.ts).
  */
-export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
+export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
   const agent = await tx.one<{ name: string; budget: number }>(
     'SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2',
     [run.agent_id, run.company_id],
   )
   const agentName = agent?.name ?? 'system'
-  const verb = run.status === 'running' ? 'started' : run.status
   await recordAudit(tx, {
     companyId: run.company_id,
     actor: actor ?? systemActor(agentName),
-    verb,
+    verb: run.status,
     entityType: 'run',
     entityId: run.id,
     label: `${agentName} (${run.trigger})`,
@@ -36,10 +35,6 @@ export async function runStatusChanged(tx: Tx, run: Run, previous: RunStatus | n
       ...(run.error !== null && run.status === 'failed' ? { error: [null, run.error] } : {}),
     },
   })
-  if (run.status === 'running') {
-    await agentStartedRun(tx, run.company_id, run.agent_id, true)
-    return
-  }
   if (previous === 'running') await agentEndedRun(tx, run.company_id, run.agent_id, run.status === 'failed')
   else tx.publish(run.company_id, { type: 'agent.updated', id: run.agent_id })
   // A budget of 0 is no limit: nothing to add up.

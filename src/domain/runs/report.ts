@@ -2,9 +2,9 @@ import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../audit/record.ts'
-import { agentStartedRun } from './agent-status.ts'
+import { agentReportedRunning } from './agent-status.ts'
 import { expireStaleRuns } from './expire.ts'
-import { publishRunUpdated, runStatusChanged } from './finish.ts'
+import { publishRunUpdated, runEnded } from './finish.ts'
 import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
 
 export interface RunReport {
@@ -64,8 +64,8 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
       ],
     )
     if (!updated) return null
-    if (isFinished(updated.status)) await runStatusChanged(tx, updated, 'running', actor)
-    else if (report.status === 'running') await agentStartedRun(tx, companyId, updated.agent_id, false)
+    if (isFinished(updated.status)) await runEnded(tx, updated, 'running', actor)
+    else if (report.status === 'running') await agentReportedRunning(tx, companyId, updated.agent_id)
     publishRunUpdated(tx, updated)
     return updated
   })
