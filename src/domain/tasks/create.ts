@@ -1,9 +1,12 @@
 import type { Tx } from '../../server/db/write.ts'
+import { notFound } from '../../server/errors.ts'
+import { DORMANT_STATUSES } from '../agents/status.ts'
 import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
+import { type Run, runColumns } from '../runs/model.ts'
+import { runQueued } from '../runs/queue.ts'
 import { actingUserId } from './acting.ts'
-import { type Assignee, findAssignee, queueAssignment } from './assignment.ts'
-import { TASK_FIELDS, type Task, taskLabel } from './model.ts'
+import { NO_RUN_STATUSES, TASK_FIELDS, type Task, taskLabel } from './model.ts'
 
 export interface TaskInput {
   title: string
@@ -33,15 +36,19 @@ export async function checkTaskLinks(tx: Tx, companyId: string, links: Pick<Task
  * queues an assignment run when the rules allow.
  */
 export async function createTask(tx: Tx, companyId: string, actor: Actor, input: TaskInput): Promise<Task> {
-  const assignee: Assignee | null = input.assignee_agent_id ? await findAssignee(tx, companyId, input.assignee_agent_id) : null
   await checkTaskLinks(tx, companyId, input)
 
-  // One statement takes the next number under the company row's lock, inserts the task and
-  // returns it as the API shows it (the key needs the company's prefix).
+  // One statement checks the assignee, takes the next number under the company row's lock,
+  // inserts the task, queues its assignment run when the assignee is available and the status
+  // is open work (queueAssignment's rule), and returns the task as the API shows it. A task
+  // just made can have no identical queued run, so the run needs none of queueRun's reuse.
   const status = input.status ?? 'todo'
-  const task = (await tx.one<Task>(
-    `WITH numbered AS (
-       UPDATE companies SET last_task_number = last_task_number + 1 WHERE id = $1
+  const row = await tx.one<Task & { assignee_name: string | null; run: Run | null }>(
+    `WITH assignee AS (
+       SELECT id, name, status FROM agents WHERE id = $6 AND company_id = $1
+     ), numbered AS (
+       UPDATE companies SET last_task_number = last_task_number + 1
+        WHERE id = $1 AND ($6::uuid IS NULL OR EXISTS (SELECT 1 FROM assignee))
        RETURNING last_task_number AS number, task_prefix
      ), t AS (
        INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,
@@ -51,17 +58,26 @@ export async function createTask(tx: Tx, companyId: string, actor: Actor, input:
               CASE WHEN $4 = 'done' THEN now() END
          FROM numbered
        RETURNING *
+     ), run AS (
+       INSERT INTO runs (company_id, agent_id, task_id, trigger)
+       SELECT $1, assignee.id, t.id, 'assignment' FROM t, assignee
+        WHERE NOT (assignee.status = ANY($14::text[])) AND NOT (t.status = ANY($15::text[]))
+       RETURNING ${runColumns()}
      )
      SELECT t.id, numbered.task_prefix || '-' || t.number AS key, t.number, t.title, t.description, t.status, t.priority,
             t.assignee_agent_id, t.project_id, t.goal_id, t.parent_id, t.due_date, t.sort_order,
-            t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at
+            t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at,
+            (SELECT name FROM assignee) AS assignee_name, (SELECT to_jsonb(run) FROM run) AS run
        FROM t, numbered`,
     [
-      companyId, input.title, input.description ?? null, status, input.priority ?? 'medium', assignee?.id ?? null,
+      companyId, input.title, input.description ?? null, status, input.priority ?? 'medium', input.assignee_agent_id ?? null,
       input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null, input.due_date ?? null, input.sort_order ?? 0,
-      actor.type === 'agent' ? actor.agentId : null, actingUserId(actor),
+      actor.type === 'agent' ? actor.agentId : null, actingUserId(actor), DORMANT_STATUSES, NO_RUN_STATUSES,
     ],
-  ))!
+  )
+  // No row: the company row was not numbered because the assignee is not in the company.
+  if (!row) throw notFound('Assignee')
+  const { assignee_name: assigneeName, run, ...task } = row
   await recordAudit(tx, {
     companyId,
     actor,
@@ -72,6 +88,6 @@ export async function createTask(tx: Tx, companyId: string, actor: Actor, input:
     changes: diff({}, task, [...TASK_FIELDS]),
   })
   tx.publish(companyId, { type: 'task.created', id: task.id })
-  if (assignee) await queueAssignment(tx, companyId, task, assignee, actor)
+  if (run) await runQueued(tx, run, assigneeName!, actor)
   return task
 }
