@@ -18,6 +18,18 @@ export interface ClaimFilter {
 const CLAIM_ATTEMPTS = 5
 
 /**
+ * Planner settings for the claim's transaction. PostgreSQL plans a prepared statement again on
+ * every execution while its generic plan looks dearer than a custom one, and for the claim it
+ * always does: not knowing which company, the generic plan expects a few queued runs and would
+ * read and sort them all, where the right plan walks runs_claim in order and stops at the first
+ * claimable run. Planning the claim each time cost 1.1 ms, more than running it. With sorts and
+ * bitmap scans priced out, the generic plan is the ordered walk, so it is made once per
+ * connection and reused. set_config(..., true) lasts until the transaction ends.
+ */
+const CLAIM_PLANNING = `SELECT set_config('plan_cache_mode', 'force_generic_plan', true),
+  set_config('enable_sort', 'off', true), set_config('enable_bitmapscan', 'off', true)`
+
+/**
  * SQLSTATEs that mean "another claimer won this race, try again": the unique index allowing
  * one running run per agent (23505) and a deadlock with a concurrent write on the agent (40P01).
  */
@@ -38,6 +50,7 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     try {
       return await write(ctx, async (tx) => {
+        await tx.query(CLAIM_PLANNING)
         await expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId)
         return claimOnce(tx, companyId, filter, actor)
       })
