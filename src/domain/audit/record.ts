@@ -64,31 +64,49 @@ export async function recordAudit(tx: Queryable | Tx, entry: AuditEntry): Promis
 }
 
 /**
- * Writes audit events of one company in one statement, in the order given.
- *
- * created_at is made unique per company: the database clock, or 1 µs after the company's
- * newest event when the clock has not moved on, then 1 µs apart within the batch. Two
- * transactions that pick the same instant meet on the unique index; the loser's rows that
- * collided are skipped, so it takes its rows back and tries again after the winner committed.
- * This lets the activity list page by created_at alone.
+ * SQL for the instant of a company's next audit event (`company` is an SQL expression such as
+ * `$1`): the database clock, or 1 µs after the company's newest event when the clock has not
+ * moved on. Events written together take it and the following microseconds. Two transactions
+ * that pick the same instant meet on the unique index audit_events_page, and the loser tries
+ * again after the winner committed. created_at is thus unique per company, which lets the
+ * activity list page by created_at alone.
+ */
+export function auditInstantSql(company: string): string {
+  return `greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = ${company}) + interval '1 microsecond')`
+}
+
+/** True for the error of an audit event that met another one's instant (see auditInstantSql). */
+export function isAuditInstantTaken(err: unknown): boolean {
+  const e = err as { code?: string; constraint?: string; message?: string }
+  return e?.code === '23505' && (e.constraint === 'audit_events_page' || String(e.message).includes('audit_events_page'))
+}
+
+/** The actor columns of an audit event; `runId` defaults to the agent actor's run. */
+export function actorColumns(actor: Actor, runId?: string | null) {
+  return {
+    actor_type: actor.type,
+    actor_name: actor.name,
+    actor_user_id: actor.type === 'user' ? actor.userId : null,
+    actor_agent_id: actor.type === 'agent' ? actor.agentId : null,
+    run_id: runId !== undefined ? runId : actor.type === 'agent' ? actor.runId : null,
+  }
+}
+
+/**
+ * Writes audit events of one company in one statement, in the order given, 1 µs apart from
+ * the instant auditInstantSql picks. Rows that met another transaction's instants are skipped
+ * (ON CONFLICT, once the other committed); then this write takes its rows back and tries again.
  */
 async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void> {
   const { companyId } = entries[0]
-  const rows = JSON.stringify(entries.map((entry) => {
-    const { actor } = entry
-    return {
-      actor_type: actor.type,
-      actor_name: actor.name,
-      actor_user_id: actor.type === 'user' ? actor.userId : null,
-      actor_agent_id: actor.type === 'agent' ? actor.agentId : null,
-      verb: entry.verb,
-      entity_type: entry.entityType,
-      entity_id: entry.entityId,
-      label: entry.label,
-      changes: entry.changes ?? {},
-      run_id: entry.runId !== undefined ? entry.runId : actor.type === 'agent' ? actor.runId : null,
-    }
-  }))
+  const rows = JSON.stringify(entries.map((entry) => ({
+    ...actorColumns(entry.actor, entry.runId),
+    verb: entry.verb,
+    entity_type: entry.entityType,
+    entity_id: entry.entityId,
+    label: entry.label,
+    changes: entry.changes ?? {},
+  })))
   for (let attempt = 0; attempt < 20; attempt++) {
     const inserted = await tx.many<{ id: string }>(
       `INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id,
@@ -100,8 +118,7 @@ async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void>
                     entity_type text, entity_id uuid, label text, changes jsonb, run_id uuid))
               WITH ORDINALITY AS e(actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
                                    label, changes, run_id, n),
-              (SELECT greatest(clock_timestamp(),
-                               (SELECT max(created_at) FROM audit_events WHERE company_id = $1) + interval '1 microsecond') AS at) start
+              (SELECT ${auditInstantSql('$1')} AS at) start
         ORDER BY e.n
        ON CONFLICT (company_id, created_at) DO NOTHING
        RETURNING id`,

@@ -39,7 +39,16 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
       [input.companyId, input.agentId, taskId, routineId, input.trigger, JSON.stringify(transcript)],
     )
     if (created) {
-      await runQueued(tx, created, input.agentName, input.actor)
+      await recordAudit(tx, {
+        companyId: input.companyId,
+        actor: input.actor,
+        verb: 'queued',
+        entityType: 'run',
+        entityId: created.id,
+        label: `${input.agentName} (${input.trigger})`,
+        changes: { status: [null, 'queued'] },
+      })
+      tx.publish(input.companyId, { type: 'run.created', id: created.id, agent_id: input.agentId })
       return { run: created, created: true }
     }
     const existing = await tx.one<Run>(
@@ -57,16 +66,3 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
   throw new Error('could not queue a run')
 }
 
-/** What follows a new queued run, wherever it was inserted: its audit event and `run.created`. */
-export async function runQueued(tx: Tx, run: Run, agentName: string, actor: Actor): Promise<void> {
-  await recordAudit(tx, {
-    companyId: run.company_id,
-    actor,
-    verb: 'queued',
-    entityType: 'run',
-    entityId: run.id,
-    label: `${agentName} (${run.trigger})`,
-    changes: { status: [null, 'queued'] },
-  })
-  tx.publish(run.company_id, { type: 'run.created', id: run.id, agent_id: run.agent_id })
-}

@@ -19,9 +19,7 @@ export async function taskRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   app.post('/tasks', { schema: { tags, params: companyParams, body: createTaskBody } }, async (request, reply) => {
     const { companyId } = request.membership
     const input = request.body as TaskInput
-    const task = await write(ctx, async (tx) =>
-      createTask(tx, companyId, await actingActor(tx, companyId, userActor(request), input.run_id), input),
-    )
+    const task = await createTask(ctx, companyId, await actingActor(ctx.db, companyId, userActor(request), input.run_id), input)
     return reply.status(201).send(task)
   })
 
