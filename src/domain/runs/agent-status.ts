@@ -1,7 +1,8 @@
 import type { Tx } from '../../server/db/write.ts'
 
 // An agent's status follows its runs (SPEC.md "Agent status"):
-//   idle/error -> running   when one of its runs is claimed or reported `running`;
+//   idle/error -> running   when one of its runs is claimed (claim.ts) or reported `running`
+//                           (report.ts);
 //   running -> idle/error   when its last running run ends (error when it failed).
 // Dormant agents (paused, pending_approval, terminated) keep their status: a person or a budget
 // decided it, and a run ending must not undo that. Both transitions are guarded statements, so
@@ -10,20 +11,6 @@ import type { Tx } from '../../server/db/write.ts'
 // recorded by the run's audit event (started, succeeded, failed, cancelled) rather than by one
 // of their own. Every path locks the run before its agent (as terminate does), so concurrent
 // writers queue instead of deadlocking.
-
-/**
- * A running run was reported `running` again: the agent moves back to running if something
- * (a person, an error) moved it meanwhile, and `agent.updated` is published only when it moved.
- * A claim starting a run makes the same move in its own statement (claim.ts).
- */
-export async function agentReportedRunning(tx: Tx, companyId: string, agentId: string): Promise<void> {
-  const { rowCount } = await tx.query(
-    `UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
-      WHERE id = $1 AND company_id = $2 AND status IN ('idle', 'error')`,
-    [agentId, companyId],
-  )
-  if (rowCount > 0) tx.publish(companyId, { type: 'agent.updated', id: agentId })
-}
 
 /** One of the agent's runs ended; `failed` covers lease expiry. */
 export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, failed: boolean): Promise<void> {

@@ -1,3 +1,4 @@
+import type { CompanyEvent } from '../../server/events/bus.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { enforceBudget } from '../approvals/budget.ts'
 import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
@@ -8,8 +9,12 @@ import type { Run, RunStatus } from './model.ts'
 // every path audits, moves the agent and checks the budget the same way.
 
 /** `run.updated`, published by every claim, report, cancel and expiry. */
+export function runUpdatedEvent(run: Pick<Run, 'id' | 'agent_id' | 'status'>): CompanyEvent {
+  return { type: 'run.updated', id: run.id, agent_id: run.agent_id, status: run.status }
+}
+
 export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | 'agent_id' | 'status'>): void {
-  tx.publish(run.company_id, { type: 'run.updated', id: run.id, agent_id: run.agent_id, status: run.status })
+  tx.publish(run.company_id, runUpdatedEvent(run))
 }
 
 /**

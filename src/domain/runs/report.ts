@@ -2,9 +2,8 @@ import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../audit/record.ts'
-import { agentReportedRunning } from './agent-status.ts'
 import { expireStaleRuns } from './expire.ts'
-import { publishRunUpdated, runEnded } from './finish.ts'
+import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
 
 export interface RunReport {
@@ -39,38 +38,71 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
   }
   const entries = (report.transcript ?? []).map((e) => ({ timestamp: e.timestamp ?? null, role: e.role ?? 'agent', text: e.text }))
   const has = (field: keyof RunReport) => Object.prototype.hasOwnProperty.call(report, field)
-  const run = await write(ctx, async (tx) => {
-    const updated = await tx.one<Run>(
-      `UPDATE runs SET
-         status = coalesce($5, status),
-         tokens_in = coalesce($6, tokens_in),
-         tokens_out = coalesce($7, tokens_out),
-         cost_cents = coalesce($8, cost_cents),
-         summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
-         error = CASE WHEN $11::boolean THEN $12 ELSE error END,
-         transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
-           SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
-             FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
-         heartbeat_at = now(),
-         ended_at = CASE WHEN $5 IN ('succeeded', 'failed') THEN now() ELSE ended_at END,
-         updated_at = now()
-       WHERE ${HELD_BY_RUNNER}
-       RETURNING ${runColumns()}`,
-      [
-        runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
-        report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
-        has('summary'), report.summary ?? null, has('error'), report.error ?? null,
-        JSON.stringify(entries),
-      ],
-    )
-    if (!updated) return null
-    if (isFinished(updated.status)) await runEnded(tx, updated, 'running', actor)
-    else if (report.status === 'running') await agentReportedRunning(tx, companyId, updated.agent_id)
-    publishRunUpdated(tx, updated)
-    return updated
-  })
+  const params = [
+    runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
+    report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
+    has('summary'), report.summary ?? null, has('error'), report.error ?? null,
+    JSON.stringify(entries),
+  ]
+  const run = report.status === 'succeeded' || report.status === 'failed'
+    ? await finishingReport(ctx, params, actor)
+    : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
+}
+
+/** The run's changes from a report; parameters as reportRun builds them. */
+const REPORTED = `UPDATE runs SET
+    status = coalesce($5, status),
+    tokens_in = coalesce($6, tokens_in),
+    tokens_out = coalesce($7, tokens_out),
+    cost_cents = coalesce($8, cost_cents),
+    summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
+    error = CASE WHEN $11::boolean THEN $12 ELSE error END,
+    transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
+      SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
+        FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
+    heartbeat_at = now(),
+    ended_at = CASE WHEN $5 IN ('succeeded', 'failed') THEN now() ELSE ended_at END,
+    updated_at = now()
+  WHERE ${HELD_BY_RUNNER}`
+
+/**
+ * A report that finishes the run: one transaction with its audit event, the agent's move and
+ * the budget check (runEnded).
+ */
+function finishingReport(ctx: AppContext, params: unknown[], actor: Actor): Promise<Run | null> {
+  return write(ctx, async (tx) => {
+    const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, params)
+    if (!run) return null
+    await runEnded(tx, run, 'running', actor)
+    publishRunUpdated(tx, run)
+    return run
+  })
+}
+
+/**
+ * A progress report (no status, or `running`) audits nothing, so it is one statement sent
+ * without BEGIN/COMMIT: the run's new totals and transcript and, for a `running` report, the
+ * agent back to running when something moved it meanwhile (agent-status.ts), the run locked
+ * before its agent as everywhere. `agent.updated` only when the agent moved.
+ */
+async function progressReport(ctx: AppContext, companyId: string, params: unknown[]): Promise<Run | null> {
+  const row = await ctx.db.one<Run & { agent_moved: boolean }>(
+    `WITH run AS (${REPORTED} RETURNING ${runColumns()}),
+     agent AS (
+       UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
+        WHERE id = (SELECT agent_id FROM run) AND company_id = $2 AND $5 = 'running' AND status IN ('idle', 'error')
+       RETURNING id
+     )
+     SELECT run.*, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`,
+    params,
+  )
+  if (!row) return null
+  const { agent_moved: agentMoved, ...run } = row
+  ctx.bus.publish(companyId, runUpdatedEvent(run))
+  if (agentMoved) ctx.bus.publish(companyId, { type: 'agent.updated', id: run.agent_id })
+  return run
 }
 
 /** A heartbeat keeps the lease; it changes nothing else and publishes nothing. */
