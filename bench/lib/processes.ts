@@ -119,22 +119,23 @@ export function startBareServer(databaseUrl: string): Promise<Child> {
 
 /** Runs one scenario in a load-generator process and returns what it measured. */
 export function runLoad(scenario: Scenario): Promise<LoadResult> {
-  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), [JSON.stringify(scenario)])
+  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), JSON.stringify(scenario))
 }
 
 /** Several scenarios, one after the other, in one generator process (one start-up for all). */
 export function runLoads(scenarios: Scenario[]): Promise<LoadResult[]> {
-  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), [JSON.stringify(scenarios)])
+  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), JSON.stringify(scenarios))
 }
 
-/** A TypeScript script in a child process whose last stdout line is a JSON answer. */
-function runScript<T>(script: string, args: string[], env: Record<string, string> = {}): Promise<T> {
+/**
+ * A TypeScript script in a child process that reads `input` on stdin (an argument would be
+ * refused by the kernel beyond 128 KiB: a full-mode scenario lists 1,000 requests) and whose
+ * last stdout line is a JSON answer.
+ */
+function runScript<T>(script: string, input: string): Promise<T> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...TSX, script, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
+    const child = spawn(process.execPath, [...TSX, script], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+    child.stdin!.end(input)
     let stdout = ''
     let stderr = ''
     child.stdout!.on('data', (d) => (stdout += d))

@@ -1,5 +1,5 @@
 // The load generator: a process of its own (never the server's), started by the harness with a
-// JSON scenario (or an array of them, run one after the other) as its only argument. It prints
+// JSON scenario (or an array of them, run one after the other) on stdin. It prints
 // the JSON LoadResult (or the array of them) on stdout and exits.
 //
 //   closed   `connections` loops, each sending the next request as soon as the last answered
@@ -88,7 +88,9 @@ function run(scenario: Scenario) {
 }
 
 async function main() {
-  const input = JSON.parse(process.argv[2] ?? '') as Scenario | Scenario[]
+  let text = ''
+  for await (const chunk of process.stdin) text += chunk
+  const input = JSON.parse(text) as Scenario | Scenario[]
   let output
   if (Array.isArray(input)) {
     output = []
