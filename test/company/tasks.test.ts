@@ -38,9 +38,16 @@ describe('create and get', () => {
     expect(events).toEqual([{ type: 'task.created', id: r.body.id }])
     const [audit] = await auditRows(t.ctx, company.id, r.body.id)
     expect(audit).toMatchObject({ actor_type: 'user', verb: 'created', entity_type: 'task', label: 'ENG-1 First' })
-    expect(audit.changes.title).toEqual([null, 'First'])
-    const second = await createTask(t.app, user.token, company.id)
-    expect(second.key).toBe('ENG-2')
+    // On create, changes hold every field that has a value: [null, value].
+    expect(audit.changes).toEqual({ title: [null, 'First'], status: [null, 'todo'], priority: [null, 'medium'], sort_order: [null, 0] })
+    const second = await post(user, `${base}/tasks`, { title: 'Second', description: 'Why', due_date: '2026-12-01', sort_order: 3 })
+    expect(second.body.key).toBe('ENG-2')
+    const [secondAudit] = await auditRows(t.ctx, company.id, second.body.id)
+    expect(secondAudit.changes).toEqual({
+      title: [null, 'Second'], description: [null, 'Why'], status: [null, 'todo'], priority: [null, 'medium'],
+      due_date: [null, '2026-12-01T00:00:00+00:00'], sort_order: [null, 3],
+    })
+    expect(second.body.due_date).toBe('2026-12-01T00:00:00+00:00') // the audit shows values as the API does
   })
 
   it('numbers tasks per company from 1', async () => {

@@ -43,9 +43,9 @@ const batches = new WeakMap<Queryable, AuditEntry[]>()
 /**
  * Records one audit event in the caller's transaction. In a write (db/write.ts) the events are
  * collected and written together in one statement just before COMMIT, still in the same
- * transaction as the change: a claim (run started, task moved) or a task create with its run
- * is one round trip to the database fewer. Elsewhere (operator commands, tests) it is written
- * at once.
+ * transaction as the change: a claim (run started, task moved) is one round trip to the
+ * database fewer, an agent's termination (a cancel per run) many fewer. Elsewhere (operator
+ * commands, tests) it is written at once.
  */
 export async function recordAudit(tx: Queryable | Tx, entry: AuditEntry): Promise<void> {
   if (!('beforeCommit' in tx)) return insertAudits(tx, [entry])

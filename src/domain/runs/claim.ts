@@ -50,8 +50,8 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     try {
       return await write(ctx, async (tx) => {
-        await tx.query(CLAIM_PLANNING)
         await expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId)
+        await tx.query(CLAIM_PLANNING)
         return claimOnce(tx, companyId, filter, actor)
       })
     } catch (err: any) {

@@ -105,23 +105,29 @@ CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, to
 -- (which lose their task) count for no project. Rows are touched in key order, so two such
 -- moves cannot deadlock on them. These run at once, not at commit: the runs must still name
 -- the task, and no request moves a task and changes its runs in one transaction.
-CREATE FUNCTION run_totals_move_task(task uuid, from_project uuid, to_project uuid) RETURNS void LANGUAGE sql AS $$
-  INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
-  SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date, r.agent_id, m.project_id, m.sign * count(*),
-         m.sign * count(*) FILTER (WHERE r.status = 'succeeded'), m.sign * count(*) FILTER (WHERE r.status = 'failed'),
-         m.sign * sum(r.cost_cents), m.sign * sum(r.tokens_in), m.sign * sum(r.tokens_out)
-    FROM runs r, (VALUES (from_project, -1), (to_project, 1)) AS m(project_id, sign)
-   WHERE r.task_id = task
-   GROUP BY 1, 2, 3, 4, m.sign
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT ON CONSTRAINT run_totals_key DO UPDATE SET
-    runs = t.runs + excluded.runs,
-    runs_succeeded = t.runs_succeeded + excluded.runs_succeeded,
-    runs_failed = t.runs_failed + excluded.runs_failed,
-    cost_cents = t.cost_cents + excluded.cost_cents,
-    tokens_in = t.tokens_in + excluded.tokens_in,
-    tokens_out = t.tokens_out + excluded.tokens_out
-$$;
+CREATE FUNCTION run_totals_move_task(task uuid, from_project uuid, to_project uuid) RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  g record;
+  -- Each pair of rows in project order (no project last), so every move locks in one order.
+  to_first boolean := from_project IS NULL OR (to_project IS NOT NULL AND to_project < from_project);
+BEGIN
+  FOR g IN
+    SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date AS day, r.agent_id, count(*)::int AS runs,
+           (count(*) FILTER (WHERE r.status = 'succeeded'))::int AS succeeded,
+           (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
+           sum(r.cost_cents)::bigint AS cost, sum(r.tokens_in)::bigint AS t_in, sum(r.tokens_out)::bigint AS t_out
+      FROM runs r WHERE r.task_id = task
+     GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  LOOP
+    IF to_first THEN
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+    END IF;
+    PERFORM run_totals_add(g.company_id, g.day, g.agent_id, from_project, -g.runs, -g.succeeded, -g.failed, -g.cost, -g.t_in, -g.t_out);
+    IF NOT to_first THEN
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+    END IF;
+  END LOOP;
+END $$;
 
 CREATE FUNCTION tasks_move_run_totals() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
