@@ -12,13 +12,22 @@ import type { Tx } from '../../server/db/write.ts'
 // of their own. Every path locks the run before its agent (as terminate does), so concurrent
 // writers queue instead of deadlocking.
 
-/** One of the agent's runs ended; `failed` covers lease expiry. */
-export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, failed: boolean): Promise<void> {
-  await tx.query(
-    `UPDATE agents a SET status = $3, last_activity = now(), updated_at = now()
-      WHERE a.id = $1 AND a.company_id = $2 AND a.status = 'running'
-        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.agent_id = a.id AND r.status = 'running')`,
-    [agentId, companyId, failed ? 'error' : 'idle'],
+/**
+ * One of the agent's runs ended (`wasRunning`: it had started; `failed` covers lease expiry):
+ * when it was the agent's last running run, the agent moves from running to idle, or to error
+ * when the run failed. Answers the agent's name and monthly budget, read by the same statement
+ * (the run's audit label and budget check need them).
+ */
+export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, wasRunning: boolean, failed: boolean) {
+  const agent = await tx.one<{ name: string; budget: number }>(
+    `WITH moved AS (
+       UPDATE agents a SET status = $3, last_activity = now(), updated_at = now()
+        WHERE a.id = $1 AND a.company_id = $2 AND $4 AND a.status = 'running'
+          AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.agent_id = a.id AND r.status = 'running')
+     )
+     SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2`,
+    [agentId, companyId, failed ? 'error' : 'idle', wasRunning],
   )
   tx.publish(companyId, { type: 'agent.updated', id: agentId })
+  return agent
 }

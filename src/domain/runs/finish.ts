@@ -5,8 +5,9 @@ import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
 import { agentEndedRun } from './agent-status.ts'
 import type { Run, RunStatus } from './model.ts'
 
-// What follows a run's status change, shared by claim, report, cancel and lease expiry so that
-// every path audits, moves the agent and checks the budget the same way.
+// What follows a run ending, shared by report, cancel and lease expiry so that every path
+// audits, moves the agent and checks the budget the same way. (A claim starts a run in a
+// statement of its own: claim.ts.)
 
 /** `run.updated`, published by every claim, report, cancel and expiry. */
 export function runUpdatedEvent(run: Pick<Run, 'id' | 'agent_id' | 'status'>): CompanyEvent {
@@ -23,10 +24,7 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  * (lease expiry). A run starting is the claim's own statement (claim.ts).
  */
 export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
-  const agent = await tx.one<{ name: string; budget: number }>(
-    'SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2',
-    [run.agent_id, run.company_id],
-  )
+  const agent = await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
     companyId: run.company_id,
@@ -40,8 +38,6 @@ export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, act
       ...(run.error !== null && run.status === 'failed' ? { error: [null, run.error] } : {}),
     },
   })
-  if (previous === 'running') await agentEndedRun(tx, run.company_id, run.agent_id, run.status === 'failed')
-  else tx.publish(run.company_id, { type: 'agent.updated', id: run.agent_id })
   // A budget of 0 is no limit: nothing to add up.
   if (agent && agent.budget > 0) await enforceBudget(tx, run.company_id, run.agent_id)
 }
