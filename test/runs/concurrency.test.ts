@@ -24,6 +24,36 @@ async function queueRuns(s: Seeded, agent: string, count: number) {
 }
 
 describe('parallel claims', () => {
+  it('claims whose audit instants collide with other writes are tried again, not lost or failed', async () => {
+    const s = await seedCompany(t)
+    const agents: string[] = []
+    for (let a = 0; a < 6; a++) {
+      const agent = await seedAgent(t, s, { name: `Collider ${a}` })
+      agents.push(agent)
+      await queueRuns(s, agent, 1)
+    }
+    // A newest event ahead of the clock: every write of the company then picks its audit instant
+    // from it, so the claims and the goal creates racing them keep meeting on the same instants.
+    await t.ctx.db.query(
+      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+       VALUES ($1, 'system', 'system', 'updated', 'company', now() + interval '1 minute')`,
+      [s.companyId],
+    )
+    const answers = await Promise.all([
+      ...agents.map((_, i) => call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: `c${i}` } })),
+      ...agents.map((_, i) => call(t.app, 'POST', `${s.base}/goals`, { token: s.user.token, body: { title: `Goal ${i}` } })),
+    ])
+    expect(answers.map((r) => r.status)).toEqual([...agents.map(() => 200), ...agents.map(() => 201)])
+    const runIds = answers.slice(0, agents.length).map((r) => r.body.run.id)
+    expect(new Set(runIds).size).toBe(agents.length)
+    const started = await t.ctx.db.one<{ n: number; instants: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT created_at)::int AS instants FROM audit_events
+        WHERE company_id = $1 AND verb IN ('started', 'moved')`,
+      [s.companyId],
+    )
+    expect(started).toEqual({ n: 2 * agents.length, instants: 2 * agents.length })
+  })
+
   it(`${RUNNERS} runners share ${AGENTS * RUNS_PER_AGENT} queued runs without overlap`, async () => {
     const s = await seedCompany(t)
     for (let a = 0; a < AGENTS; a++) {

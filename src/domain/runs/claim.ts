@@ -1,6 +1,6 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
-import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { type Actor, actorColumns, auditInstantSql, isAuditInstantTaken } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
 import { expireStaleIn } from './expire.ts'
 import { publishRunUpdated } from './finish.ts'
@@ -16,6 +16,8 @@ export interface ClaimFilter {
 
 /** Attempts per claim request (SPEC.md "Business limits"). */
 const CLAIM_ATTEMPTS = 5
+/** Attempts in all, counting those that only lost their audit instant. */
+const MAX_TRIES = 20
 
 /**
  * Planner settings for the claim's transaction. PostgreSQL plans a prepared statement again on
@@ -47,7 +49,8 @@ const LOST_RACE = new Set(['23505', '40P01'])
  * again, and after CLAIM_ATTEMPTS lost races answers null (204).
  */
 export async function claimRun(ctx: AppContext, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
-  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+  let lostRaces = 0
+  for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     try {
       return await write(ctx, async (tx) => {
         await expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId)
@@ -55,32 +58,27 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
         return claimOnce(tx, companyId, filter, actor)
       })
     } catch (err: any) {
+      // Its audit instant was taken by a concurrent write of the company: not a lost race.
+      if (isAuditInstantTaken(err)) continue
       if (!LOST_RACE.has(err?.code)) throw err
+      if (++lostRaces === CLAIM_ATTEMPTS) return null
     }
   }
-  return null
-}
-
-/** The claimed run's task, when the claim moved it to in_progress. */
-interface TaskStarted {
-  id: string
-  title: string
-  key: string
-  old_status: string
-  started_at_changed: boolean
-  started_at: string
+  throw new Error('could not claim a run: audit instants kept being taken')
 }
 
 /**
  * One attempt, as one statement: take the candidate, start it, move its agent to running
  * (agent-status.ts) and its `backlog` or `todo` task to `in_progress` (API-DECISIONS.md),
- * stamping started_at the first time. Its audit events (run started by the claimer, task moved
- * by the system on behalf of the agent) are written with the rest of the write.
+ * stamping started_at the first time, and write their audit events: run `started` by the
+ * claimer, task `moved` by the system on behalf of the agent, 1 µs later. An audit instant
+ * taken by a concurrent write fails the statement (unique index), and claimRun tries again.
  */
 async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: Actor): Promise<Run | null> {
+  const claimer = actorColumns(actor)
   // runs_claim (company_id, created_at, id) WHERE status = 'queued' gives the oldest first; the
   // NOT EXISTS probe uses runs_one_running_per_agent.
-  const row = await tx.one<Run & { agent_name: string; task_started: TaskStarted | null }>(
+  const row = await tx.one<Run & { agent_name: string; started_task_id: string | null }>(
     `WITH candidate AS (
        SELECT r.id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
         WHERE r.company_id = $1 AND r.status = 'queued'
@@ -109,38 +107,33 @@ async function claimOnce(tx: Tx, companyId: string, filter: ClaimFilter, actor: 
         WHERE t.id = o.id AND c.id = t.company_id
         RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
                   o.started_at IS NULL AS started_at_changed, t.started_at
+     ), stamp AS (
+       SELECT ${auditInstantSql('$1')} AS at
+     ), audit AS (
+       INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
+                                 verb, entity_type, entity_id, label, changes, created_at)
+       SELECT $1, $6, $7, $8::uuid, $9::uuid, $10::uuid, 'started', 'run', run.id, run.agent_name || ' (' || run.trigger || ')',
+              '{"status": ["queued", "running"]}'::jsonb, stamp.at
+         FROM run, stamp
+       UNION ALL
+       SELECT $1, 'system', run.agent_name, NULL, NULL, NULL, 'moved', 'task', task.id, task.key || ' ' || task.title,
+              jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
+                || CASE WHEN task.started_at_changed THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
+                        ELSE '{}'::jsonb END,
+              stamp.at + interval '1 microsecond'
+         FROM run, task, stamp
      )
-     SELECT run.*, (SELECT to_jsonb(task) FROM task) AS task_started FROM run`,
-    [companyId, filter.runnerId, DORMANT_STATUSES, filter.agentIds ?? null, filter.adapters ?? null],
+     SELECT run.*, (SELECT id FROM task) AS started_task_id FROM run`,
+    [
+      companyId, filter.runnerId, DORMANT_STATUSES, filter.agentIds ?? null, filter.adapters ?? null,
+      claimer.actor_type, claimer.actor_name, claimer.actor_user_id, claimer.actor_agent_id, claimer.run_id,
+    ],
   )
   if (!row) return null
-  const { agent_name: agentName, task_started: task, ...run } = row
-  await recordAudit(tx, {
-    companyId,
-    actor,
-    verb: 'started',
-    entityType: 'run',
-    entityId: run.id,
-    label: `${agentName} (${run.trigger})`,
-    changes: { status: ['queued', 'running'] },
-  })
+  const { agent_name: _, started_task_id: taskId, ...run } = row
   // A run starting publishes agent.updated even when the agent was already running.
   tx.publish(companyId, { type: 'agent.updated', id: run.agent_id })
-  if (task) {
-    await recordAudit(tx, {
-      companyId,
-      actor: systemActor(agentName),
-      verb: 'moved',
-      entityType: 'task',
-      entityId: task.id,
-      label: `${task.key} ${task.title}`,
-      changes: {
-        status: [task.old_status, 'in_progress'],
-        ...(task.started_at_changed ? { started_at: [null, task.started_at] } : {}),
-      },
-    })
-    tx.publish(companyId, { type: 'task.updated', id: task.id })
-  }
+  if (taskId) tx.publish(companyId, { type: 'task.updated', id: taskId })
   publishRunUpdated(tx, run)
   return run
 }
