@@ -82,10 +82,12 @@ const match = /FAKE:(\\{.*\\})/.exec(prompt)
 const plan = match ? JSON.parse(match[1]) : {}
 if (plan.ignoreTerm) process.on('SIGTERM', () => {})
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
-fs.writeFileSync(out + '/' + runId + '.start.json', JSON.stringify({
+// Written under another name and renamed, so that a test polling for it never reads half a file.
+fs.writeFileSync(out + '/' + runId + '.start.tmp', JSON.stringify({
   pid: process.pid, cwd: process.cwd(), cwdEntries: fs.readdirSync('.'), env, prompt, argv: process.argv.slice(2),
   configDirEntries: fs.readdirSync(process.env.SHOPFLOOR_CONFIG_DIR),
 }))
+fs.renameSync(out + '/' + runId + '.start.tmp', out + '/' + runId + '.start.json')
 for (const line of plan.lines ?? []) console.log(line)
 if (plan.usage) console.log('SHOPFLOOR_USAGE ' + JSON.stringify(plan.usage))
 if (plan.stderr) process.stderr.write(plan.stderr)
