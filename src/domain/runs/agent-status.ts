@@ -6,11 +6,11 @@ import type { Tx } from '../../server/db/write.ts'
 //   running -> idle/error   when its last running run ends (error when it failed).
 // Dormant agents (paused, pending_approval, terminated) keep their status: a person or a budget
 // decided it, and a run ending must not undo that. Both transitions are guarded statements, so
-// they are harmless when repeated. A run starting or ending publishes `agent.updated` even
-// when the agent's status stays the same (its activity changed). They are part of the run's change and are
-// recorded by the run's audit event (started, succeeded, failed, cancelled) rather than by one
-// of their own. Every path locks the run before its agent (as terminate does), so concurrent
-// writers queue instead of deadlocking.
+// they are harmless when repeated. A run starting or ending publishes `agent.updated` even when
+// the agent's status stays the same (its activity changed). They are part of the run's change
+// and are recorded by the run's audit event (started, succeeded, failed, cancelled) rather than
+// by one of their own. Every path locks the run before its agent (as terminate does), so
+// concurrent writers queue instead of deadlocking.
 
 /**
  * One of the agent's runs ended (`wasRunning`: it had started; `failed` covers lease expiry):

@@ -21,7 +21,7 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
 /**
  * The run finished (succeeded, failed or cancelled; ended_at already stamped by the caller's
  * statement), coming from `previous`. `actor` null means the system acting for the run's agent
- * (lease expiry). A run starting is the claim's own statement (claim.ts).
+ * (lease expiry).
  */
 export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
   const agent = await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')

@@ -65,4 +65,3 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
   }
   throw new Error('could not queue a run')
 }
-
