@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { Db } from './db/db.ts'
 import type { EventBus } from './events/bus.ts'
@@ -11,6 +12,8 @@ export interface AppContext {
   config: Config
   db: Db
   bus: EventBus
+  /** Resolved credentials, forgotten whenever one changes (auth/credential-cache.ts). */
+  credentials: CredentialCache
   log: Logger
   dbState: DbState
 }

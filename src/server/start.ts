@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
@@ -14,7 +15,7 @@ import { createBus } from './events/create.ts'
  */
 export async function createContext(config: Config, log: Logger, options: { db?: Db; waitForMigrations?: boolean; migrations?: Migration[] } = {}): Promise<AppContext> {
   const db = options.db ?? (await openDatabase(config, log))
-  const ctx: AppContext = { config, db, bus: createBus(config, log), log, dbState: 'starting' }
+  const ctx: AppContext = { config, db, bus: createBus(config, log), credentials: new CredentialCache(db), log, dbState: 'starting' }
   const migrating = runMigrations(ctx, options.migrations)
   if (options.waitForMigrations !== false) await migrating
   return ctx

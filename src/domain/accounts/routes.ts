@@ -77,9 +77,12 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get('/api/me', { ...authenticated, schema: { tags } }, async (request) => getUser(ctx.db, request.principal.user.id))
 
-  app.patch('/api/me', { ...authenticated, schema: { tags, body: schema.profileBody } }, async (request) =>
-    updateProfile(ctx.db, request.principal.user.id, request.body as { name?: string; avatar_url?: string | null }),
-  )
+  app.patch('/api/me', { ...authenticated, schema: { tags, body: schema.profileBody } }, async (request) => {
+    const user = await updateProfile(ctx.db, request.principal.user.id, request.body as { name?: string; avatar_url?: string | null })
+    // Cached principals carry the name; the database's notification may come after the next request.
+    ctx.credentials.clear()
+    return user
+  })
 
   app.patch('/api/me/preferences', { ...authenticated, schema: { tags, body: preferencesBody } }, async (request) =>
     updatePreferences(ctx.db, request.principal.user.id, request.body as Record<string, unknown>),
@@ -93,6 +96,7 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   app.post('/api/password/reset', { config: perMinute(10), schema: { tags, body: schema.resetBody } }, async (request) => {
     const { token, password } = request.body as { token: string; password: string }
     await completePasswordReset(ctx, token, password)
+    ctx.credentials.clear() // as for a profile change: do not wait for the database's notification
     return { message: 'Password has been reset' }
   })
 }

@@ -52,6 +52,8 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       { ...sessionOnly, schema: { tags, ...hide, params: { ...params({ key_id: keyId }), required: ['key_id'] } } as any },
       async (request, reply) => {
         await revokeApiKey(ctx.db, owner(request), (request.params as { key_id: string }).key_id)
+        // Also notified by the database, but the next request on this process may come first.
+        ctx.credentials.clear()
         return reply.status(204).send()
       },
     )

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../errors.ts'
+import type { CredentialCache } from './credential-cache.ts'
 import { sha256, verifyToken } from './tokens.ts'
 
 /** The person behind a request, and how they proved it. */
@@ -29,17 +30,40 @@ export interface Authenticated {
   role: Role | null
 }
 
+/** What authenticate needs: the database, the token secret, the cache of answers. */
+export interface AuthContext {
+  db: Queryable
+  config: { jwtSecret: string }
+  credentials: CredentialCache
+}
+
 /**
  * Resolves a bearer credential: an API key (svc_live_/svc_test_) or an access token.
  * Throws INVALID_TOKEN for anything expired, revoked, malformed or belonging to an inactive user.
  * With a companyId the caller's membership there is read by the same statement, so a company
- * request costs one round trip for both.
+ * request costs one round trip for both, and none while the answer is cached.
  */
-export async function authenticate(db: Queryable, jwtSecret: string, credential: string, companyId: string | null = null): Promise<Authenticated> {
-  if (API_KEY_PREFIXES.some((p) => credential.startsWith(p))) return authenticateKey(db, credential, companyId)
-
-  const claims = await verifyToken(jwtSecret, credential, 'access')
+export async function authenticate(ctx: AuthContext, credential: string, companyId: string | null = null): Promise<Authenticated> {
+  if (API_KEY_PREFIXES.some((p) => credential.startsWith(p))) {
+    const hash = sha256(credential)
+    return cached(ctx.credentials, `key ${hash} ${companyId}`, () => authenticateKey(ctx.db, hash, companyId))
+  }
+  // The signature and expiry are checked on every request; only the database answer is cached.
+  const claims = await verifyToken(ctx.config.jwtSecret, credential, 'access')
   if (!claims) throw invalidToken()
+  return cached(ctx.credentials, `session ${claims.sub} ${claims.iat} ${companyId}`, () => authenticateSession(ctx.db, claims, companyId))
+}
+
+async function cached(cache: CredentialCache, key: string, lookup: () => Promise<{ answer: Authenticated; until?: number }>): Promise<Authenticated> {
+  const hit = cache.get(key)
+  if (hit) return hit
+  const version = cache.version
+  const { answer, until } = await lookup()
+  cache.remember(key, version, answer, until)
+  return answer
+}
+
+async function authenticateSession(db: Queryable, claims: { sub: string; iat: number }, companyId: string | null) {
   // An access token issued before the last password reset (compared in whole seconds) is void.
   const row = await db.one<Principal['user'] & { role: Role | null }>(
     `SELECT u.id, u.name, u.email, m.role
@@ -49,14 +73,15 @@ export async function authenticate(db: Queryable, jwtSecret: string, credential:
     [claims.sub, claims.iat, companyId],
   )
   if (!row) throw invalidToken()
-  return { principal: { user: { id: row.id, name: row.name, email: row.email }, via: 'session', keyId: null }, role: row.role }
+  const principal: Principal = { user: { id: row.id, name: row.name, email: row.email }, via: 'session', keyId: null }
+  return { answer: { principal, role: row.role } }
 }
 
-async function authenticateKey(db: Queryable, key: string, companyId: string | null): Promise<Authenticated> {
+async function authenticateKey(db: Queryable, keyHash: string, companyId: string | null) {
   // The key's hash is unique, so this is one index lookup. A key created before its owner's
   // last password reset (to the second) stops working, like a revoked one.
-  const row = await db.one<Principal['user'] & { key_id: string; touch: boolean; role: Role | null }>(
-    `SELECT u.id, u.name, u.email, k.id AS key_id, m.role,
+  const row = await db.one<Principal['user'] & { key_id: string; touch: boolean; role: Role | null; expires_at: string | null }>(
+    `SELECT u.id, u.name, u.email, k.id AS key_id, k.expires_at, m.role,
             (k.last_used IS NULL OR k.last_used < now() - interval '1 minute') AS touch
        FROM api_keys k JOIN users u ON u.id = k.user_id
             LEFT JOIN memberships m ON m.user_id = u.id AND m.company_id = $2::uuid
@@ -66,10 +91,11 @@ async function authenticateKey(db: Queryable, key: string, companyId: string | n
         AND u.is_active
         AND (u.password_changed_at IS NULL
              OR date_trunc('second', k.created_at) >= date_trunc('second', u.password_changed_at))`,
-    [sha256(key), companyId],
+    [keyHash, companyId],
   )
   if (!row) throw invalidToken()
-  // last_used moves at most once a minute, so a busy key does not write on every request.
+  // last_used moves at most once a minute, so a busy key does not write on every request; a
+  // cached key is looked up again within CredentialCache's lifetime, well inside that minute.
   if (row.touch) {
     await db.query(
       `UPDATE api_keys SET last_used = now()
@@ -77,5 +103,6 @@ async function authenticateKey(db: Queryable, key: string, companyId: string | n
       [row.key_id],
     )
   }
-  return { principal: { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }, role: row.role }
+  const principal: Principal = { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }
+  return { answer: { principal, role: row.role }, until: row.expires_at ? Date.parse(row.expires_at) : undefined }
 }

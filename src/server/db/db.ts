@@ -16,7 +16,18 @@ export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite'
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  /**
+   * LISTENs on a channel (from this process and every other on the same database). onSignal
+   * runs after each notification, and also whenever notifications may have been missed: the
+   * listening connection was lost or has just come back. Ends with close().
+   */
+  listen(channel: string, onSignal: () => void): Listener
   close(): Promise<void>
+}
+
+export interface Listener {
+  /** True while notifications are being received. */
+  readonly live: boolean
 }
 
 /** Builds one/many from a query function, shared by both implementations. */

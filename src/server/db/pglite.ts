@@ -38,6 +38,22 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
     kind: 'pglite',
     ...queryable(run(db), exec(db)),
     transaction: (fn) => db.transaction((tx) => fn(queryable(run(tx as any), exec(tx as any)))),
+    listen(channel, onSignal) {
+      // One session in this process: nothing is ever missed once LISTEN has run.
+      let live = false
+      db.listen(channel, () => onSignal()).then(
+        () => {
+          live = true
+          onSignal()
+        },
+        () => {}, // closed before it listened: stays not live
+      )
+      return {
+        get live() {
+          return live
+        },
+      }
+    },
     async close() {
       await db.close()
       release()

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto'
 import pg from 'pg'
 import type { Logger } from 'pino'
-import { type Db, type Queryable, queryable } from './db.ts'
+import { type Db, type Listener, type Queryable, queryable } from './db.ts'
 import { parsers } from './types.ts'
 
 const typeOverrides = {
@@ -11,15 +11,16 @@ const typeOverrides = {
 }
 
 export function openPostgres(url: string, log?: Logger, max = 10): Db {
-  const pool = new pg.Pool({
+  const settings = {
     connectionString: url,
-    max,
     types: typeOverrides,
     // JIT compilation pays off for long analytical queries, not for this service's short ones:
     // it added about a second to dashboard and cost aggregates over a million runs.
     options: '-c TimeZone=UTC -c jit=off',
     connectionTimeoutMillis: 5000,
-  })
+  }
+  const pool = new pg.Pool({ ...settings, max })
+  const listeners = new Set<ReturnType<typeof listenOn>>()
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
   pool.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
@@ -62,8 +63,77 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
         client.release()
       }
     },
+    listen(channel, onSignal) {
+      const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
+      listeners.add(listener)
+      return listener
+    },
     async close() {
+      await Promise.all([...listeners].map((l) => l.stop()))
       await pool.end()
+    },
+  }
+}
+
+/**
+ * LISTEN on a connection of its own, outside the pool: a pooled connection would be handed to
+ * other statements. A lost connection is replaced a second later, for as long as it takes;
+ * onSignal runs when it is lost and once it listens again, since anything may have been missed.
+ */
+function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => void, log?: Logger): Listener & { stop(): Promise<void> } {
+  let live = false
+  let stopped = false
+  let current: pg.Client | null = null
+  let retry: NodeJS.Timeout | undefined
+
+  const lost = (client: pg.Client) => {
+    if (current !== client) return // already handled, or stopped
+    current = null
+    if (live) {
+      live = false
+      onSignal()
+    }
+    if (!stopped) retry = setTimeout(connect, 1000)
+  }
+
+  const connect = async () => {
+    const client = newClient()
+    current = client
+    client.on('error', (err) => {
+      log?.warn({ err: err.message, channel }, 'database listener connection lost')
+      lost(client)
+      client.end().catch(() => {})
+    })
+    client.on('end', () => lost(client))
+    client.on('notification', (message) => {
+      if (message.channel === channel) onSignal()
+    })
+    try {
+      await client.connect()
+      await client.query(`LISTEN "${channel}"`)
+    } catch (err: any) {
+      log?.warn({ err: err.message, channel }, 'database listener could not connect; retrying in 1 s')
+      lost(client)
+      client.end().catch(() => {})
+      return
+    }
+    if (current !== client) return
+    live = true
+    onSignal()
+  }
+  void connect()
+
+  return {
+    get live() {
+      return live
+    },
+    async stop() {
+      stopped = true
+      clearTimeout(retry)
+      live = false
+      const client = current
+      current = null
+      await client?.end().catch(() => {})
     },
   }
 }

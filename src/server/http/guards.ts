@@ -26,7 +26,7 @@ export function isUuid(value: unknown): value is string {
 /** Hook: a valid bearer credential (access token or API key) or 401. */
 export function requireAuth(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
-    request.principal = (await authenticate(ctx.db, ctx.config.jwtSecret, bearer(request.headers.authorization))).principal
+    request.principal = (await authenticate(ctx, bearer(request.headers.authorization))).principal
   }
 }
 
@@ -47,7 +47,7 @@ export function requireMember(ctx: AppContext) {
     const credential = bearer(request.headers.authorization)
     const companyId = (request.params as Record<string, string>).company_id
     const valid = isUuid(companyId)
-    const { principal, role } = await authenticate(ctx.db, ctx.config.jwtSecret, credential, valid ? companyId : null)
+    const { principal, role } = await authenticate(ctx, credential, valid ? companyId : null)
     request.principal = principal
     if (!valid) throw invalidField('path', 'company_id', 'Input should be a valid UUID', companyId)
     if (!role) throw new AppError('NOT_FOUND', 'Company not found')
