@@ -74,6 +74,33 @@ describe('PATCH /runs/{run_id} (report)', () => {
     ]))
   })
 
+  it('a finishing report writes the same audit event and agent move with or without a budget', async () => {
+    // Without a budget the finish is one statement; with one, a transaction that also checks it.
+    const outcomes = []
+    for (const budget of [0, 100_000]) {
+      const s = await seedCompany(t)
+      const agent = await seedAgent(t, s, { name: 'Grace', budget })
+      const woken = await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })
+      await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
+      const events = captureEvents(t.ctx, s.companyId)
+      const r = await report(s, woken.body.id, { runner_id: 'r1', status: 'failed', error: 'out of memory', cost_cents: 7 })
+      expect(r.status).toBe(200)
+      const audit = await t.ctx.db.one<Record<string, unknown>>(
+        `SELECT verb, actor_type, actor_name, actor_user_id, label, changes FROM audit_events WHERE entity_id = $1 AND verb = 'failed'`,
+        [woken.body.id],
+      )
+      outcomes.push({ audit, agent: await agentStatus(agent), events: events.map((e) => e.type), user: s.user })
+    }
+    for (const o of outcomes) {
+      expect(o.audit).toEqual({
+        verb: 'failed', actor_type: 'user', actor_name: o.user.name, actor_user_id: o.user.id, label: 'Grace (manual)',
+        changes: { status: ['running', 'failed'], error: [null, 'out of memory'] },
+      })
+      expect(o.agent).toBe('error')
+      expect(o.events).toEqual(['agent.updated', 'run.updated'])
+    }
+  })
+
   it('failed: the agent goes to error; a later running report of another run brings it back', async () => {
     const { s, agent, runId } = await runningRun()
     const r = await report(s, runId, { runner_id: 'r1', status: 'failed', error: 'boom' })
