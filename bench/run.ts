@@ -105,7 +105,7 @@ const report = renderReport({
   busyAfter: busyness(),
   settings: [
     `Mode ${bench.sizes.mode}: ${bench.sizes.seconds} s measured per load run after ${bench.sizes.warmup} s of warm-up, ${bench.sizes.connections} connections unless a workload says otherwise.`,
-    'Load generator: bench/load/generator.ts, a Node.js process of its own (keep-alive node:http, closed loop); the same generator and settings measure the ceilings.',
+    'Load generator: bench/load/generator.ts, a Node.js process of its own (keep-alive connections of an undici pool, closed loop); the same generator and settings measure the ceilings.',
     'Server: `shopfloor serve` with ENVIRONMENT=production, LOG_LEVEL=warn (no per-request log lines), SCHEDULER=off, a pool of 10 PostgreSQL connections; every workload request carries an API key.',
     'The two cores are shared by the server, the load generator and PostgreSQL, for the ceilings as for the workloads: the ratios compare like with like, the absolute figures are this machine only.',
   ],
