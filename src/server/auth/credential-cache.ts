@@ -14,11 +14,12 @@ const MAX_ENTRIES = 10_000
  * session does not cost a database round trip on every request: the lookup was a third of the
  * database statements of a runner's run and half of those of a task read.
  *
- * It never answers from a stale entry: every change to api_keys, users (name, email, active,
- * password change) and memberships notifies CREDENTIALS_CHANNEL from a trigger, whichever
- * process or instance made it, and each process LISTENs and forgets everything. While the
- * listening connection is down nothing is kept or served. A lookup that began before a change
- * is not kept (the generation moved), so a change cannot be overwritten by an older answer.
+ * Every change to api_keys, users (name, email, active, password change) and memberships
+ * notifies CREDENTIALS_CHANNEL from a trigger, whichever process or instance made it, and each
+ * process LISTENs and forgets everything as the notification arrives, moments after the
+ * change commits (this process's own revoke, profile and reset endpoints clear it at once).
+ * While the listening connection is down nothing is kept or served. A lookup that began
+ * before a change is not kept (the generation moved), so an older answer cannot outlive it.
  */
 export class CredentialCache {
   private entries = new Map<string, { value: Authenticated; until: number }>()
