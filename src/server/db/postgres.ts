@@ -85,6 +85,7 @@ function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => v
   let stopped = false
   let current: pg.Client | null = null
   let retry: NodeJS.Timeout | undefined
+  let failing = false
 
   const lost = (client: pg.Client) => {
     if (current !== client) return // already handled, or stopped
@@ -112,13 +113,16 @@ function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => v
       await client.connect()
       await client.query(`LISTEN "${channel}"`)
     } catch (err: any) {
-      log?.warn({ err: err.message, channel }, 'database listener could not connect; retrying in 1 s')
+      // Once per outage: the pool reports the outage too, and this retries every second.
+      if (!failing) log?.warn({ err: err.message, channel }, 'database listener could not connect; retrying every second')
+      failing = true
       lost(client)
       client.end().catch(() => {})
       return
     }
     if (current !== client) return
     live = true
+    failing = false
     onSignal()
   }
   void connect()
