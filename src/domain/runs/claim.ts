@@ -71,5 +71,5 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
     ctx.bus.publish(companyId, runUpdatedEvent(run))
     return run
   }
-  throw new Error('could not claim a run: audit instants kept being taken')
+  throw new Error('could not claim a run: every try met a taken audit instant or stale runs')
 }
