@@ -54,6 +54,37 @@ describe('parallel claims', () => {
     expect(started).toEqual({ n: 2 * agents.length, instants: 2 * agents.length })
   })
 
+  it('finishing reports whose audit instants collide with other writes are tried again, not failed', async () => {
+    const s = await seedCompany(t)
+    const held: { runId: string; runner: string }[] = []
+    for (let a = 0; a < 6; a++) {
+      const agent = await seedAgent(t, s, { name: `Finisher ${a}` })
+      await queueRuns(s, agent, 1)
+      const runner = `f${a}`
+      const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: runner } })
+      held.push({ runId: claimed.body.run.id, runner })
+    }
+    // As above: every write of the company picks its audit instant from this newest event.
+    await t.ctx.db.query(
+      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+       VALUES ($1, 'system', 'system', 'updated', 'company', now() + interval '1 minute')`,
+      [s.companyId],
+    )
+    const answers = await Promise.all([
+      ...held.map((h) =>
+        call(t.app, 'PATCH', `${s.base}/runs/${h.runId}`, { token: s.user.token, body: { runner_id: h.runner, status: 'succeeded' } }),
+      ),
+      ...held.map((_, i) => call(t.app, 'POST', `${s.base}/goals`, { token: s.user.token, body: { title: `Goal ${i}` } })),
+    ])
+    expect(answers.map((r) => r.status)).toEqual([...held.map(() => 200), ...held.map(() => 201)])
+    const finished = await t.ctx.db.one<{ n: number; runs: number; instants: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT entity_id)::int AS runs, count(DISTINCT created_at)::int AS instants
+         FROM audit_events WHERE company_id = $1 AND verb = 'succeeded'`,
+      [s.companyId],
+    )
+    expect(finished).toEqual({ n: held.length, runs: held.length, instants: held.length })
+  })
+
   it(`${RUNNERS} runners share ${AGENTS * RUNS_PER_AGENT} queued runs without overlap`, async () => {
     const s = await seedCompany(t)
     for (let a = 0; a < AGENTS; a++) {
