@@ -69,7 +69,8 @@ export async function recordAudit(tx: Queryable | Tx, entry: AuditEntry): Promis
  * moved on. Events written together take it and the following microseconds. Two transactions
  * that pick the same instant meet on the unique index audit_events_page, and the loser tries
  * again after the winner committed. created_at is thus unique per company, which lets the
- * activity list page by created_at alone.
+ * activity list page by created_at alone. claim_run (migration 065) spells the same
+ * expression out in SQL.
  */
 export function auditInstantSql(company: string): string {
   return `greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = ${company}) + interval '1 microsecond')`

@@ -1,9 +1,11 @@
 import type { Tx } from '../../server/db/write.ts'
 
 // An agent's status follows its runs (SPEC.md "Agent status"):
-//   idle/error -> running   when one of its runs is claimed (claim.ts) or reported `running`
-//                           (report.ts);
-//   running -> idle/error   when its last running run ends (error when it failed).
+//   idle/error -> running   when one of its runs is claimed (claim_run, migration 065) or
+//                           reported `running` (report.ts);
+//   running -> idle/error   when its last running run ends (error when it failed): below, and
+//                           repeated in report.ts's one-statement finish (FINISH_UNBUDGETED);
+//                           change both together.
 // Dormant agents (paused, pending_approval, terminated) keep their status: a person or a budget
 // decided it, and a run ending must not undo that. Both transitions are guarded statements, so
 // they are harmless when repeated. A run starting or ending publishes `agent.updated` even when
