@@ -17,8 +17,10 @@ export async function ask(question: string): Promise<string> {
 export async function askHidden(question: string): Promise<string> {
   requireTerminal()
   const stdin = process.stdin
-  process.stderr.write(question)
+  // Echo off before the prompt shows: a password typed as soon as the prompt appears must not
+  // reach a terminal that still echoes (the terminal login test once caught it doing so).
   stdin.setRawMode(true)
+  process.stderr.write(question)
   stdin.resume()
   stdin.setEncoding('utf8')
   try {
