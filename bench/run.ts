@@ -59,7 +59,7 @@ const busyBefore = busyness()
 const sections: Section[] = []
 let ceilings: Ceilings | null = null
 
-if (wants(1) || wants(2)) {
+if (wants(1) || wants(2) || wants(3)) {
   const measured = await measureCeilings(bench)
   ceilings = measured.ceilings
   sections.push(measured.section)
@@ -77,7 +77,7 @@ if (!embeddedOnly && [1, 2, 3, 6, 7].some(wants)) {
     if (wants(1)) sections.push(read.section)
     postgresMemory = { idleMiB, loadedMiB: read.peakMiB, load: read.result }
     if (wants(2)) sections.push(await taskCreate(bench, f, url, ceilings))
-    if (wants(3)) sections.push(await runsCycle(bench, f, url))
+    if (wants(3)) sections.push(await runsCycle(bench, f, url, ceilings))
     if (wants(6)) sections.push(await loginStorm(bench, f, read.result))
   } finally {
     await server.stop()

@@ -2,7 +2,7 @@ import { createCompany } from '../lib/api.ts'
 import { runLoad } from '../lib/processes.ts'
 import { withClient } from '../lib/postgres.ts'
 import { LOAD_COLUMNS, loadCells, num, type Section } from '../lib/report.ts'
-import type { Bench } from './context.ts'
+import type { Bench, Ceilings } from './context.ts'
 import type { Fixture } from './fixture.ts'
 
 /**
@@ -11,7 +11,7 @@ import type { Fixture } from './fixture.ts'
  * runs between them, each on its own todo task (so the claim also moves the task). Targets:
  * at least 1,000 finished runs per second and no run handed to two claims.
  */
-export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string): Promise<Section> {
+export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, ceilings: Ceilings | null): Promise<Section> {
   const { runners, agents, runs, maxSeconds } = bench.sizes.runs
   const company = await createCompany(f.base, f.account.apiKey, 'Runner company', 'RUN')
   bench.log(`workload 3: seeding ${runs} queued runs of ${agents} agents`)
@@ -69,7 +69,11 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string): 
     notes: [
       `Requests/s and latencies count all three calls of a run (claim, progress report, final report); ${extra.emptyClaims} claims found nothing claimable (204).`,
       `PostgreSQL committed ${commitsPerRun.toFixed(1)} transactions per finished run (statements outside a transaction count as one each), ` +
-        `${num(commitsPerRun * perSecond)} per second in all.`,
+        `${num(commitsPerRun * perSecond)} per second in all.` +
+        (ceilings
+          ? ` At ${commitsPerRun.toFixed(1)} commits per run, 1,000 finished runs per second would take ${num(commitsPerRun * 1000)} commits per second, against ` +
+            `${num(ceilings.tpcb.tps)} transactions per second of pgbench's default script (three updates, an insert and a select each) on the same server.`
+          : ''),
       `${complete ? 'All' : `Only ${extra.finished} of the`} ${runs.toLocaleString('en-US')} runs finished` +
         `${complete ? '' : ` within the ${maxSeconds} s cap`} in ${result.seconds.toFixed(1)} s; the database then held ${db.succeeded} succeeded, ${db.queued} queued and ${db.other} other runs for the company.`,
     ],
