@@ -1,5 +1,6 @@
-// The dashboard's task counts come from task_counts, kept by triggers on every task write
-// (migration 040). Whatever the writes, they must equal a count of the tasks themselves.
+// The dashboard's task counts (task_counts) and its daily series of tasks created and completed
+// (task_days) are kept by a trigger on every task write (migrations 040, 060, 061, 067).
+// Whatever the writes, they must equal a count of the tasks themselves.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createCompany, createTask } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp } from '../helpers.ts'
@@ -26,7 +27,26 @@ async function countsKept(companyId: string) {
   )
 }
 
-it('stay equal to the tasks through creates, moves, priority changes and deletes, and feed the dashboard', async () => {
+async function daysFromTasks(companyId: string) {
+  return t.ctx.db.many<{ day: string; created: number; completed: number }>(
+    `SELECT day::text, sum(created)::int AS created, sum(completed)::int AS completed FROM (
+       SELECT (created_at AT TIME ZONE 'UTC')::date AS day, 1 AS created, 0 AS completed FROM tasks WHERE company_id = $1
+       UNION ALL
+       SELECT (completed_at AT TIME ZONE 'UTC')::date, 0, 1 FROM tasks WHERE company_id = $1 AND completed_at IS NOT NULL
+     ) x GROUP BY day ORDER BY day`,
+    [companyId],
+  )
+}
+
+async function daysKept(companyId: string) {
+  return t.ctx.db.many<{ day: string; created: number; completed: number }>(
+    `SELECT day::text, created, completed FROM task_days
+      WHERE company_id = $1 AND (created <> 0 OR completed <> 0) ORDER BY day`,
+    [companyId],
+  )
+}
+
+it('stay equal to the tasks through creates,  moves, priority changes and deletes, and feed the dashboard', async () => {
   const user = await createUser(t.ctx)
   const company = await createCompany(t.app, user.token)
   const other = await createCompany(t.app, user.token)
@@ -73,4 +93,30 @@ it('stay equal to the tasks when many connections move a company\'s tasks at onc
   expect(await countsKept(company.id)).toEqual(await countsFromTasks(company.id))
   const dashboard = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
   expect(dashboard.body.tasks_by_status).toMatchObject({ todo: 6, in_review: 6 })
+})
+
+it('count tasks created and completed per day through completions, reopening, back-dating and deletes', async () => {
+  const user = await createUser(t.ctx)
+  const company = await createCompany(t.app, user.token)
+  const base = `/api/companies/${company.id}`
+  const [a, b, c, d] = await Promise.all(Array.from({ length: 4 }, () => createTask(t.app, user.token, company.id)))
+  const done = await createTask(t.app, user.token, company.id, { status: 'done' })
+  const move = (key: string, status: string) => call(t.app, 'PATCH', `${base}/tasks/${key}`, { token: user.token, body: { status } })
+
+  expect((await move(a.key, 'done')).status).toBe(200)
+  expect((await move(b.key, 'done')).status).toBe(200)
+  expect((await move(b.key, 'todo')).status).toBe(200) // reopened: no longer completed
+  // Back-dated by hand, as an import would: the task leaves today for its old days.
+  await t.ctx.db.query(
+    `UPDATE tasks SET created_at = created_at - interval '3 days', completed_at = now() - interval '2 days' WHERE id = $1`,
+    [c.id],
+  )
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${d.key}`, { token: user.token })).status).toBe(204)
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${done.key}`, { token: user.token })).status).toBe(204)
+
+  const kept = await daysKept(company.id)
+  expect(kept).toEqual(await daysFromTasks(company.id))
+  // Today: a, b and c's creation gone to 3 days ago, d and done deleted; a completed.
+  expect(kept.at(-1)).toMatchObject({ created: 2, completed: 1 })
+  expect(kept).toHaveLength(3)
 })
