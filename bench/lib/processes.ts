@@ -112,9 +112,9 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
   return start([path.join(ROOT, 'bin', 'shopfloor.js'), 'serve'], env, '/health')
 }
 
-/** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts). */
-export function startBareServer(databaseUrl: string): Promise<Child> {
-  return start([...TSX, path.join(ROOT, 'bench', 'ceilings', 'bare-server.ts')], { BENCH_DATABASE_URL: databaseUrl }, '/constant')
+/** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts), with `jobs` queued jobs. */
+export function startBareServer(databaseUrl: string, jobs: number): Promise<Child> {
+  return start([...TSX, path.join(ROOT, 'bench', 'ceilings', 'bare-server.ts')], { BENCH_DATABASE_URL: databaseUrl, BENCH_JOBS: String(jobs) }, '/constant')
 }
 
 /** Runs one scenario in a load-generator process and returns what it measured. */

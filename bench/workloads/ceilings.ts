@@ -6,8 +6,10 @@ import { type Bench, type Ceilings, closedLoop } from './context.ts'
 
 /**
  * The machine's ceilings: a bare Fastify route answering a constant, one doing one primary-key
- * SELECT through `pg`, both under the workloads' load settings; and pgbench's select-only and
- * default scripts on the same PostgreSQL server.
+ * SELECT through `pg`, both under the workloads' load settings; workload 3's runner loops
+ * against bare routes that each commit one single-row update (the cheapest a claim, a progress
+ * report and a final report could be); and pgbench's select-only and default scripts on the
+ * same PostgreSQL server.
  */
 export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceilings; section: Section }> {
   const url = await recreateDatabase(bench.pg, bench.db('ceiling'))
@@ -19,16 +21,19 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
     const tpcb = await pgbench(url, 'default', clients, seconds)
 
     bench.log('ceilings: bare Fastify')
-    const bare = await startBareServer(url)
-    let constant, oneSelect
+    const { runners, runs, maxSeconds } = bench.sizes.runs
+    const bare = await startBareServer(url, runs)
+    let constant, oneSelect, runnerCycle
     try {
       constant = await runLoad(closedLoop(bench, bare.url, [{ method: 'GET', path: '/constant' }]))
       const rows = Array.from({ length: 1000 }, (_, i) => ({ method: 'GET', path: `/row/${i + 1}` }))
       oneSelect = await runLoad(closedLoop(bench, bare.url, rows))
+      runnerCycle = await runLoad({ mode: 'runners', base: bare.url, companyId: 'bare', apiKey: 'bare', runners, total: runs, seconds: maxSeconds })
     } finally {
       await bare.stop()
     }
-    const ceilings = { constant, oneSelect, selectOnly, tpcb }
+    const cycles = runnerCycle.extra!
+    const ceilings = { constant, oneSelect, runnerCycle, selectOnly, tpcb }
     return {
       ceilings,
       section: {
@@ -37,6 +42,7 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
         rows: [
           ['bare Fastify, constant answer', ...loadCells(constant)],
           ['bare Fastify, one primary-key SELECT through pg', ...loadCells(oneSelect)],
+          [`bare Fastify, runner cycle: three one-row updates, ${runners} runners`, ...loadCells(runnerCycle)],
           [`pgbench select-only (-S), ${clients} clients`, num(selectOnly.tps), '', `${ms(selectOnly.latencyMs)} (average)`, ''],
           [`pgbench default script (TPC-B-like), ${clients} clients`, num(tpcb.tps), '', `${ms(tpcb.latencyMs)} (average)`, ''],
         ],
@@ -44,6 +50,10 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
         notes: [
           `pgbench transactions per second are in the requests/s column; pgbench reports an average latency, not percentiles.`,
           `pgbench scale ${scale} (${(scale * 100_000).toLocaleString('en-US')} accounts), ${clients} clients on 2 threads, ${seconds} s per script.`,
+          `Runner cycle: workload 3's ${runners} runner loops (the same generator code) claim, report and finish ${runs.toLocaleString('en-US')} jobs through ` +
+            `three bare routes, each one committed single-row update (the claim takes the oldest queued job with SKIP LOCKED): ` +
+            `${num(cycles.finishedPerSecond)} finished cycles per second, ${cycles.doubleClaims} double claims. ` +
+            `It is what a finished run costs at the least on this machine: three HTTP requests and three commits, with none of a run's other writes.`,
         ],
       },
     }

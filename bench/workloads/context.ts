@@ -16,6 +16,8 @@ export interface Bench {
 export interface Ceilings {
   constant: LoadResult
   oneSelect: LoadResult
+  /** Workload 3's runner loops against three bare one-row updates (extra.finishedPerSecond). */
+  runnerCycle: LoadResult
   selectOnly: PgbenchResult
   tpcb: PgbenchResult
 }

@@ -1,7 +1,7 @@
 import { createCompany } from '../lib/api.ts'
 import { runLoad } from '../lib/processes.ts'
 import { withClient } from '../lib/postgres.ts'
-import { LOAD_COLUMNS, loadCells, num, type Section } from '../lib/report.ts'
+import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
 import type { Bench, Ceilings } from './context.ts'
 import type { Fixture } from './fixture.ts'
 
@@ -58,10 +58,14 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, c
   const extra = result.extra!
   const perSecond = extra.finishedPerSecond
   const complete = extra.finished >= runs
+  const bare = ceilings?.runnerCycle.extra!.finishedPerSecond
   return {
     title: '3. Runners: claim, report, finish',
-    columns: ['run', ...LOAD_COLUMNS, 'finished runs/s', 'double claims'],
-    rows: [[`${runners} runners, ${runs.toLocaleString('en-US')} queued runs of ${agents.toLocaleString('en-US')} agents`, ...loadCells(result), num(perSecond), String(extra.doubleClaims)]],
+    columns: ['run', ...LOAD_COLUMNS, 'finished runs/s', 'double claims', 'ratio to the bare runner cycle'],
+    rows: [[
+      `${runners} runners, ${runs.toLocaleString('en-US')} queued runs of ${agents.toLocaleString('en-US')} agents`,
+      ...loadCells(result), num(perSecond), String(extra.doubleClaims), bare ? pct(perSecond / bare) : '',
+    ]],
     verdicts: [
       { target: '>= 1,000 finished runs per second', measured: `${num(perSecond)}/s`, met: perSecond >= 1000 },
       { target: 'zero double claims', measured: String(extra.doubleClaims), met: extra.doubleClaims === 0 && extra.claims === extra.finished + extra.failures },
@@ -74,6 +78,10 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, c
           ? ` At ${commitsPerRun.toFixed(1)} commits per run, 1,000 finished runs per second would take ${num(commitsPerRun * 1000)} commits per second, against ` +
             `${num(ceilings.tpcb.tps)} transactions per second of pgbench's default script (three updates, an insert and a select each) on the same server.`
           : ''),
+      ...(bare
+        ? [`The bare runner cycle (ceilings: the same runner loops, each request one committed single-row update) finished ${num(bare)} cycles per second on this machine in this run, ` +
+            `${bare >= 1000 ? 'above' : 'below'} the 1,000 runs per second of the target.`]
+        : []),
       `${complete ? 'All' : `Only ${extra.finished} of the`} ${runs.toLocaleString('en-US')} runs finished` +
         `${complete ? '' : ` within the ${maxSeconds} s cap`} in ${result.seconds.toFixed(1)} s; the database then held ${db.succeeded} succeeded, ${db.queued} queued and ${db.other} other runs for the company.`,
     ],
