@@ -12,7 +12,7 @@ import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { busyness, describeMachine } from './lib/machine.ts'
 import { ROOT, startShopfloor } from './lib/processes.ts'
-import { checkLocal, dropDatabase, recreateDatabase, serverVersion } from './lib/postgres.ts'
+import { checkLocal, dropDatabase, recreateDatabase, serverDescription } from './lib/postgres.ts'
 import { renderReport, type Section } from './lib/report.ts'
 import { type Mode, SIZES } from './sizes.ts'
 import { measureCeilings } from './workloads/ceilings.ts'
@@ -100,7 +100,7 @@ const report = renderReport({
   mode: bench.sizes.mode,
   startedAt,
   finishedAt: new Date(),
-  machine: describeMachine(embeddedOnly ? 'not used (--embedded-only)' : await serverVersion(bench.pg)),
+  machine: describeMachine(embeddedOnly ? 'not used (--embedded-only)' : await serverDescription(bench.pg)),
   busyBefore,
   busyAfter: busyness(),
   settings: [

@@ -45,6 +45,12 @@ export async function dropDatabase(serverUrl: string, name: string): Promise<voi
   await withClient(databaseUrl(serverUrl, 'postgres'), (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
 }
 
-export async function serverVersion(serverUrl: string): Promise<string> {
-  return withClient(databaseUrl(serverUrl, 'postgres'), async (c) => (await c.query('SHOW server_version')).rows[0].server_version)
+/** The server's version and the settings that move write-heavy figures most. */
+export async function serverDescription(serverUrl: string): Promise<string> {
+  const names = ['autovacuum', 'synchronous_commit', 'fsync', 'shared_buffers', 'max_wal_size']
+  return withClient(databaseUrl(serverUrl, 'postgres'), async (c) => {
+    const { rows } = await c.query(`SELECT name, current_setting(name) AS value FROM pg_settings WHERE name = ANY($1) ORDER BY array_position($1, name)`, [names])
+    const version = (await c.query('SHOW server_version')).rows[0].server_version
+    return `${version}; ${rows.map((r) => `${r.name} ${r.value}`).join(', ')}`
+  })
 }
