@@ -48,7 +48,7 @@ async function onPostgres(databaseUrl: string) {
   // The bare runner cycle ran the runner loops to the end and workload 3 is set against it.
   expect(report).toMatch(/\| bare Fastify, runner cycle: three one-row updates, \d+ runners \| [\d,.]+ \|/)
   expect(report).toMatch(/finished cycles per second, 0 double claims/)
-  expect(report).toMatch(/\| \d+ \| 0 \| \d+% \|\n/)
+  expect(report).toMatch(/\| [\d,.]+ \| 0 \| \d+% \|\n/)
   const rows = targets(report)
   // Every target of workloads 1 to 6 has a verdict from a measurement, none "not measured".
   for (const n of ['1.', '2.', '3.', '4.', '5.', '6.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
