@@ -148,6 +148,27 @@ describe('budget_override approvals', () => {
     expect(await pendingApprovals(base, user)).toHaveLength(1)
   })
 
+  it('terminating an agent whose running run reached the budget neither pauses it nor opens an approval', async () => {
+    const { user, companyId, base } = await setup()
+    const agent = await hireAgent(t.app, user.token, companyId, { name: 'Leaver', monthly_budget_cents: 10 })
+    expect((await call(t.app, 'POST', `${base}/agents/${agent.id}/wake`, { token: user.token, body: {} })).status).toBe(201)
+    const claimed = await call(t.app, 'POST', `${base}/runs/claim`, { token: user.token, body: { runner_id: 'r', agent_ids: [agent.id] } })
+    const runId = claimed.body.run.id
+    const progress = await call(t.app, 'PATCH', `${base}/runs/${runId}`, { token: user.token, body: { runner_id: 'r', status: 'running', cost_cents: 12 } })
+    expect(progress.status).toBe(200)
+    expect((await agentOf(base, user, agent.id)).status).toBe('running')
+
+    const r = await call(t.app, 'POST', `${base}/agents/${agent.id}/terminate`, { token: user.token })
+    expect(r.status).toBe(200)
+    expect(r.body.status).toBe('terminated')
+    expect(await pendingApprovals(base, user)).toEqual([])
+    const audit = (await auditTrail(t.ctx, companyId)).filter((e) => e.entity_id === agent.id || e.entity_id === runId || e.entity_type === 'approval')
+    expect(audit.map((e) => [e.verb, e.entity_type])).not.toContainEqual(['paused', 'agent'])
+    expect(audit).toContainEqual(expect.objectContaining({ verb: 'cancelled', entity_id: runId, changes: { status: ['running', 'cancelled'] } }))
+    // The status it had when terminated, not one the cancellation passed it through.
+    expect(audit).toContainEqual(expect.objectContaining({ verb: 'terminated', entity_id: agent.id, changes: { status: ['running', 'terminated'] } }))
+  })
+
   it('a budget of 0 is no limit', async () => {
     const { user, companyId, base } = await setup()
     const agent = await hireAgent(t.app, user.token, companyId, { monthly_budget_cents: 0 })

@@ -66,14 +66,19 @@ export async function resumeAgent(tx: Tx, companyId: string, agentId: string, ac
  * manager (or become roots), and it leaves the org chart. Its history stays.
  *
  * The runs are locked before the agent, the order in which claims and run reports lock them,
- * so a termination racing a claim waits instead of deadlocking. If the agent turns out to be
- * missing or already terminated, throwing rolls the cancellations back.
+ * so a termination racing a claim waits instead of deadlocking. The cancellations leave the
+ * agent's status and budget alone: the termination records the status the agent had, and a
+ * cancelled run's cost does not pause an agent that is leaving or open an override for it. If
+ * the agent turns out to be missing or already terminated, throwing rolls them back.
  */
 export async function terminateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
-  await cancelRuns(tx, companyId, { agentId }, ['queued', 'running'], actor)
+  await cancelRuns(tx, companyId, { agentId }, ['queued', 'running'], actor, true)
   const previous = await transition(tx, companyId, agentId, 'terminated', ['idle', 'running', 'paused', 'pending_approval', 'error'])
   const agent = await getAgent(tx, companyId, agentId) // 404 when missing
   if (previous === null) throw invalidState(`Cannot terminate an agent that is ${agent.status}`)
+  // A wake or an assignment that committed between the cancellations and the agent's lock
+  // queued a run for it; later ones wait for the lock (wakes) or see it terminated.
+  await cancelRuns(tx, companyId, { agentId }, ['queued'], actor, true)
 
   const moved = await tx.many<{ id: string; name: string }>(
     `UPDATE agents SET reports_to_id = $3, updated_at = now()

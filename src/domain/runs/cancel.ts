@@ -35,7 +35,8 @@ export async function cancelRun(ctx: AppContext, companyId: string, runId: strin
  * Cancels, in the caller's transaction, the runs of one agent or one task that are in one of
  * `statuses` (terminating an agent cancels its queued and running runs; deleting a task its
  * queued ones). Each cancellation is audited, moves the agent and publishes like a cancel
- * request. The runs are locked first, the order claims and reports use.
+ * request; for an agent being terminated (`agentLeaving`) the agent is left to the termination
+ * (runEnded). The runs are locked first, the order claims and reports use.
  */
 export async function cancelRuns(
   tx: Tx,
@@ -43,6 +44,7 @@ export async function cancelRuns(
   of: { agentId: string } | { taskId: string },
   statuses: ('queued' | 'running')[],
   actor: Actor,
+  agentLeaving = false,
 ): Promise<void> {
   const column = 'agentId' in of ? 'agent_id' : 'task_id'
   const rows = await tx.many<Run & { previous: RunStatus }>(
@@ -56,7 +58,7 @@ export async function cancelRuns(
     ['agentId' in of ? of.agentId : of.taskId, companyId, statuses],
   )
   for (const { previous, ...run } of rows) {
-    await runEnded(tx, run, previous, actor)
+    await runEnded(tx, run, previous, actor, agentLeaving)
     publishRunUpdated(tx, run)
   }
 }

@@ -22,10 +22,14 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
 /**
  * The run finished (succeeded, failed or cancelled; ended_at already stamped by the caller's
  * statement), coming from `previous`. `actor` null means the system acting for the run's agent
- * (lease expiry).
+ * (lease expiry). `agentLeaving`: the agent is being terminated in the same transaction, so its
+ * status is left to the termination (whose audit event records the status it had) and its
+ * budget is not checked (a terminated agent is never paused and has no override to decide).
  */
-export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null): Promise<void> {
-  const agent = await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
+export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false): Promise<void> {
+  const agent = agentLeaving
+    ? await tx.one<{ name: string; budget: number }>('SELECT name, 0 AS budget FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
+    : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
     companyId: run.company_id,
