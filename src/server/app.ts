@@ -21,6 +21,7 @@ import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
 import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
+import { installJsonParser } from './http/json-body.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { webApp } from './http/web-app.ts'
@@ -36,12 +37,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
-    // handler; they get the envelope here.
+    // handler and the hooks; they get the envelope and X-Process-Time here.
     frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).status(error.statusCode ?? 400).send(envelope('HTTP_ERROR', error.message))
+      void (reply as FastifyReply).status(error.statusCode ?? 400).header('X-Process-Time', '0.000000').send(envelope('HTTP_ERROR', error.message))
     },
   })
   app.setValidatorCompiler(validatorCompiler)
+  installJsonParser(app)
   installErrorHandler(app, config.production)
   // Registered before any route so it sees them all (405 needs the list of known paths).
   let pages: PageFallback | undefined

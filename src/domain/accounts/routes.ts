@@ -52,28 +52,16 @@ export async function accountRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     refreshSession(ctx, (request.body as { refresh_token: string }).refresh_token),
   )
 
-  await app.register(async (scope) => {
-    // The body is optional here, and clients that always send `Content-Type: application/json`
-    // send an empty one: that means "no body" (every session), not a malformed request.
-    scope.removeContentTypeParser('application/json')
-    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-      if (String(text).trim() === '') return done(null, undefined)
-      try {
-        done(null, JSON.parse(String(text)))
-      } catch (err) {
-        done(Object.assign(err as Error, { statusCode: 400 }), undefined)
-      }
-    })
-    scope.post(
-      '/api/logout',
-      { ...authenticated, preValidation: requireSession, schema: { tags, body: schema.logoutBody } },
-      async (request, reply) => {
-        const body = request.body as { refresh_token?: string | null } | null | undefined
-        await endSessions(ctx.db, request.principal.user.id, body?.refresh_token ?? null)
-        return reply.status(204).send()
-      },
-    )
-  })
+  // The body is optional: no body (or an empty one, http/json-body.ts) ends every session.
+  app.post(
+    '/api/logout',
+    { ...authenticated, preValidation: requireSession, schema: { tags, body: schema.logoutBody } },
+    async (request, reply) => {
+      const body = request.body as { refresh_token?: string | null } | null | undefined
+      await endSessions(ctx.db, request.principal.user.id, body?.refresh_token ?? null)
+      return reply.status(204).send()
+    },
+  )
 
   app.get('/api/me', { ...authenticated, schema: { tags } }, async (request) => getUser(ctx.db, request.principal.user.id))
 

@@ -30,20 +30,6 @@ export function installErrorHandler(app: FastifyInstance, production: boolean): 
       const appErr = validationError(issues)
       return reply.status(422).send(envelope(appErr.code, appErr.message, appErr.details))
     }
-    if (err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError && (err as any).statusCode === 400) {
-      return reply.status(422).send(
-        envelope('VALIDATION_ERROR', `body: JSON decode error: ${err.message}`, {
-          errors: [{ loc: ['body'], message: 'JSON decode error', msg: 'JSON decode error', type: 'json_invalid' }],
-        }),
-      )
-    }
-    if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
-      return reply.status(422).send(
-        envelope('VALIDATION_ERROR', 'body: Field required', {
-          errors: [{ loc: ['body'], message: 'Field required', msg: 'Field required', type: 'missing' }],
-        }),
-      )
-    }
     const pg = PG_ERRORS[(err as any).code as string]
     if (pg && typeof (err as any).severity === 'string') {
       return reply.status(pg[0]).send(envelope(pg[1], pg[2], { errors: [{ loc: ['body'], message: pg[2], type: 'value_error' }] }))

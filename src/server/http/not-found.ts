@@ -11,7 +11,8 @@ export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => boo
 
 /** `fallback` may answer a GET that matched no route (the web app's pages); true = answered. */
 export function installNotFound(app: FastifyInstance, fallback?: PageFallback): void {
-  const paths = FindMyWay({ ignoreTrailingSlash: false })
+  // As the app's own router (app.ts): /health/ is /health.
+  const paths = FindMyWay({ ignoreTrailingSlash: true })
   const seen = new Set<string>()
   app.addHook('onRoute', (route) => {
     // CORS answers OPTIONS on every path through a catch-all; it says nothing about which exist.
