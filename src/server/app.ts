@@ -21,6 +21,7 @@ import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
 import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
+import { installIdNormalising } from './http/ids.ts'
 import { installJsonParser } from './http/json-body.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
 import { validatorCompiler } from './http/validation.ts'
@@ -44,6 +45,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   })
   app.setValidatorCompiler(validatorCompiler)
   installJsonParser(app)
+  installIdNormalising(app)
   installErrorHandler(app, config.production)
   // Registered before any route so it sees them all (405 needs the list of known paths).
   let pages: PageFallback | undefined

@@ -66,7 +66,7 @@ describe('create and get', () => {
       expect(r.status, ref).toBe(200)
       expect(r.body.id).toBe(task.id)
     }
-    for (const ref of ['OPS-2', 'SVC-1', 'OPS-99999999999', 'nonsense', '5f8a2b6e-0000-4000-8000-000000000000']) {
+    for (const ref of ['OPS-2', 'OPS-01', 'OPS-0', 'SVC-1', 'OPS-99999999999', 'nonsense', '5f8a2b6e-0000-4000-8000-000000000000']) {
       const r = await get(user, `${base}/tasks/${ref}`)
       expect(r.status, ref).toBe(404)
       expect(r.body.error.message).toBe('Task not found')
@@ -204,6 +204,28 @@ describe('update', () => {
     }
     const moved = await patch(user, `${base}/tasks/${grandchild.key}`, { parent_id: root.id })
     expect(moved.body.parent_id).toBe(root.id)
+  })
+})
+
+describe('ids in capitals', () => {
+  it('are the same ids: an unchanged assignee or its own parent is no change, and events reach the company', async () => {
+    const { user, company, base } = await setup()
+    const agent = await hireAgent(t.app, user.token, company.id)
+    const task = (await post(user, `${base}/tasks`, { title: 'Assigned', assignee_agent_id: agent.id })).body
+    const runsBefore = await runsOf(company.id)
+    const auditBefore = await countRows(t.ctx, 'audit_events', company.id)
+    const events = recordEvents(t.ctx, company.id)
+    const upper = `/api/companies/${company.id.toUpperCase()}/tasks/${task.id.toUpperCase()}`
+    const same = await patch(user, upper, { assignee_agent_id: agent.id.toUpperCase(), parent_id: task.id.toUpperCase() })
+    expect(same.status).toBe(200)
+    expect(same.body).toMatchObject({ assignee_agent_id: agent.id, parent_id: null })
+    expect(await runsOf(company.id)).toEqual(runsBefore)
+    expect(await countRows(t.ctx, 'audit_events', company.id)).toBe(auditBefore)
+    expect(events).toEqual([])
+    // A real change made through capitals is published on the company's own (lower-case) id.
+    const renamed = await patch(user, upper, { title: 'Renamed' })
+    expect(renamed.status).toBe(200)
+    expect(events).toEqual([{ type: 'task.updated', id: task.id }])
   })
 })
 

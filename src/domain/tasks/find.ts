@@ -3,7 +3,7 @@ import { notFound } from '../../server/errors.ts'
 import { isUuid } from '../../server/http/guards.ts'
 import { TASK_SELECT, type Task } from './model.ts'
 
-const KEY = /^([A-Za-z][A-Za-z0-9]*)-(\d{1,10})$/
+const KEY = /^([A-Za-z][A-Za-z0-9]*)-([1-9]\d{0,9})$/ // no leading zeros: OPS-01 is not OPS-1
 const MAX_NUMBER = 2_147_483_647 // the column is an integer; anything larger names no task
 
 /**
