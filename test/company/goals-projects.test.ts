@@ -72,9 +72,18 @@ describe('goals', () => {
     const top = (await send(user, 'POST', `${base}/goals`, { title: 'Top' })).body
     const sub = (await send(user, 'POST', `${base}/goals`, { title: 'Sub', parent_id: top.id })).body
     const task = await createTask(t.app, user.token, company.id, { goal_id: top.id })
-    await send(user, 'DELETE', `${base}/goals/${top.id}`)
+    const events = recordEvents(t.ctx, company.id)
+    expect((await send(user, 'DELETE', `${base}/goals/${top.id}`)).status).toBe(204)
     expect((await send(user, 'GET', `${base}/goals/${sub.id}`)).body.parent_id).toBe(null)
     expect((await send(user, 'GET', `${base}/tasks/${task.id}`)).body.goal_id).toBe(null)
+    // Each detached record is an audited change, published like an edit.
+    expect(events).toEqual([
+      { type: 'goal.updated', id: sub.id },
+      { type: 'task.updated', id: task.id },
+      { type: 'goal.deleted', id: top.id },
+    ])
+    expect(await auditRows(t.ctx, company.id, sub.id)).toContainEqual(expect.objectContaining({ verb: 'updated', entity_type: 'goal', changes: { parent_id: [top.id, null] } }))
+    expect(await auditRows(t.ctx, company.id, task.id)).toContainEqual(expect.objectContaining({ verb: 'updated', entity_type: 'task', changes: { goal_id: [top.id, null] } }))
   })
 })
 

@@ -397,10 +397,15 @@ describe('delete', () => {
     expect(events).toEqual([
       { type: 'agent.updated', id: agent.id },
       { type: 'run.updated', id: run.id, agent_id: agent.id, status: 'cancelled' },
+      { type: 'task.updated', id: sub.id },
       { type: 'task.deleted', id: task.id },
     ])
     expect((await get(user, `${base}/tasks/${task.id}`)).status).toBe(404)
     expect((await get(user, `${base}/tasks/${sub.id}`)).body.parent_id).toBe(null)
+    // The detached subtask's change is in the activity like any other.
+    expect(await auditRows(t.ctx, company.id, sub.id)).toContainEqual(expect.objectContaining({
+      verb: 'updated', entity_type: 'task', label: `${sub.key} ${sub.title}`, changes: { parent_id: [task.id, null] },
+    }))
     expect(await t.ctx.db.one('SELECT count(*)::int AS n FROM task_comments WHERE task_id = $1', [task.id])).toEqual({ n: 0 })
     expect(await t.ctx.db.one('SELECT status, task_id FROM runs WHERE id = $1', [run.id])).toEqual({ status: 'cancelled', task_id: null })
     const audit = (await auditRows(t.ctx, company.id, task.id)).at(-1)!

@@ -3,6 +3,7 @@ import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
+import { detachTasks } from '../tasks/detach.ts'
 
 // Goals nest (parent_id) without cycles. Their status is set by people and agents only; the
 // task counts are computed on read from the (goal_id, status) index.
@@ -102,10 +103,23 @@ export async function updateGoal(tx: Tx, companyId: string, goalId: string, acto
   return getGoal(tx, companyId, goalId)
 }
 
-/** Deletes a goal; its sub-goals and tasks are detached (their link becomes null). */
+/**
+ * Deletes a goal; its sub-goals and tasks are detached (their link becomes null), each an
+ * audited change with `goal.updated` or `task.updated`.
+ */
 export async function deleteGoal(tx: Tx, companyId: string, goalId: string, actor: Actor): Promise<void> {
-  const goal = await tx.one<{ title: string }>('DELETE FROM goals WHERE id = $1 AND company_id = $2 RETURNING title', [goalId, companyId])
+  const goal = await tx.one<{ title: string }>('SELECT title FROM goals WHERE id = $1 AND company_id = $2 FOR UPDATE', [goalId, companyId])
   if (!goal) throw notFound('Goal')
+  const subgoals = await tx.many<{ id: string; title: string }>(
+    'UPDATE goals SET parent_id = NULL, updated_at = now() WHERE parent_id = $1 AND company_id = $2 RETURNING id, title',
+    [goalId, companyId],
+  )
+  for (const sub of subgoals) {
+    await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'goal', entityId: sub.id, label: sub.title, changes: { parent_id: [goalId, null] } })
+    tx.publish(companyId, { type: 'goal.updated', id: sub.id })
+  }
+  await detachTasks(tx, companyId, 'goal_id', goalId, actor)
+  await tx.query('DELETE FROM goals WHERE id = $1 AND company_id = $2', [goalId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'goal', entityId: goalId, label: goal.title })
   tx.publish(companyId, { type: 'goal.deleted', id: goalId })
 }
