@@ -42,6 +42,11 @@ export async function runSchedulerProcess(args: string[]): Promise<void> {
     process.exit(2)
   }
   const log = createLogger(config)
+  // The in-process event backend is this process's own: what the scheduler writes (tasks of
+  // routines, runs it queues or expires) would reach no API instance's event stream.
+  if (config.eventsBackend !== 'redis') {
+    log.warn('EVENTS_BACKEND is memory: live events of this scheduler reach no API instance (set EVENTS_BACKEND=redis and REDIS_URL)')
+  }
   const ctx = await createContext(config, log)
   if (ctx.dbState === 'failed') {
     process.stderr.write('shopfloor scheduler: the database could not be initialised (see the log)\n')

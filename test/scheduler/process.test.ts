@@ -23,7 +23,10 @@ it('runs on its own, fires routines, and stops cleanly on SIGTERM', async () => 
     }
     const child = spawn(process.execPath, [BIN, 'scheduler', '--refresh-seconds', '60'], {
       cwd: ROOT,
-      env: { ...process.env, ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }), ENVIRONMENT: 'test', LOG_LEVEL: 'info' },
+      env: {
+        ...process.env, ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir, DATABASE_URL: '' }),
+        ENVIRONMENT: 'test', LOG_LEVEL: 'info', EVENTS_BACKEND: 'memory',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     })
     let output = ''
@@ -35,6 +38,8 @@ it('runs on its own, fires routines, and stops cleanly on SIGTERM', async () => 
     child.kill('SIGTERM')
     expect(await exited).toBe(0)
     expect(output).toContain('scheduler stopping')
+    // Its events cannot reach an API process on the in-process backend: it says so.
+    expect(output).toContain('EVENTS_BACKEND is memory: live events of this scheduler reach no API instance')
   } finally {
     await db?.close()
     await scratch?.drop()
