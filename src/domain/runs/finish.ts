@@ -28,7 +28,7 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  */
 export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false): Promise<void> {
   const agent = agentLeaving
-    ? await tx.one<{ name: string; budget: number }>('SELECT name, 0 AS budget FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
+    ? await tx.one<{ name: string; budget: number }>('SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
     : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
@@ -44,5 +44,5 @@ export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, act
     },
   })
   // A budget of 0 is no limit: nothing to add up.
-  if (agent && agent.budget > 0) await enforceBudget(tx, run.company_id, run.agent_id)
+  if (agent && agent.budget > 0 && !agentLeaving) await enforceBudget(tx, run.company_id, run.agent_id)
 }
