@@ -105,14 +105,18 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   }
   if (parsed.help) return 'help'
   const file = readConfigFile(parsed.config ?? defaultConfigPath(env), parsed.config !== undefined)
-  const pick = (flag: keyof typeof FLAGS, envName: string | null, fileKey: string): string | undefined => {
+  /** A setting's value from each source, in order: flag, environment, config file. */
+  const sources = (flag: keyof typeof FLAGS, envName: string | null, fileKey: string): (string | undefined)[] => {
     const fromFlag = parsed[flag]
-    if (typeof fromFlag === 'string') return fromFlag
-    const fromEnv = envName ? env[envName]?.trim() : undefined
-    if (fromEnv) return fromEnv
     const fromFile = file[fileKey]
-    return fromFile === undefined || fromFile === null ? undefined : String(fromFile)
+    return [
+      typeof fromFlag === 'string' ? fromFlag : undefined,
+      (envName ? env[envName]?.trim() : undefined) || undefined,
+      fromFile === undefined || fromFile === null ? undefined : String(fromFile),
+    ]
   }
+  const pick = (flag: keyof typeof FLAGS, envName: string | null, fileKey: string): string | undefined =>
+    sources(flag, envName, fileKey).find((v) => v !== undefined)
   const number = (flag: keyof typeof FLAGS, fileKey: string, fallback: number, min: number): number => {
     const raw = pick(flag, null, fileKey)
     if (raw === undefined) return fallback
@@ -136,7 +140,10 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   const successStatus = pick('success-status', 'SHOPFLOOR_SUCCESS_STATUS', 'success_status') ?? 'in_review'
   if (successStatus !== 'in_review' && successStatus !== 'done') throw new OptionsError('--success-status must be in_review or done')
 
-  const shared = pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null
+  // Each adapter's command: the sources in their usual order (a flag beats the config file),
+  // and within one source the adapter's own command before the shared one.
+  const shared = sources('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command')
+  const agentCommand = (own: (string | undefined)[]) => own.flatMap((v, i) => [v, shared[i]]).find((v) => v !== undefined) ?? null
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
   const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
@@ -153,8 +160,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
     simulate: parsed.simulate ?? file.simulate === true,
     agentCommands: {
-      agent_cli_1: pick('agent-cli-1-command', 'SHOPFLOOR_AGENT_CLI_1_COMMAND', 'agent_cli_1_command') ?? shared,
-      agent_cli_2: pick('agent-cli-2-command', 'SHOPFLOOR_AGENT_CLI_2_COMMAND', 'agent_cli_2_command') ?? shared,
+      agent_cli_1: agentCommand(sources('agent-cli-1-command', 'SHOPFLOOR_AGENT_CLI_1_COMMAND', 'agent_cli_1_command')),
+      agent_cli_2: agentCommand(sources('agent-cli-2-command', 'SHOPFLOOR_AGENT_CLI_2_COMMAND', 'agent_cli_2_command')),
     },
     promptVia,
     successStatus,

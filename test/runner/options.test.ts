@@ -42,6 +42,15 @@ describe('runner options', () => {
     expect(fromFlag.agentCommands).toEqual({ agent_cli_1: 'agent-z', agent_cli_2: 'agent-z' })
   })
 
+  it('a shared command given as a flag beats an adapter\'s command from the environment or the config file', () => {
+    const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
+    fs.writeFileSync(file, JSON.stringify({ agent_cli_1_command: 'from-file' }))
+    const options = parse([...base, '--config', file, '--agent-command', 'from-flag'], { SHOPFLOOR_AGENT_CLI_2_COMMAND: 'from-env' })
+    expect(options.agentCommands).toEqual({ agent_cli_1: 'from-flag', agent_cli_2: 'from-flag' })
+    const fileOnly = parse([...base, '--config', file], { SHOPFLOOR_AGENT_COMMAND: 'shared-env' })
+    expect(fileOnly.agentCommands).toEqual({ agent_cli_1: 'shared-env', agent_cli_2: 'shared-env' })
+  })
+
   it('reads url, company, key and options from a config file', () => {
     const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
     fs.writeFileSync(file, JSON.stringify({ url: 'http://file.example.test', company: COMPANY, api_key: KEY, concurrency: 3, simulate: true }))
