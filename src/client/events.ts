@@ -40,7 +40,10 @@ export async function followEvents(http: HttpClient, companyId: string, options:
       } else {
         failures = 0
         options.onConnected?.()
-        await readEvents(response, options.onEvent)
+        // Events already read with the last chunk are not handed out once the caller stopped.
+        await readEvents(response, (event) => {
+          if (!options.signal?.aborted) options.onEvent(event)
+        })
       }
     } catch (caught) {
       if (options.signal?.aborted) return

@@ -51,6 +51,16 @@ describe('shopfloor events', () => {
     ])
   })
 
+  it('prints no more than --count events when more arrive together', async () => {
+    const { home, account, companyId } = await signedInHome(world, 'EVC')
+    const agent = await account.client.agents.hire(companyId, { name: 'Busy' })
+    const stream = await follow(home, ['--json', '--count', '1'])
+    // One write, two events (task.created and run.created), delivered in one chunk.
+    const task = await account.client.tasks.create(companyId, { title: 'Two at once', assignee_agent_id: agent.id })
+    expect(await stream.exited).toBe(0)
+    expect(stream.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ type: 'task.created', id: task.id }])
+  })
+
   it('prints a readable line per event by default', async () => {
     const { home, account, companyId } = await signedInHome(world, 'EVH')
     const stream = await follow(home, ['--count', '1'])
