@@ -44,10 +44,17 @@ export class ShopfloorClient {
     loginIdp: async (credential: string) =>
       this.startSession(await this.call<T.Session>('POST', '/api/login/idp', { body: { credential }, auth: false })),
     config: () => this.call<{ idp_client_id: string | null }>('GET', '/api/auth/config', { auth: false }),
-    /** Ends this session (its refresh token), or every session of the user with `everywhere`. */
+    /**
+     * Ends this session (its refresh token), or every session of the user with `everywhere`.
+     * Without a refresh token this session cannot be named, and a logout without one would end
+     * them all: that is refused here rather than done by surprise.
+     */
     logout: async (options: { everywhere?: boolean } = {}) => {
       const credentials = this.http.getCredentials()
       const refreshToken = credentials && 'refreshToken' in credentials ? credentials.refreshToken : null
+      if (credentials && 'accessToken' in credentials && !refreshToken && !options.everywhere) {
+        throw new Error('logout: this client holds no refresh token to end its own session; pass { everywhere: true } to end every session')
+      }
       const body = options.everywhere || !refreshToken ? undefined : { refresh_token: refreshToken }
       await this.call<void>('POST', '/api/logout', { body })
       this.http.setCredentials(null)

@@ -135,6 +135,15 @@ describe('credentials', () => {
     expect(client.http.getCredentials()).toBeNull()
   })
 
+  it('will not end every session when asked to end only its own without a refresh token', async () => {
+    const { result } = await session()
+    const client = new ShopfloorClient({ baseUrl: url, credentials: { accessToken: result.access_token } })
+    await expect(client.auth.logout()).rejects.toThrow(/no refresh token/)
+    // The session's refresh token still works: nothing was ended.
+    const refreshed = await fetch(`${url}/api/refresh`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refresh_token: result.refresh_token }) })
+    expect(refreshed.status).toBe(200)
+  })
+
   it('refreshes once for simultaneous 401s, stores the new token and retries each request once', async () => {
     const { result } = await session()
     const probe = countingFetch()
