@@ -32,6 +32,17 @@ describe('tasks', () => {
     expect(shown).toMatchObject({ key: 'ENG-1', status: 'in_progress', comments: [] })
   })
 
+  it('reads a description of - from standard input, for goals, projects and routines as for tasks', async () => {
+    const { home, account, companyId } = await signedInHome(world, 'STD')
+    const goal = await world.json(['goals', 'create', 'Grow', '--description', '-'], { home, input: 'Goal text\n' })
+    expect(goal.description).toBe('Goal text')
+    const project = await world.json(['projects', 'create', 'Site', '--description', '-'], { home, input: 'Project text' })
+    expect(project.description).toBe('Project text')
+    const agent = await account.client.agents.hire(companyId, { name: 'Writer' })
+    const routine = await world.json(['routines', 'create', 'Daily', '--agent', agent.id, '--cron', '0 9 * * *', '--description', '-'], { home, input: 'Routine text' })
+    expect(routine.description).toBe('Routine text')
+  })
+
   it('lists tasks as a table, filtered by status and text', async () => {
     const { home, account, companyId } = await signedInHome(world, 'OPS')
     await account.client.tasks.create(companyId, { title: 'Rotate keys', status: 'blocked' })

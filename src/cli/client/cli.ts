@@ -4,6 +4,7 @@ import { type Agent, type Credentials, ShopfloorClient } from '../../client/inde
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
+import { readStdin } from './prompt.ts'
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000'
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -160,6 +161,12 @@ export function text(options: OptionValues, name: string): string | undefined {
 export function nullable(options: OptionValues, name: string): string | null | undefined {
   const value = text(options, name)
   return value === undefined ? undefined : value.toLowerCase() === 'none' ? null : value
+}
+
+/** A long-text option (`--description`): `none` clears it, `-` reads it from standard input. */
+export async function longText(options: OptionValues, name: string): Promise<string | null | undefined> {
+  const value = nullable(options, name)
+  return value === '-' ? readStdin() : value
 }
 
 export function integer(options: OptionValues, name: string): number | undefined {

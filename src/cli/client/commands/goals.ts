@@ -1,7 +1,7 @@
 // Goals: list (as a tree of nested goals), create, show, update, delete.
 import type { Goal, GoalStatus, GoalUpdate } from '../../../client/index.ts'
 import type { OptionSpec, OptionValues } from '../args.ts'
-import { type Cli, type GroupSpec, nullable, text } from '../cli.ts'
+import { type Cli, type GroupSpec, longText, nullable, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
 import { date, details, tree, type TreeNode } from '../format.ts'
 
@@ -17,7 +17,7 @@ async function goalFields(cli: Cli, options: OptionValues): Promise<GoalUpdate> 
   const owner = nullable(options, 'owner')
   const target = nullable(options, 'target-date')
   return {
-    description: nullable(options, 'description'),
+    description: await longText(options, 'description'),
     status: text(options, 'status') as GoalStatus | undefined,
     parent_id: nullable(options, 'parent'),
     owner_agent_id: owner ? (await cli.findAgent(owner)).id : owner,

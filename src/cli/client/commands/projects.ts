@@ -1,6 +1,6 @@
 // Projects: list, create, show, update (a project is archived, never deleted).
 import type { Project, ProjectStatus } from '../../../client/index.ts'
-import { type GroupSpec, cents, nullable, text } from '../cli.ts'
+import { type GroupSpec, cents, longText, nullable, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
 import { budget, details, table, time } from '../format.ts'
 
@@ -48,7 +48,7 @@ export const projects: GroupSpec = {
       async run(cli, { args, options }) {
         const project = await cli.client.projects.create(await cli.companyId(), {
           name: args.name!,
-          description: text(options, 'description'),
+          description: await longText(options, 'description'),
           repository: text(options, 'repository'),
           monthly_budget_cents: cents(options, 'budget'),
         })
@@ -78,7 +78,7 @@ export const projects: GroupSpec = {
       async run(cli, { args, options }) {
         const body = {
           name: text(options, 'name'),
-          description: nullable(options, 'description'),
+          description: await longText(options, 'description'),
           repository: nullable(options, 'repository'),
           monthly_budget_cents: cents(options, 'budget'),
           status: text(options, 'status') as ProjectStatus | undefined,

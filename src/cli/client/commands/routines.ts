@@ -1,5 +1,5 @@
 // Routines: cron-scheduled templates that create a task and queue a run when triggered.
-import { type GroupSpec, flag, text } from '../cli.ts'
+import { type GroupSpec, flag, longText, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
 import { table, time } from '../format.ts'
 
@@ -42,7 +42,7 @@ export const routines: GroupSpec = {
           agent_id: agent.id,
           title: args.title!,
           cron: required(text(options, 'cron'), 'cron'),
-          description: text(options, 'description'),
+          description: await longText(options, 'description'),
           project_id: text(options, 'project'),
           enabled: flag(options, 'disabled') ? false : undefined,
         })

@@ -2,7 +2,7 @@
 // comments, update, move, assign, comment, delete.
 import { type Comment, type Task, TASK_PRIORITIES, TASK_STATUSES, type TaskUpdate } from '../../../client/index.ts'
 import type { OptionSpec, OptionValues } from '../args.ts'
-import { type Cli, type GroupSpec, flag, integer, list, nullable, text } from '../cli.ts'
+import { type Cli, type GroupSpec, flag, integer, list, longText, nullable, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
 import { details, table, time } from '../format.ts'
 import { readStdin } from '../prompt.ts'
@@ -24,9 +24,8 @@ async function taskFields(cli: Cli, options: OptionValues): Promise<TaskUpdate> 
   const assignee = nullable(options, 'assignee')
   const parent = nullable(options, 'parent')
   const due = nullable(options, 'due')
-  const description = nullable(options, 'description')
   return {
-    description: description === '-' ? await readStdin() : description,
+    description: await longText(options, 'description'),
     status: text(options, 'status') as Task['status'] | undefined,
     priority: text(options, 'priority') as Task['priority'] | undefined,
     assignee_agent_id: assignee ? (await cli.findAgent(assignee)).id : assignee,
