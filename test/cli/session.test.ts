@@ -104,6 +104,25 @@ describe('shopfloor login', () => {
     expect(JSON.parse(login.stdout)).toMatchObject({ company_id: company.id, user: { email: account.email } })
     expect(readConfig(home).servers[world.url].company_id).toBe(company.id)
   })
+
+  it('drops the current company of an account signed in before when the new one is not a member', async () => {
+    const first = await register(world.url)
+    const second = await register(world.url)
+    const mine = await first.client.companies.create({ name: 'First Co', task_prefix: 'FST' })
+    await first.client.companies.create({ name: 'Also First', task_prefix: 'FS2' })
+    const only = await second.client.companies.create({ name: 'Second Co', task_prefix: 'SND' })
+    const home = newHome()
+    await world.run(['login', '--email', first.email, '--password-stdin'], { home, input: first.password })
+    expect((await world.run(['companies', 'use', mine.id], { home })).code).toBe(0)
+    // Another account with exactly one company: that one becomes current.
+    const login = await world.run(['login', '--email', second.email, '--password-stdin', '--json'], { home, input: second.password })
+    expect(JSON.parse(login.stdout)).toMatchObject({ company_id: only.id })
+    expect(readConfig(home).servers[world.url]).toMatchObject({ company_id: only.id, company_name: 'Second Co' })
+    // Back to the first account, with two companies: none is current until one is chosen.
+    const back = await world.run(['login', '--email', first.email, '--password-stdin', '--json'], { home, input: first.password })
+    expect(JSON.parse(back.stdout).company_id).toBe(null)
+    expect(readConfig(home).servers[world.url].company_id).toBeUndefined()
+  })
 })
 
 describe('token refresh', () => {

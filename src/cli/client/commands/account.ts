@@ -21,11 +21,12 @@ export const login: CommandSpec = {
       { access_token: session.access_token, refresh_token: session.refresh_token, email: session.user.email },
       { makeDefault: true },
     )
-    // Someone with exactly one company needs no `companies use` step.
-    const profile = cli.config.profile(cli.url)
-    if (!profile.company_id) {
-      const companies = await cli.client.companies.list()
-      if (companies.length === 1) cli.config.update(cli.url, { company_id: companies[0].id, company_name: companies[0].name })
+    // The current company is kept only if this account is a member (another account may have
+    // signed in here before); someone with exactly one company needs no `companies use` step.
+    const companies = await cli.client.companies.list()
+    if (!companies.some((c) => c.id === cli.config.profile(cli.url).company_id)) {
+      const only = companies.length === 1 ? companies[0] : null
+      cli.config.update(cli.url, { company_id: only?.id, company_name: only?.name })
     }
     const company = cli.config.profile(cli.url).company_name
     await cli.print({ url: cli.url, user: session.user, company_id: cli.config.profile(cli.url).company_id ?? null }, () =>
