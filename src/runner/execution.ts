@@ -69,11 +69,14 @@ export class Execution {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'transcript report failed; will retry')
       },
     )
+    // Every heartbeatSeconds, and at least three times per lease: a server with a short
+    // RUN_LEASE_SECONDS would otherwise expire runs whose agent is quiet.
+    const heartbeatSeconds = Math.min(this.options.heartbeatSeconds, Math.max(0.1, this.context.lease_seconds / 3))
     const heartbeat = setInterval(() => {
       this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId)).catch((err) => {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
       })
-    }, this.options.heartbeatSeconds * 1000)
+    }, heartbeatSeconds * 1000)
     const configDir = mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
 
@@ -86,6 +89,8 @@ export class Execution {
       } catch (err: any) {
         result = { ok: false, reply: '', error: `could not prepare the working folder: ${err.message}` }
       }
+      // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
+      if (this.lost()) throw new RunLost()
       result ??= await this.adapter.run({
         context: this.context,
         prompt: buildPrompt(this.context),
@@ -95,7 +100,7 @@ export class Execution {
         usage: (totals) => (this.usage = totals),
         signal: this.abort.signal,
       })
-      if (this.stopReason === 'lost') throw new RunLost()
+      if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
 
       await transcript.flush()
@@ -147,9 +152,14 @@ export class Execution {
     )
   }
 
+  /** The run is no longer ours (a method, so the answer is read afresh after each await). */
+  private lost(): boolean {
+    return this.stopReason === 'lost'
+  }
+
   /** Calls the API; an answer that means "not yours any more" stops the run and throws RunLost. */
   private async guard<T>(call: () => Promise<T>): Promise<T> {
-    if (this.stopReason === 'lost') throw new RunLost()
+    if (this.lost()) throw new RunLost()
     try {
       return await call()
     } catch (err) {

@@ -113,9 +113,16 @@ describe('stopping a run', () => {
 
   it('stops the agent when the lease is lost, without reporting over the expiry', async () => {
     const ws = await makeWorkspace(server.url)
-    const r = runner(ws, ['--heartbeat-seconds', '30']) // no heartbeat within the 2-second lease
+    const r = runner(ws)
     const { worker, run } = await assign(ws, { sleep: 30 })
     const seen = await agentStarted(run.id)
+    // The runner freezes (a suspended machine, a debugger) for longer than the 2-second lease.
+    r.child.kill('SIGSTOP')
+    try {
+      await runStatus(ws, run.id, 'failed')
+    } finally {
+      r.child.kill('SIGCONT')
+    }
     await waitFor(() => !alive(seen.pid), 15_000)
     const after = await ws.client.runs.get(ws.companyId, run.id)
     expect(after).toMatchObject({ status: 'failed', error: LEASE_EXPIRED })
@@ -143,6 +150,15 @@ describe('keeping the lease', () => {
     await agentStarted(run.id)
     const finished = await runStatus(ws, run.id, 'succeeded')
     expect(finished.summary).toBe('still mine')
+  })
+
+  it('heartbeats at least three times per lease, whatever --heartbeat-seconds says', async () => {
+    const ws = await makeWorkspace(server.url)
+    runner(ws, ['--heartbeat-seconds', '30']) // the lease (lease_seconds in the run context) is 2 seconds
+    const { run } = await assign(ws, { sleep: 3.5, reply: 'kept by the lease' })
+    await agentStarted(run.id)
+    const finished = await runStatus(ws, run.id, 'succeeded')
+    expect(finished.summary).toBe('kept by the lease')
   })
 })
 
