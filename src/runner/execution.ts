@@ -112,13 +112,14 @@ export class Execution {
         })
       }
       this.finishing = true
-      await report({
-        status: result.ok ? 'succeeded' : 'failed',
+      const final = {
+        status: result.ok ? ('succeeded' as const) : ('failed' as const),
         ...this.usage,
         summary: result.reply ? clip(result.reply, SUMMARY_MAX_CHARS) : null,
         error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
         transcript: transcript.take(),
-      })
+      }
+      await this.untilDelivered(() => report(final))
       this.log.info({ status: result.ok ? 'succeeded' : 'failed', error: result.error }, 'run finished')
     } catch (err) {
       if (!(err instanceof RunLost)) throw err
@@ -150,6 +151,27 @@ export class Execution {
     await this.guard(() =>
       this.client.tasks.update(company.id, task!.id, { status: blocked ? 'blocked' : this.options.successStatus, run_id: run.id }),
     )
+  }
+
+  /**
+   * The final report, tried again while the server cannot take it (down, restarting, 5xx)
+   * until the lease would be over: a server restart at the wrong moment must not turn a
+   * finished run into one that expires as failed. Heartbeats go on meanwhile. An answer
+   * about the request itself (4xx) or the run (no longer ours) ends the attempts.
+   */
+  private async untilDelivered(send: () => Promise<unknown>): Promise<void> {
+    const deadline = Date.now() + this.context.lease_seconds * 1000
+    for (let waitMs = 1000; ; waitMs = Math.min(waitMs * 2, 15_000)) {
+      try {
+        await send()
+        return
+      } catch (err) {
+        const refused = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429
+        if (err instanceof RunLost || refused || Date.now() + waitMs > deadline) throw err
+        this.log.warn({ err: describe(err), retry_in_ms: waitMs }, 'final report failed; trying again')
+        await new Promise((resolve) => setTimeout(resolve, waitMs))
+      }
+    }
   }
 
   /** The run is no longer ours (a method, so the answer is read afresh after each await). */

@@ -41,3 +41,33 @@ it('reconnects after the server restarts and claims new work from the event stre
     await runner.stop('SIGKILL')
   }
 }, 180_000) // two server starts and the reconnection backoff
+
+it('tries the final report again while the server restarts, so a finished run is not lost', async () => {
+  const first = await startTestServer()
+  let again: Awaited<ReturnType<typeof startServer>> | null = null
+  const ws = await makeWorkspace(first.url)
+  const agent = fakeAgent()
+  const runner = startRunner(
+    ['--url', first.url, '--company', ws.companyId, '--agent-command', agent.command],
+    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
+  )
+  try {
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Finisher', adapter: 'agent_cli_1' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Across a restart', description: planDescription({ sleep: 2, reply: 'done anyway' }), assignee_agent_id: worker.id })
+    const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    await waitFor(() => agent.started(run.id))
+    // The server goes away while the agent works, and stays away past the client's own retries.
+    await first.server.stop()
+    await waitFor(() => runner.logs().some((l) => l.msg === 'final report failed; trying again' && l.run_id === run.id), 60_000)
+    again = await startServer({ ...first.env, PORT: String(first.server.port) })
+    const done = await waitFor(async () => {
+      const current = await ws.client.runs.get(ws.companyId, run.id)
+      return current.status === 'succeeded' ? current : null
+    }, 60_000)
+    expect(done.summary).toBe('done anyway')
+  } finally {
+    await runner.stop('SIGKILL')
+    await again?.stop()
+    await first.close()
+  }
+}, 180_000)
