@@ -2,7 +2,7 @@
 // Company-scoped methods take the company id first; task methods take a task reference (its
 // UUID or its key such as `ENG-12`).
 import { followEvents, type StreamOptions } from './events.ts'
-import { type ClientOptions, type Credentials, errorFromResponse, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
+import { type ClientOptions, type Credentials, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
 import type * as T from './types.ts'
 
 const seg = encodeURIComponent
@@ -30,15 +30,7 @@ export class ShopfloorClient {
 
   readonly service = {
     info: () => this.call<T.ServiceInfo>('GET', '/', { auth: false }),
-    /**
-     * The service's health: `healthy`, or `unhealthy` with the database's state (a 503 that is
-     * an answer, not an error, and is not retried: SPEC.md "Service").
-     */
-    health: async (): Promise<T.Health> => {
-      const response = await this.http.send('GET', '/health', { auth: false, retry: false })
-      if (response.status !== 200 && response.status !== 503) throw await errorFromResponse(response)
-      return (await response.json()) as T.Health
-    },
+    health: () => this.call<T.Health>('GET', '/health', { auth: false }),
   }
 
   // --- Accounts and sessions --------------------------------------------------------------------

@@ -1,6 +1,5 @@
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { ShopfloorClient } from '../../src/client/index.ts'
 import { buildApp } from '../../src/server/app.ts'
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
 import { openPglite } from '../../src/server/db/pglite.ts'
@@ -77,10 +76,6 @@ describe('migrations', () => {
       const r = await call(app, 'GET', '/health')
       expect(r.status).toBe(503)
       expect(r.body).toMatchObject({ status: 'unhealthy', database: 'initialization failed', service: 'shopfloor', version: '2.1.0' })
-      // The client library hands the 503 over as the answer it is, at once (no retries).
-      const address = await app.listen({ host: '127.0.0.1', port: 0 })
-      const health = await new ShopfloorClient({ baseUrl: address }).service.health()
-      expect(health).toMatchObject({ status: 'unhealthy', database: 'initialization failed' })
       // the broken migration was rolled back, the good ones stayed
       expect(await db.one('SELECT 1 FROM schema_migrations WHERE version = 99999')).toBeNull()
     } finally {
