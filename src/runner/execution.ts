@@ -34,6 +34,8 @@ export class Execution {
   private stopReason: StopReason | null = null
   /** Set once the final report is on its way: the run's own end is not a reason to stop. */
   private finishing = false
+  /** Aborted when the runner shuts down: a final report the server cannot take is given up. */
+  private readonly shutdown = new AbortController()
   private usage: Usage = { tokens_in: 0, tokens_out: 0, cost_cents: 0 }
   private readonly log: Logger
   readonly done: Promise<void>
@@ -51,6 +53,7 @@ export class Execution {
 
   /** Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops. */
   stop(reason: StopReason): void {
+    if (reason === 'shutdown') this.shutdown.abort()
     if (this.stopReason || this.finishing) return
     this.stopReason = reason
     this.log.info({ reason }, reason === 'lost' ? 'run is no longer ours; stopping the agent' : 'stopping the run for shutdown')
@@ -157,19 +160,25 @@ export class Execution {
    * The final report, tried again while the server cannot take it (down, restarting, 5xx)
    * until the lease would be over: a server restart at the wrong moment must not turn a
    * finished run into one that expires as failed. Heartbeats go on meanwhile. An answer
-   * about the request itself (4xx) or the run (no longer ours) ends the attempts.
+   * about the request itself (4xx) or the run (no longer ours) ends the attempts, and so does
+   * the runner shutting down past its grace period (the run then expires with its lease).
    */
   private async untilDelivered(send: () => Promise<unknown>): Promise<void> {
     const deadline = Date.now() + this.context.lease_seconds * 1000
+    const abandoned = this.shutdown.signal
     for (let waitMs = 1000; ; waitMs = Math.min(waitMs * 2, 15_000)) {
       try {
         await send()
         return
       } catch (err) {
         const refused = err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429
-        if (err instanceof RunLost || refused || Date.now() + waitMs > deadline) throw err
+        if (err instanceof RunLost || refused || abandoned.aborted || Date.now() + waitMs > deadline) throw err
         this.log.warn({ err: describe(err), retry_in_ms: waitMs }, 'final report failed; trying again')
-        await new Promise((resolve) => setTimeout(resolve, waitMs))
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, waitMs)
+          abandoned.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true })
+        })
+        if (abandoned.aborted) throw err
       }
     }
   }

@@ -71,3 +71,30 @@ it('tries the final report again while the server restarts, so a finished run is
     await first.close()
   }
 }, 180_000)
+
+it('a runner shutting down gives up a final report the server cannot take once its grace period is over', async () => {
+  const gone = await startTestServer()
+  const ws = await makeWorkspace(gone.url)
+  const agent = fakeAgent()
+  const runner = startRunner(
+    ['--url', gone.url, '--company', ws.companyId, '--agent-command', agent.command, '--grace-seconds', '1'],
+    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
+  )
+  try {
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Leaving', adapter: 'agent_cli_1' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Nowhere to report', description: planDescription({ sleep: 1, reply: 'unheard' }), assignee_agent_id: worker.id })
+    const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    await waitFor(() => agent.started(run.id))
+    await gone.server.stop()
+    await waitFor(() => runner.logs().some((l) => l.msg === 'final report failed; trying again' && l.run_id === run.id), 60_000)
+    // The lease is 300 s: only giving up lets the runner exit within its grace period and a little.
+    const sent = Date.now()
+    runner.child.kill('SIGTERM')
+    const exited = await Promise.race([runner.exited, new Promise<null>((r) => setTimeout(() => r(null), 30_000))])
+    expect(exited).toMatchObject({ code: 0 })
+    expect(Date.now() - sent).toBeLessThan(30_000)
+  } finally {
+    await runner.stop('SIGKILL')
+    await gone.close()
+  }
+}, 180_000)
