@@ -23,7 +23,7 @@
 -- later. Should two claimers pick two runs of one agent, the loser fails on
 -- runs_one_running_per_agent (23505); a taken audit instant fails on audit_events_page. The
 -- caller tries again in both cases.
-CREATE FUNCTION claim_run(
+CREATE OR REPLACE FUNCTION claim_run(
   company uuid, runner text, dormant text[], only_agents uuid[], only_adapters text[], lease_seconds integer,
   actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, actor_run_id uuid
 ) RETURNS jsonb LANGUAGE plpgsql
