@@ -11,7 +11,7 @@ const SCHEMA_FILE = path.resolve(import.meta.dirname, '../../src/server/db/schem
 const STALE = 'src/server/db/schema.sql is not what the migrations make: run `npm run schema:dump` and review the difference'
 
 // The checked-in schema.sql is the dump of a PostgreSQL server. The embedded database has no
-// pg_trgm (migration 001 skips the extension and its trigram indexes there); all else is equal.
+// pg_trgm (the baseline migration skips the extension and its trigram indexes there); all else is equal.
 const withoutTrigrams = (sql: string) =>
   sql.split('\n').filter((line) => !/pg_trgm|gin_trgm_ops/.test(line)).join('\n').replace(/\n{3,}/g, '\n\n')
 

@@ -445,23 +445,25 @@ BEGIN
      WHERE t.id = o.id AND c.id = t.company_id
     RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
               o.started_at IS NULL AS started_at_changed, t.started_at
-  ), stamp AS (
-    SELECT greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond') AS at
-  ), audit AS (
-    INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
-                              verb, entity_type, entity_id, label, changes, created_at)
-    SELECT company, claim_run.actor_type, claim_run.actor_name, claim_run.actor_user_id, claim_run.actor_agent_id, actor_run_id,
-           'started', 'run', run.id, run.agent_name || ' (' || run.trigger || ')', '{"status": ["queued", "running"]}'::jsonb, stamp.at
-      FROM run, stamp
-    UNION ALL
-    SELECT company, 'system', run.agent_name, NULL, NULL, NULL, 'moved', 'task', task.id, task.key || ' ' || task.title,
-           jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
-             || CASE WHEN task.started_at_changed THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
-                     ELSE '{}'::jsonb END,
-           stamp.at + interval '1 microsecond'
-      FROM run, task, stamp
+  ), audit AS MATERIALIZED (
+    SELECT record_audit_events(company,
+             jsonb_build_array(jsonb_build_object(
+               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
+               'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
+               'changes', '{"status": ["queued", "running"]}'::jsonb))
+             || coalesce((SELECT jsonb_build_array(jsonb_build_object(
+                  'actor_type', 'system', 'actor_name', run.agent_name,
+                  'verb', 'moved', 'entity_type', 'task', 'entity_id', task.id, 'label', task.key || ' ' || task.title,
+                  'changes', jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
+                               || CASE WHEN task.started_at_changed
+                                       THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
+                                       ELSE '{}'::jsonb END))
+                  FROM task), '[]'::jsonb)) AS written
+      FROM run
   )
-  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run;
+  -- Joining audit makes the statement write the events.
+  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run, audit;
   RETURN claimed;
 END $function$;
 
@@ -472,6 +474,57 @@ AS $function$
 BEGIN
   PERFORM pg_notify('credentials_changed', '');
   RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.queue_run(company uuid, agent uuid, task uuid, routine uuid, run_trigger text, transcript jsonb)
+ RETURNS SETOF runs
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  RETURN QUERY
+  INSERT INTO runs (company_id, agent_id, task_id, routine_id, trigger, transcript)
+  VALUES (company, agent, task, routine, run_trigger,
+          (SELECT coalesce(jsonb_agg(jsonb_set(e, '{timestamp}', to_jsonb(now()))), '[]'::jsonb)
+             FROM jsonb_array_elements(queue_run.transcript) e))
+  ON CONFLICT (agent_id,
+               coalesce(task_id, '00000000-0000-0000-0000-000000000000'::uuid),
+               coalesce(routine_id, '00000000-0000-0000-0000-000000000000'::uuid))
+    WHERE status = 'queued'
+  DO NOTHING
+  RETURNING *;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.record_audit_events(company uuid, events jsonb)
+ RETURNS integer
+ LANGUAGE plpgsql
+AS $function$
+DECLARE
+  wanted integer := jsonb_array_length(events);
+  written uuid[];
+BEGIN
+  IF wanted = 0 THEN RETURN 0; END IF;
+  FOR attempt IN 1..20 LOOP
+    WITH inserted AS (
+      INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id,
+                                verb, entity_type, entity_id, label, changes, run_id, created_at)
+      SELECT company, e.actor_type, e.actor_name, e.actor_user_id, e.actor_agent_id, e.verb, e.entity_type, e.entity_id,
+             e.label, coalesce(e.changes, '{}'::jsonb), e.run_id, start.at + (e.n - 1) * interval '1 microsecond'
+        FROM ROWS FROM (jsonb_to_recordset(events)
+               AS (actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, verb text,
+                   entity_type text, entity_id uuid, label text, changes jsonb, run_id uuid))
+             WITH ORDINALITY AS e(actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
+                                  label, changes, run_id, n),
+             (SELECT greatest(clock_timestamp(),
+                              (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond') AS at) start
+       ORDER BY e.n
+      ON CONFLICT (company_id, created_at) DO NOTHING
+      RETURNING id
+    )
+    SELECT array_agg(id) INTO written FROM inserted;
+    IF coalesce(cardinality(written), 0) = wanted THEN RETURN wanted; END IF;
+    DELETE FROM audit_events WHERE id = ANY(written);
+  END LOOP;
+  RAISE EXCEPTION 'could not allocate audit instants for company % after 20 attempts', company;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.run_totals_add(company uuid, on_day date, agent uuid, project uuid, n_runs integer, n_succeeded integer, n_failed integer, cost bigint, t_in bigint, t_out bigint)

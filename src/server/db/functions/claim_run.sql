@@ -19,10 +19,9 @@
 -- One attempt: take the oldest eligible queued run (skipping runs and agents locked by other
 -- writes), start it, move its agent to running (agent-status.ts) and its backlog or todo task to
 -- in_progress, stamping started_at the first time (API-DECISIONS.md), and write the audit
--- events: run `started` by the claimer, task `moved` by the system on behalf of the agent, 1 µs
--- later. Should two claimers pick two runs of one agent, the loser fails on
--- runs_one_running_per_agent (23505); a taken audit instant fails on audit_events_page. The
--- caller tries again in both cases.
+-- events (record_audit_events): run `started` by the claimer, task `moved` by the system on
+-- behalf of the agent, 1 µs later. Should two claimers pick two runs of one agent, the loser
+-- fails on runs_one_running_per_agent (23505) and the caller tries again.
 CREATE OR REPLACE FUNCTION claim_run(
   company uuid, runner text, dormant text[], only_agents uuid[], only_adapters text[], lease_seconds integer,
   actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, actor_run_id uuid
@@ -71,22 +70,24 @@ BEGIN
      WHERE t.id = o.id AND c.id = t.company_id
     RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
               o.started_at IS NULL AS started_at_changed, t.started_at
-  ), stamp AS (
-    SELECT greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond') AS at
-  ), audit AS (
-    INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
-                              verb, entity_type, entity_id, label, changes, created_at)
-    SELECT company, claim_run.actor_type, claim_run.actor_name, claim_run.actor_user_id, claim_run.actor_agent_id, actor_run_id,
-           'started', 'run', run.id, run.agent_name || ' (' || run.trigger || ')', '{"status": ["queued", "running"]}'::jsonb, stamp.at
-      FROM run, stamp
-    UNION ALL
-    SELECT company, 'system', run.agent_name, NULL, NULL, NULL, 'moved', 'task', task.id, task.key || ' ' || task.title,
-           jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
-             || CASE WHEN task.started_at_changed THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
-                     ELSE '{}'::jsonb END,
-           stamp.at + interval '1 microsecond'
-      FROM run, task, stamp
+  ), audit AS MATERIALIZED (
+    SELECT record_audit_events(company,
+             jsonb_build_array(jsonb_build_object(
+               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
+               'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
+               'changes', '{"status": ["queued", "running"]}'::jsonb))
+             || coalesce((SELECT jsonb_build_array(jsonb_build_object(
+                  'actor_type', 'system', 'actor_name', run.agent_name,
+                  'verb', 'moved', 'entity_type', 'task', 'entity_id', task.id, 'label', task.key || ' ' || task.title,
+                  'changes', jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
+                               || CASE WHEN task.started_at_changed
+                                       THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
+                                       ELSE '{}'::jsonb END))
+                  FROM task), '[]'::jsonb)) AS written
+      FROM run
   )
-  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run;
+  -- Joining audit makes the statement write the events.
+  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run, audit;
   RETURN claimed;
 END $$;

@@ -8,8 +8,10 @@
 -- it, so a request never scans another company's rows.
 
 -- Functions -------------------------------------------------------------------------------------
--- PL/pgSQL bodies are resolved when they first run, so they may come before the tables.
+-- PL/pgSQL bodies are resolved when they first run, so they may come before the tables (a
+-- function returning a table's rows comes after that table).
 
+\ir ../functions/record_audit_events.sql
 \ir ../functions/notify_credentials_changed.sql
 \ir ../functions/run_totals_add.sql
 \ir ../functions/runs_totals_follow.sql
@@ -274,6 +276,7 @@ CREATE TABLE runs (
 -- read; until vacuum removes them each claim steps over all of them. Vacuum the runs table
 -- after 2% of its rows changed rather than the default 20%.
 ALTER TABLE runs SET (autovacuum_vacuum_scale_factor = 0.02);
+\ir ../functions/queue_run.sql
 -- At most one running run per agent, whatever races happen between runners.
 CREATE UNIQUE INDEX runs_one_running_per_agent ON runs (agent_id) WHERE status = 'running';
 -- At most one identical queued run (agent, task, routine); queueing again reuses it.
