@@ -88,7 +88,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   if (config.debug) await installDocs(app)
 
-  pages = await webApp(app)
+  pages = await webApp(app, config.webDistDir ?? undefined)
   await app.register(healthRoutes, { ctx, pages })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })

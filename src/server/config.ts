@@ -39,6 +39,8 @@ export interface Config {
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
+  /** Folder of the built web app to serve (WEB_DIST_DIR); null: web/dist of this checkout. */
+  webDistDir: string | null
 }
 
 export class ConfigError extends Error {}
@@ -137,5 +139,6 @@ export function loadConfig(env: Env = process.env): Config {
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    webDistDir: text(env, 'WEB_DIST_DIR'),
   }
 }
