@@ -97,6 +97,7 @@ async function pgliteTemplate(run: TestRun): Promise<void> {
   }
   const raw = new PGlite({ dataDir: run.pgliteDir! })
   try {
+    await raw.waitReady // dumpDataDir before it never settles
     fs.writeFileSync(run.pgliteArchive!, Buffer.from(await (await raw.dumpDataDir('none')).arrayBuffer()))
   } finally {
     await raw.close()
