@@ -81,7 +81,7 @@ const runId = process.env.SHOPFLOOR_RUN_ID
 const match = /FAKE:(\\{.*\\})/.exec(prompt)
 const plan = match ? JSON.parse(match[1]) : {}
 if (plan.ignoreTerm) process.on('SIGTERM', () => {})
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
+const env = process.env
 // Written under another name and renamed, so that a test polling for it never reads half a file.
 fs.writeFileSync(out + '/' + runId + '.start.tmp', JSON.stringify({
   pid: process.pid, cwd: process.cwd(), cwdEntries: fs.readdirSync('.'), env, prompt, argv: process.argv.slice(2),
@@ -114,7 +114,8 @@ export function fakeAgent(): FakeAgent {
   fs.writeFileSync(script, FAKE_AGENT)
   const file = (runId: string, suffix: string) => path.join(out, `${runId}${suffix}`)
   return {
-    command: `"${process.execPath}" "${script}"`,
+    // The output folder is set on the command line: the runner passes agents no variable of its own.
+    command: `FAKE_AGENT_OUT="${out}" "${process.execPath}" "${script}"`,
     out,
     started: (runId) => (fs.existsSync(file(runId, '.start.json')) ? JSON.parse(fs.readFileSync(file(runId, '.start.json'), 'utf8')) : null),
     finished: (runId) => fs.existsSync(file(runId, '.done')),
