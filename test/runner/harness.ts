@@ -189,3 +189,37 @@ export function killLeftover(pid: number | undefined): void {
     // already gone
   }
 }
+
+export interface StandIns {
+  /** Folder to put first on the runner's PATH. */
+  bin: string
+  /** What the stand-in recorded for a run, once it started. */
+  seen(runId: string): any | null
+}
+
+const STAND_INS = path.join(import.meta.dirname, 'stand-ins')
+export const CLI_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'cursor-agent'] as const
+
+/**
+ * Executables named like the real agent CLIs (stand-ins/*.mjs) in a folder of their own: each
+ * prints its CLI's real output format following the plan in its prompt and records what it got.
+ */
+export function standIns(names: readonly string[] = CLI_NAMES): StandIns {
+  const dir = tempDir('shopfloor-stand-ins-')
+  const bin = path.join(dir, 'bin')
+  const out = path.join(dir, 'out')
+  fs.mkdirSync(bin)
+  fs.mkdirSync(out)
+  for (const name of names) {
+    const file = path.join(bin, name)
+    fs.writeFileSync(file, `#!/bin/sh\nSTANDIN_OUT="${out}" exec "${process.execPath}" "${path.join(STAND_INS, `${name}.mjs`)}" "$@"\n`)
+    fs.chmodSync(file, 0o755)
+  }
+  return {
+    bin,
+    seen: (runId) => {
+      const file = path.join(out, `${runId}.json`)
+      return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+    },
+  }
+}
