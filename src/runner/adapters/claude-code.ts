@@ -15,7 +15,7 @@ export const claudeCode: Dialect = {
   executable: 'claude',
   credentials: ['ANTHROPIC_API_KEY', 'CLAUDE_CODE_OAUTH_TOKEN', 'ANTHROPIC_AUTH_TOKEN'],
   providerId: 'anthropic',
-  args({ home, config, resumeSession }) {
+  args({ home, config, resumeSession }, extra) {
     return [
       '-p', '--output-format', 'stream-json', '--verbose',
       // Headless: nobody is there to approve a tool call.
@@ -24,6 +24,7 @@ export const claudeCode: Dialect = {
       ...(config.model ? ['--model', config.model] : []),
       ...(config.max_turns ? ['--max-turns', String(config.max_turns)] : []),
       ...(resumeSession ? ['--resume', resumeSession] : []),
+      ...extra,
     ]
   },
   prepare({ home }) {

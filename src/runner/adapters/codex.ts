@@ -18,7 +18,7 @@ export const codex: Dialect = {
   executable: 'codex',
   credentials: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
   providerId: 'openai',
-  args({ config, resumeSession }) {
+  args({ config, resumeSession }, extra) {
     const server = mcpServer()
     const key = `mcp_servers.${MCP_SERVER_NAME}`
     return [
@@ -28,6 +28,7 @@ export const codex: Dialect = {
       '-c', `${key}.args=${toml(server.args)}`,
       '-c', `${key}.env_vars=${toml(MCP_ENV)}`,
       ...(config.model ? ['-m', config.model] : []),
+      ...extra,
       ...(resumeSession ? ['resume', resumeSession] : []),
       '-', // the prompt on standard input
     ]

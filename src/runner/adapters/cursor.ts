@@ -13,13 +13,14 @@ export const cursor: Dialect = {
   product: 'Cursor Agent',
   executable: 'cursor-agent',
   credentials: ['CURSOR_API_KEY'],
-  args({ config, resumeSession }) {
+  args({ config, resumeSession }, extra) {
     return [
       '-p', '--output-format', 'stream-json',
       // Headless: apply changes and start the configured MCP servers without asking.
       '--force', '--approve-mcps',
       ...(config.model ? ['--model', config.model] : []),
       ...(resumeSession ? ['--resume', resumeSession] : []),
+      ...extra,
     ]
   },
   prepare({ home }) {

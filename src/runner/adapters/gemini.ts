@@ -14,13 +14,14 @@ export const gemini: Dialect = {
   executable: 'gemini',
   credentials: ['GEMINI_API_KEY', 'GOOGLE_API_KEY', 'GOOGLE_APPLICATION_CREDENTIALS'],
   providerId: 'google',
-  args({ config, resumeSession }) {
+  args({ config, resumeSession }, extra) {
     return [
       '--output-format', 'stream-json',
       // Headless: nobody is there to approve a tool call.
       '--approval-mode', 'yolo',
       ...(config.model ? ['--model', config.model] : []),
       ...(resumeSession ? ['--resume', resumeSession] : []),
+      ...extra,
     ]
   },
   prepare({ home, config }) {

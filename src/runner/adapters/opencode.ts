@@ -12,11 +12,12 @@ export const opencode: Dialect = {
   product: 'OpenCode',
   executable: 'opencode',
   credentials: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
-  args({ config, resumeSession }) {
+  args({ config, resumeSession }, extra) {
     return [
       'run', '--format', 'json',
       ...(config.model ? ['--model', config.model] : []),
       ...(resumeSession ? ['--session', resumeSession] : []),
+      ...extra,
     ]
   },
   prepare({ home }) {

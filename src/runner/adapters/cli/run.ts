@@ -40,8 +40,8 @@ export interface Dialect {
   /** Credential variables of the CLI: passed to the agent, and one of them needed without a kept home. */
   credentials: readonly string[]
   providerId?: string
-  /** The arguments (before the agent's own extra ones); the prompt goes to standard input. */
-  args(input: AdapterInput): string[]
+  /** The arguments, with the agent's own `extra` ones in their place; the prompt goes to standard input. */
+  args(input: AdapterInput, extra: string[]): string[]
   /** Writes the CLI's configuration (the MCP server) into the run's home. */
   prepare?(input: AdapterInput): void
   parser(input: AdapterInput, sink: DialectSink): DialectParser
@@ -76,7 +76,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   }
   dialect.prepare?.(input)
   const executable = input.config.command ?? settings.executable
-  const args = [...dialect.args(input), ...(input.config.args ?? [])]
+  const args = dialect.args(input, input.config.args ?? [])
   input.transcript('system', `Running ${product}: ${[executable, ...args].join(' ')}\n`)
 
   const meter = new UsageMeter(dialect.providerId)
