@@ -208,7 +208,8 @@ export class Execution {
     return {
       ...process.env,
       SHOPFLOOR_API_URL: this.options.url,
-      SHOPFLOOR_API_KEY: this.options.apiKey,
+      // The run's own credential, with the agent's rights for this run only; never the runner's key.
+      SHOPFLOOR_API_KEY: this.context.run_token ?? '',
       SHOPFLOOR_RUN_ID: run.id,
       SHOPFLOOR_AGENT_ID: agent.id,
       SHOPFLOOR_AGENT_NAME: agent.name,
