@@ -258,3 +258,27 @@ describe('the credential ends with its run', () => {
   })
 })
 
+
+describe('the event stream of a run credential', () => {
+  it('ends when the run ends', async () => {
+    const { listen, openStream, waitUntil } = await import('../events/support.ts')
+    const own = await testApp()
+    try {
+      const base = await listen(own.app)
+      const o = await seedOrg(own)
+      const stream = await openStream(base, o.companyId, { token: o.token })
+      expect(stream.status).toBe(200)
+      await waitUntil(() => stream.body().includes('retry:'), 'the stream to open')
+      let ended = false
+      void stream.ended.then(() => (ended = true))
+      const r = await call(own.app, 'PATCH', `${o.base}/runs/${o.runId}`, { token: o.user.token, body: { runner_id: 'test-runner', status: 'succeeded' } })
+      expect(r.status).toBe(200)
+      await waitUntil(() => ended, 'the stream to end')
+      expect(stream.events().at(-1)).toMatchObject({ type: 'run.updated', id: o.runId, status: 'succeeded' })
+      const again = await openStream(base, o.companyId, { token: o.token })
+      expect(again.status).toBe(401)
+    } finally {
+      await own.close()
+    }
+  })
+})
