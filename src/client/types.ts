@@ -363,6 +363,8 @@ export interface RunContext {
   goal_chain: Goal[]
   project: Project | null
   lease_seconds: number
+  /** The agent's credential for this run (the claim answer only; GET /api/run does not repeat it). */
+  run_token?: string
 }
 
 export interface RunReport {

@@ -110,7 +110,8 @@ export class Execution {
           runnerEnv: process.env,
           context: this.context,
           apiUrl: this.options.url,
-          apiKey: this.options.apiKey,
+          // The run's own credential, with the agent's rights for this run only; never the runner's key.
+          apiKey: this.context.run_token ?? '',
           configDir: home,
           home: this.adapter.ownHome ? home : null,
           credentials: this.adapter.credentials ?? [],

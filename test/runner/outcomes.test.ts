@@ -101,13 +101,15 @@ describe('a successful run', () => {
     expect(seen.prompt.indexOf('Ship weekly reports')).toBeLessThan(seen.prompt.indexOf('Win the market'))
     expect(seen.env).toMatchObject({
       SHOPFLOOR_API_URL: server.url,
-      SHOPFLOOR_API_KEY: ws.apiKey,
       SHOPFLOOR_RUN_ID: run.id,
       SHOPFLOOR_AGENT_ID: worker.id,
       SHOPFLOOR_AGENT_NAME: 'Wren Worker',
       SHOPFLOOR_COMPANY_ID: ws.companyId,
       SHOPFLOOR_TASK_KEY: task.key,
     })
+    // The run's own credential (a JWT), never the runner's API key.
+    expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
+    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3)
     expect(seen.cwd).toBe(ROOT) // no project repository: the runner's work folder
     expect(seen.env.XDG_CONFIG_HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
     expect(seen.configDirEntries).toEqual([])
