@@ -53,11 +53,15 @@ export async function signRefreshToken(secret: string, userId: string): Promise<
   return { token, jti, exp }
 }
 
-/** The claims of a valid, unexpired token of the given type, or null. */
+/**
+ * The claims of a valid, unexpired token of the given type, or null. A token must carry every
+ * claim we sign (exp, iat, sub, type): a token without `exp` would never expire, so a
+ * correctly signed one that lacks any of them is refused like a forged one.
+ */
 export async function verifyToken(secret: string, token: string, type: 'access' | 'refresh'): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
-    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return null
+    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] })
+    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null
     return payload as unknown as TokenClaims
   } catch {
     return null
