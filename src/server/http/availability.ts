@@ -35,6 +35,7 @@ export function installAvailability(app: FastifyInstance, ctx: AppContext): void
     if (ctx.dbState === 'ready' || !needsDatabase(request.url)) return
     const deadline = Date.now() + START_WAIT_MS
     while (state() === 'starting' && Date.now() < deadline && !closing) await new Promise((r) => setTimeout(r, 50))
+    if (closing) throw shuttingDown()
     if (state() === 'failed') throw initialisationFailed()
     if (state() !== 'ready') throw starting()
   })
