@@ -19,11 +19,13 @@ import { taskRoutes } from '../domain/tasks/routes.ts'
 import type { AppContext } from './context.ts'
 import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
+import { installAvailability } from './http/availability.ts'
 import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
 import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
 import { installIdNormalising } from './http/ids.ts'
+import { installInputGuards } from './http/input-guards.ts'
 import { installJsonParser } from './http/json-body.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
 import { validatorCompiler } from './http/validation.ts'
@@ -39,6 +41,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     requestIdHeader: 'x-request-id',
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Shutdown's 503 comes from http/availability.ts, in the envelope.
+    return503OnClosing: false,
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
     // handler and the hooks; they get the envelope and X-Process-Time here.
     frameworkErrors: (error, _request, reply) => {
@@ -47,6 +51,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   })
   app.setValidatorCompiler(validatorCompiler)
   installJsonParser(app)
+  installAvailability(app, ctx)
+  installInputGuards(app)
   installIdNormalising(app)
   installErrorHandler(app, config.production)
   // Registered before any route so it sees them all (405 needs the list of known paths).
