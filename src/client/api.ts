@@ -179,6 +179,11 @@ export class ShopfloorClient {
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
   }
 
+  /** Runners the server heard from in the last 24 hours, with the runs they hold. */
+  readonly runners = {
+    list: (companyId: string) => this.call<T.Runner[]>('GET', this.co(companyId, '/runners')),
+  }
+
   // --- Approvals --------------------------------------------------------------------------------
 
   readonly approvals = {

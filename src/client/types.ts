@@ -86,6 +86,8 @@ export interface Member {
   created_at: Timestamp
 }
 
+export type { Runner, RunnerRun } from '../contract/runners.ts'
+
 // --- Agents ---------------------------------------------------------------------------------
 
 export type AgentStatus = 'idle' | 'running' | 'paused' | 'pending_approval' | 'terminated' | 'error'
@@ -335,6 +337,8 @@ export interface ClaimRequest {
   runner_id: string
   agent_ids?: Uuid[]
   adapters?: string[]
+  /** The runner's CLI versions by program, e.g. {"claude": "2.0.14"}. */
+  versions?: Record<string, string>
 }
 
 /** What a runner gets with a claimed run. */

@@ -37,6 +37,8 @@ export interface RunnerOptions {
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
+  /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
+  versions?: Record<string, string>
 }
 
 export class OptionsError extends Error {}

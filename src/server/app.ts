@@ -12,6 +12,7 @@ import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
+import { runnerRoutes } from '../domain/runners/routes.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import type { AppContext } from './context.ts'
@@ -106,6 +107,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         projectRoutes,
         activityRoutes,
         runRoutes,
+        runnerRoutes,
         approvalRoutes,
         routineRoutes,
         insightRoutes,
