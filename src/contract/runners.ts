@@ -33,6 +33,6 @@ export const Runner = Type.Object({
   last_seen_at: Type.String(),
   running_runs: Type.Array(RunnerRun),
   /** `gone` once silent for more than two lease lengths. */
-  status: Type.Union(RUNNER_STATUSES.map((s) => Type.Literal(s))),
+  status: Type.Unsafe<(typeof RUNNER_STATUSES)[number]>({ type: 'string', enum: [...RUNNER_STATUSES] }),
 })
 export type Runner = Omit<Static<typeof Runner>, 'versions'> & { versions: RunnerVersions }

@@ -10,6 +10,7 @@ import { commentRoutes } from '../domain/comments/routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
+import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
@@ -94,6 +95,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(invitationAcceptRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
   await app.register(
@@ -108,6 +110,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         activityRoutes,
         runRoutes,
         runnerRoutes,
+        peopleRoutes,
         approvalRoutes,
         routineRoutes,
         insightRoutes,

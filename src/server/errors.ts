@@ -34,6 +34,8 @@ export const ERROR_STATUS = {
   SESSION_REQUIRED: 403,
   API_KEY_EXISTS: 409,
   API_KEY_LIMIT: 400,
+  INVALID_INVITATION: 400,
+  MEMBER_EXISTS: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
