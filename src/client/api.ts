@@ -96,6 +96,24 @@ export class ShopfloorClient {
     members: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
   }
 
+  // --- People: members and invitations ---------------------------------------------------------
+
+  readonly members = {
+    list: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
+    setRole: (companyId: string, userId: string, role: T.Role) =>
+      this.call<T.Member>('PATCH', this.co(companyId, `/members/${seg(userId)}`), { body: { role } }),
+    remove: (companyId: string, userId: string) => this.call<void>('DELETE', this.co(companyId, `/members/${seg(userId)}`)),
+  }
+
+  readonly invitations = {
+    create: (companyId: string, body: { email: string; role: 'admin' | 'member' }) =>
+      this.call<T.Invitation>('POST', this.co(companyId, '/invitations'), { body }),
+    list: (companyId: string) => this.call<T.Invitation[]>('GET', this.co(companyId, '/invitations')),
+    revoke: (companyId: string, invitationId: string) => this.call<void>('DELETE', this.co(companyId, `/invitations/${seg(invitationId)}`)),
+    /** Joins the invitation's company (needs a password session of the invited address). */
+    accept: (token: string) => this.call<T.Company>('POST', '/api/invitations/accept', { body: { token } }),
+  }
+
   // --- Agents -----------------------------------------------------------------------------------
 
   readonly agents = {

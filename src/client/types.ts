@@ -87,6 +87,7 @@ export interface Member {
 }
 
 export type { Runner, RunnerRun } from '../contract/runners.ts'
+export type { Invitation } from '../contract/people.ts'
 
 // --- Agents ---------------------------------------------------------------------------------
 

@@ -81,7 +81,7 @@ async function changeable(tx: Queryable, companyId: string, caller: Caller, user
   const member = locked ? await getMember(tx, companyId, userId) : null
   if (!member) throw notFound('Member')
   if (member.role === 'owner') {
-    throw new AppError('FORBIDDEN', self ? 'An owner cannot leave the company' : `${member.email} is an owner: nobody changes or removes an owner`)
+    throw new AppError('FORBIDDEN', self && removing ? 'An owner cannot leave the company' : `${member.email} is an owner: nobody changes or removes an owner`)
   }
   return member
 }
