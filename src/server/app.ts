@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
 import { activityRoutes } from '../domain/activity/routes.ts'
+import { enforceRunRights } from '../domain/agents/rights.ts'
 import { agentRoutes } from '../domain/agents/routes.ts'
 import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
 import { approvalRoutes } from '../domain/approvals/routes.ts'
@@ -14,6 +15,7 @@ import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
+import { currentRunRoutes } from '../domain/runs/current.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import type { AppContext } from './context.ts'
@@ -90,12 +92,16 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   if (config.debug) await installDocs(app)
 
+  // An agent's run credential reaches only what its agent has the right to (domain/agents/rights.ts).
+  app.addHook('preHandler', enforceRunRights(ctx))
+
   pages = await webApp(app)
   await app.register(healthRoutes, { ctx, pages })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
   await app.register(invitationAcceptRoutes, { ctx })
+  await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
   await app.register(

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { RunnerVersions } from '../../contract/runners.ts'
@@ -54,6 +55,7 @@ const reportBody = {
     cost_cents: count,
     summary: nullable({ type: 'string' }),
     error: nullable({ type: 'string' }),
+    session_id: nullable({ type: 'string', maxLength: 200 }),
     transcript: {
       type: 'array',
       items: {
@@ -93,7 +95,9 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     await runnerSeen(ctx, companyId, { runnerId: body.runner_id, offer: { adapters: body.adapters ?? null, versions: body.versions ?? {} } })
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
     if (!run) return reply.status(204).send()
-    return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    // The agent's own credential for this run, handed to its process instead of the runner's key.
+    return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
   })
 
   app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {
