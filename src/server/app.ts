@@ -11,8 +11,10 @@ import { commentRoutes } from '../domain/comments/routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
+import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
+import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs/current.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
@@ -104,6 +106,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(invitationAcceptRoutes, { ctx })
   await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
@@ -118,6 +121,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         projectRoutes,
         activityRoutes,
         runRoutes,
+        runnerRoutes,
+        peopleRoutes,
         approvalRoutes,
         routineRoutes,
         insightRoutes,
