@@ -14,6 +14,7 @@ import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
+import { webhookRoutes } from '../domain/webhooks/routes.ts'
 import type { AppContext } from './context.ts'
 import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
@@ -110,6 +111,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         routineRoutes,
         insightRoutes,
         eventRoutes,
+        webhookRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }
