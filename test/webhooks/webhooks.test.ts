@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type DeliveryWorker, startDeliveryWorker } from '../../src/domain/webhooks/worker.ts'
 import { webhookPresence } from '../../src/domain/webhooks/presence.ts'
 import { createCompany, createTask, hireAgent } from '../fixtures.ts'
+import { openPostgres } from '../../src/server/db/postgres.ts'
 import { call, createUser, type TestUser } from '../helpers.ts'
 import { privateApp, waitFor } from '../scheduler/setup.ts'
 import { type Receiver, startReceiver } from './receiver.ts'
@@ -292,5 +293,39 @@ describe('delivery', () => {
     expect(row.last_error).toBe('No answer within 15 s')
     expect(row.status).toBe('pending')
     receiver.answer = 200
+  }, 40_000)
+
+  it('two instances share the deliveries: each is sent exactly once while the receiver answers', async () => {
+    const c = await company()
+    const hooks = [await subscribe(c.base, c.owner.token, { events: ['goal.created'] }), await subscribe(c.base, c.owner.token, { events: ['goal.created'] })]
+    for (let i = 0; i < 40; i++) {
+      expect((await call(t.app, 'POST', `${c.base}/goals`, { token: c.owner.token, body: { title: `Goal ${i}` } })).status).toBe(201)
+    }
+    // A second instance: its own connection pool on the same database (PostgreSQL), as a second process would have.
+    const secondDb = t.url ? openPostgres(t.url, undefined, 10) : t.ctx.db
+    const workers = [startDeliveryWorker(t.ctx, { pollMs: 50, batch: 5 }), startDeliveryWorker({ ...t.ctx, db: secondDb }, { pollMs: 50, batch: 5 })]
+    try {
+      await waitFor(async () => {
+        const n = await t.ctx.db.one(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE webhook_id = ANY($1) AND status = 'delivered'`, [hooks.map((h) => h.id)])
+        return n!.n === 80
+      }, 20_000)
+    } finally {
+      await Promise.all(workers.map((w) => w.stop()))
+      if (secondDb !== t.ctx.db) await secondDb.close()
+    }
+    expect(receiver.received).toHaveLength(80) // 40 events x 2 subscriptions, none twice
+    const perDelivery = receiver.received.map((r) => {
+      const matching = hooks.filter((h) => {
+        try {
+          new Webhook(h.secret).verify(r.body, r.headers)
+          return true
+        } catch {
+          return false
+        }
+      })
+      expect(matching).toHaveLength(1)
+      return `${matching[0].id} ${r.headers['webhook-id']}`
+    })
+    expect(new Set(perDelivery).size).toBe(80)
   }, 40_000)
 })

@@ -39,8 +39,7 @@ interface Taken {
 /** Takes up to $1 due deliveries of enabled subscriptions and leases them for one attempt. */
 const TAKE = `
   UPDATE webhook_deliveries d
-     SET leased_until = now() + make_interval(secs => $2), next_attempt_at = now() + make_interval(secs => $2),
-         attempts = d.attempts + 1, last_attempt_at = now()
+     SET leased_until = now() + make_interval(secs => $2), next_attempt_at = now() + make_interval(secs => $2)
     FROM webhooks w
    WHERE w.id = d.webhook_id
      AND d.id IN (
@@ -51,10 +50,13 @@ const TAKE = `
         FOR UPDATE OF x SKIP LOCKED)
   RETURNING d.id, d.seq, d.webhook_id, d.event_id, d.payload::text AS payload, d.attempts, w.url, w.secret`
 
+/** Deliveries taken but not attempted, handed back for the next look. */
+const RELEASE = 'UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = now() WHERE id = ANY($1::uuid[])'
+
 const DELIVERED = `
   WITH d AS (
     UPDATE webhook_deliveries SET status = 'delivered', delivered_at = now(), last_status_code = $2, last_error = NULL,
-           leased_until = NULL, next_attempt_at = NULL
+           leased_until = NULL, next_attempt_at = NULL, attempts = attempts + 1, last_attempt_at = $3
      WHERE id = $1 RETURNING webhook_id
   )
   UPDATE webhooks SET failing_since = NULL WHERE id = (SELECT webhook_id FROM d) AND failing_since IS NOT NULL`
@@ -67,6 +69,7 @@ const DELIVERED = `
 const FAILED = `
   WITH d AS (
     UPDATE webhook_deliveries SET last_status_code = $2, last_error = $3, leased_until = NULL,
+           attempts = attempts + 1, last_attempt_at = $5,
            status = CASE WHEN now() + make_interval(secs => $4) > retry_window_from + interval '24 hours' THEN 'failed' ELSE 'pending' END,
            next_attempt_at = CASE WHEN now() + make_interval(secs => $4) > retry_window_from + interval '24 hours' THEN NULL
                                   ELSE now() + make_interval(secs => $4) END
@@ -101,6 +104,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
   let again = false
 
   async function attempt(d: Taken): Promise<void> {
+    const startedAt = new Date().toISOString()
     let code: number | null = null
     let error: string | null = null
     const problem = await targetProblem(d.url, ctx.config.webhooksAllowPrivate)
@@ -130,20 +134,22 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
       }
     }
     if (error === null) {
-      await ctx.db.query(DELIVERED, [d.id, code])
+      await ctx.db.query(DELIVERED, [d.id, code, startedAt])
       webhookDeliveries.inc({ outcome: 'delivered' })
       return
     }
-    const row = await ctx.db.one<{ status: string }>(FAILED, [d.id, code, error.slice(0, 500), retryDelaySeconds(d.attempts)])
+    const attempts = d.attempts + 1
+    const row = await ctx.db.one<{ status: string }>(FAILED, [d.id, code, error.slice(0, 500), retryDelaySeconds(attempts), startedAt])
     const outcome = row?.status === 'failed' ? 'failed' : 'retry'
     webhookDeliveries.inc({ outcome })
-    log.info({ delivery_id: d.id, webhook_id: d.webhook_id, attempts: d.attempts, status_code: code, error, outcome }, 'webhook attempt failed')
+    log.info({ delivery_id: d.id, webhook_id: d.webhook_id, attempts, status_code: code, error, outcome }, 'webhook attempt failed')
   }
 
   /** Takes due deliveries until none is left; one subscription's in creation order, subscriptions side by side. */
   async function drain(): Promise<void> {
     for (;;) {
       if (stopped || ctx.dbState !== 'ready') return
+      const takenAt = Date.now()
       const taken = await ctx.db.many<Taken>(TAKE, [batch, LEASE_SECONDS])
       if (taken.length === 0) return
       const bySubscription = new Map<string, Taken[]>()
@@ -153,7 +159,13 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
         else bySubscription.set(d.webhook_id, [d])
       }
       await Promise.all([...bySubscription.values()].map(async (list) => {
-        for (const d of list) {
+        for (const [i, d] of list.entries()) {
+          // A slow receiver: what could not start in time goes back, before its lease runs out
+          // and another worker takes it while this one still holds it.
+          if (Date.now() - takenAt > LEASE_SECONDS * 1000 - ATTEMPT_TIMEOUT_MS - 2000) {
+            await ctx.db.query(RELEASE, [list.slice(i).map((x) => x.id)])
+            return
+          }
           await attempt(d).catch((err) => log.error({ err, delivery_id: d.id }, 'webhook attempt could not be recorded'))
         }
       }))
