@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../../server/context.ts'
+import { claims } from '../../server/metrics.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { idParams, nullable, nullableUuid, uuid } from '../companies/json-schema.ts'
 import { cancelRun } from './cancel.ts'
@@ -87,6 +88,7 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const body = request.body as { runner_id: string; agent_ids?: string[] | null; adapters?: string[] | null }
     const { companyId } = request.membership
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
+    claims.inc({ result: run ? 'claimed' : 'empty' })
     if (!run) return reply.status(204).send()
     return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
   })
