@@ -177,6 +177,8 @@ export class ShopfloorClient {
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
+    /** With a run credential: the run it belongs to and that run's context (GET /api/run). */
+    current: () => this.call<T.RunContext>('GET', '/api/run'),
   }
 
   // --- Approvals --------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
 import { activityRoutes } from '../domain/activity/routes.ts'
+import { enforceRunRights } from '../domain/agents/rights.ts'
 import { agentRoutes } from '../domain/agents/routes.ts'
 import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
 import { approvalRoutes } from '../domain/approvals/routes.ts'
@@ -13,6 +14,7 @@ import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
+import { currentRunRoutes } from '../domain/runs/current.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
@@ -102,6 +104,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   if (config.debug) await installDocs(app)
 
+  // An agent's run credential reaches only what its agent has the right to (domain/agents/rights.ts).
+  app.addHook('preHandler', enforceRunRights(ctx))
+
   // Not encapsulated: its onResponse hook counts every route's answers.
   await metricsRoutes(app, { ctx })
   pages = await webApp(app)
@@ -109,6 +114,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
   await app.register(

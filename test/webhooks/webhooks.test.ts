@@ -124,6 +124,11 @@ describe('the outbox', () => {
     const task = await createTask(t.app, c.owner.token, c.id, { title: 'Ship it', assignee_agent_id: agent.id })
     const claim = await call(t.app, 'POST', `${c.base}/runs/claim`, { token: c.owner.token, body: { runner_id: 'r1' } })
     expect(claim.status, JSON.stringify(claim.body)).toBe(200)
+    // The agent's run credential reads the company, but not where its data goes.
+    expect(claim.body.run_token).toBeTruthy()
+    const asAgent = await call(t.app, 'GET', `${c.base}/webhooks`, { token: claim.body.run_token })
+    expect(asAgent.status).toBe(403)
+    expect(asAgent.body.error.code).toBe('FORBIDDEN')
     const report = await call(t.app, 'PATCH', `${c.base}/runs/${claim.body.run.id}`, { token: c.owner.token, body: { runner_id: 'r1', transcript: [{ text: 'working' }] } })
     expect(report.status, JSON.stringify(report.body)).toBe(200)
     const done = await call(t.app, 'PATCH', `${c.base}/runs/${claim.body.run.id}`, { token: c.owner.token, body: { runner_id: 'r1', status: 'succeeded', summary: 'shipped' } })

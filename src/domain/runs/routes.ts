@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { claims } from '../../server/metrics.ts'
 import { userActor } from '../../server/http/guards.ts'
@@ -51,6 +52,7 @@ const reportBody = {
     cost_cents: count,
     summary: nullable({ type: 'string' }),
     error: nullable({ type: 'string' }),
+    session_id: nullable({ type: 'string', maxLength: 200 }),
     transcript: {
       type: 'array',
       items: {
@@ -90,7 +92,9 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
     claims.inc({ result: run ? 'claimed' : 'empty' })
     if (!run) return reply.status(204).send()
-    return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    // The agent's own credential for this run, handed to its process instead of the runner's key.
+    return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
   })
 
   app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {

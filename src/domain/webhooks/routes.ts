@@ -12,8 +12,14 @@ import {
 
 type Params = { company_id: string; webhook_id: string; delivery_id: string }
 
-/** Subscriptions reveal where a company's data goes: owners and admins only. */
+/**
+ * Subscriptions reveal where a company's data goes (and a URL may carry a receiver's token):
+ * owners and admins only, and never an agent through its run credential, reads included.
+ */
 async function ownerOrAdmin(request: FastifyRequest): Promise<void> {
+  if (request.principal.via === 'run') {
+    throw new AppError('FORBIDDEN', "An agent's run credential lacks the right to manage webhooks", { right: 'manage webhooks' })
+  }
   if (request.membership.role !== 'owner' && request.membership.role !== 'admin') {
     throw new AppError('FORBIDDEN', 'Only an owner or an admin of the company manages webhooks')
   }
