@@ -77,6 +77,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
         client.release(broken)
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen(channel, onSignal) {
       const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
       listeners.add(listener)
