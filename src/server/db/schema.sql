@@ -29,7 +29,8 @@ CREATE TABLE agents (
   avatar_seed integer NOT NULL DEFAULT (floor((random() * (1000000)::double precision)))::integer,
   last_activity timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  adapter_config jsonb NOT NULL DEFAULT '{}'::jsonb
 );
 ALTER TABLE agents ADD CONSTRAINT agents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE agents ADD CONSTRAINT agents_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
@@ -139,6 +140,27 @@ ALTER TABLE goals ADD CONSTRAINT goals_status_check CHECK ((status = ANY (ARRAY[
 CREATE INDEX goals_company ON public.goals USING btree (company_id, created_at);
 CREATE INDEX goals_parent ON public.goals USING btree (parent_id);
 
+CREATE TABLE invitations (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  email text NOT NULL,
+  role text NOT NULL,
+  token_hash text NOT NULL,
+  invited_by_user_id uuid,
+  expires_at timestamp with time zone NOT NULL,
+  accepted_at timestamp with time zone,
+  accepted_by_user_id uuid,
+  revoked_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE invitations ADD CONSTRAINT invitations_accepted_by_user_id_fkey FOREIGN KEY (accepted_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE invitations ADD CONSTRAINT invitations_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE invitations ADD CONSTRAINT invitations_invited_by_user_id_fkey FOREIGN KEY (invited_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE invitations ADD CONSTRAINT invitations_pkey PRIMARY KEY (id);
+ALTER TABLE invitations ADD CONSTRAINT invitations_role_check CHECK ((role = ANY (ARRAY['admin'::text, 'member'::text])));
+ALTER TABLE invitations ADD CONSTRAINT invitations_token_hash_key UNIQUE (token_hash);
+CREATE UNIQUE INDEX invitations_one_pending ON public.invitations USING btree (company_id, email) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL));
+
 CREATE TABLE memberships (
   company_id uuid NOT NULL,
   user_id uuid NOT NULL,
@@ -233,6 +255,18 @@ ALTER TABLE run_totals ADD CONSTRAINT run_totals_company_id_fkey FOREIGN KEY (co
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id);
 CREATE INDEX run_totals_agent ON public.run_totals USING btree (agent_id, day);
 
+CREATE TABLE runners (
+  company_id uuid NOT NULL,
+  runner_id character varying(100) NOT NULL,
+  adapters jsonb,
+  versions jsonb NOT NULL DEFAULT '{}'::jsonb,
+  first_seen_at timestamp with time zone NOT NULL DEFAULT now(),
+  last_seen_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE runners ADD CONSTRAINT runners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE runners ADD CONSTRAINT runners_pkey PRIMARY KEY (company_id, runner_id);
+CREATE INDEX runners_recent ON public.runners USING btree (company_id, last_seen_at DESC);
+
 CREATE TABLE runs (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   company_id uuid NOT NULL,
@@ -252,7 +286,9 @@ CREATE TABLE runs (
   started_at timestamp with time zone,
   ended_at timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  session_id text,
+  task_status_before text
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
@@ -346,7 +382,8 @@ CREATE TABLE tasks (
   started_at timestamp with time zone,
   completed_at timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  blocked_by_run_id uuid
 );
 ALTER TABLE tasks ADD CONSTRAINT tasks_assignee_agent_id_fkey FOREIGN KEY (assignee_agent_id) REFERENCES agents(id);
 ALTER TABLE tasks ADD CONSTRAINT tasks_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
@@ -398,6 +435,50 @@ ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (lower(email));
 CREATE TRIGGER users_credentials_changed AFTER DELETE OR UPDATE OF name, email, is_active, password_changed_at OR TRUNCATE ON public.users FOR EACH STATEMENT EXECUTE FUNCTION notify_credentials_changed();
 
+CREATE TABLE webhook_deliveries (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  seq bigint NOT NULL DEFAULT nextval('webhook_deliveries_seq_seq'::regclass),
+  webhook_id uuid NOT NULL,
+  company_id uuid NOT NULL,
+  event_id text NOT NULL,
+  type text NOT NULL,
+  payload jsonb NOT NULL,
+  status text NOT NULL DEFAULT 'pending'::text,
+  attempts integer NOT NULL DEFAULT 0,
+  last_status_code integer,
+  last_error text,
+  last_attempt_at timestamp with time zone,
+  next_attempt_at timestamp with time zone,
+  leased_until timestamp with time zone,
+  retry_window_from timestamp with time zone NOT NULL DEFAULT now(),
+  delivered_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])));
+ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE;
+CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at, seq) WHERE (status = 'pending'::text);
+CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (webhook_id, created_at DESC, seq DESC);
+
+CREATE TABLE webhooks (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  url character varying(2000) NOT NULL,
+  events text[] NOT NULL DEFAULT '{*}'::text[],
+  enabled boolean NOT NULL DEFAULT true,
+  description text,
+  secret text NOT NULL,
+  disabled_reason text,
+  failing_since timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE webhooks ADD CONSTRAINT webhooks_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE webhooks ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id);
+CREATE INDEX webhooks_company ON public.webhooks USING btree (company_id, created_at);
+CREATE TRIGGER webhooks_changed AFTER INSERT OR DELETE OR UPDATE OF enabled, events OR TRUNCATE ON public.webhooks FOR EACH STATEMENT EXECUTE FUNCTION notify_webhooks_changed();
+
 CREATE OR REPLACE FUNCTION public.claim_run(company uuid, runner text, dormant text[], only_agents uuid[], only_adapters text[], lease_seconds integer, actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, actor_run_id uuid)
  RETURNS jsonb
  LANGUAGE plpgsql
@@ -418,7 +499,7 @@ BEGIN
   END IF;
 
   WITH candidate AS (
-    SELECT r.id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
+    SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
        AND NOT (a.status = ANY(dormant))
        AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.status = 'running')
@@ -427,22 +508,26 @@ BEGIN
      ORDER BY r.created_at, r.id
      LIMIT 1
      FOR NO KEY UPDATE OF r, a SKIP LOCKED
+  ), old_task AS (
+    -- Read (and locked) before the run is started, so that the run can record the status its
+    -- task had (task_status_before: a failed run puts it back, runs/finish.ts). The order of
+    -- locks is unchanged: the candidate run and agent are locked first, by the candidate query.
+    SELECT id, status, started_at FROM tasks
+     WHERE id = (SELECT task_id FROM candidate) AND company_id = company AND status IN ('backlog', 'todo')
+     FOR NO KEY UPDATE
   ), run AS (
-    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now()
+    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now(),
+                    task_status_before = (SELECT status FROM old_task)
       FROM candidate
      WHERE runs.id = candidate.id AND runs.status = 'queued'
     RETURNING runs.*, candidate.agent_name
   ), agent AS (
     UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
      WHERE id = (SELECT agent_id FROM run) AND company_id = company AND status IN ('idle', 'error')
-  ), old_task AS (
-    SELECT id, status, started_at FROM tasks
-     WHERE id = (SELECT task_id FROM run) AND company_id = company AND status IN ('backlog', 'todo')
-     FOR NO KEY UPDATE
   ), task AS (
     UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
       FROM old_task o, companies c
-     WHERE t.id = o.id AND c.id = t.company_id
+     WHERE t.id = o.id AND c.id = t.company_id AND EXISTS (SELECT 1 FROM run)
     RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
               o.started_at IS NULL AS started_at_changed, t.started_at
   ), audit AS MATERIALIZED (
@@ -473,6 +558,15 @@ CREATE OR REPLACE FUNCTION public.notify_credentials_changed()
 AS $function$
 BEGIN
   PERFORM pg_notify('credentials_changed', '');
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.notify_webhooks_changed()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_notify('webhooks_changed', '');
   RETURN NULL;
 END $function$;
 

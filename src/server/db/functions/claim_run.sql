@@ -43,7 +43,7 @@ BEGIN
   END IF;
 
   WITH candidate AS (
-    SELECT r.id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
+    SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
        AND NOT (a.status = ANY(dormant))
        AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.status = 'running')
@@ -52,22 +52,26 @@ BEGIN
      ORDER BY r.created_at, r.id
      LIMIT 1
      FOR NO KEY UPDATE OF r, a SKIP LOCKED
+  ), old_task AS (
+    -- Read (and locked) before the run is started, so that the run can record the status its
+    -- task had (task_status_before: a failed run puts it back, runs/finish.ts). The order of
+    -- locks is unchanged: the candidate run and agent are locked first, by the candidate query.
+    SELECT id, status, started_at FROM tasks
+     WHERE id = (SELECT task_id FROM candidate) AND company_id = company AND status IN ('backlog', 'todo')
+     FOR NO KEY UPDATE
   ), run AS (
-    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now()
+    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now(),
+                    task_status_before = (SELECT status FROM old_task)
       FROM candidate
      WHERE runs.id = candidate.id AND runs.status = 'queued'
     RETURNING runs.*, candidate.agent_name
   ), agent AS (
     UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
      WHERE id = (SELECT agent_id FROM run) AND company_id = company AND status IN ('idle', 'error')
-  ), old_task AS (
-    SELECT id, status, started_at FROM tasks
-     WHERE id = (SELECT task_id FROM run) AND company_id = company AND status IN ('backlog', 'todo')
-     FOR NO KEY UPDATE
   ), task AS (
     UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
       FROM old_task o, companies c
-     WHERE t.id = o.id AND c.id = t.company_id
+     WHERE t.id = o.id AND c.id = t.company_id AND EXISTS (SELECT 1 FROM run)
     RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
               o.started_at IS NULL AS started_at_changed, t.started_at
   ), audit AS MATERIALIZED (
