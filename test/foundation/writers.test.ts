@@ -29,7 +29,10 @@ describe('one writer per table', () => {
   })
 
   it('no error is recognised by its message text: SQLSTATE and constraint names only', () => {
-    expect(filesMatching(/message\)?\s*\.\s*(includes|match|startsWith|endsWith|indexOf)\s*\(|\.test\(\s*[\w.]*message\b/)).toEqual([])
+    // The one exception: node-postgres's own connection errors carry no code at all.
+    expect(filesMatching(/message\)?\s*\.\s*(includes|match|startsWith|endsWith|indexOf)\s*\(|\.test\(\s*[\w.]*message\b/)).toEqual([
+      'server/db/unavailable.ts',
+    ])
   })
 })
 
@@ -47,6 +50,14 @@ describe('record_audit_events()', () => {
     return row!.id
   }
 
+  /** The company's events in order, with their distance in µs from the one set ahead of the clock. */
+  const eventsOf = (company: string) =>
+    t.ctx.db.many<{ verb: string; after: number; changes: unknown }>(
+      `SELECT verb, (extract(epoch FROM created_at - '2999-01-01T00:00:00Z') * 1000000)::int AS after, changes
+         FROM audit_events WHERE company_id = $1 ORDER BY created_at`,
+      [company],
+    )
+
   const event = (verb: string) => ({ actor_type: 'system', actor_name: 'system', verb, entity_type: 'company', label: verb })
 
   it('writes the events in the order given, 1 µs apart, after the newest event even when it is ahead of the clock', async () => {
@@ -61,15 +72,11 @@ describe('record_audit_events()', () => {
       JSON.stringify([event('first'), { ...event('second'), changes: { name: ['A', 'B'] } }, event('third')]),
     ])
     expect(written!.n).toBe(3)
-    const rows = await t.ctx.db.many<{ verb: string; created_at: string; changes: unknown }>(
-      `SELECT verb, created_at, changes FROM audit_events WHERE company_id = $1 ORDER BY created_at`,
-      [company],
-    )
-    expect(rows).toEqual([
-      { verb: 'ahead', created_at: '2999-01-01T00:00:00+00:00', changes: {} },
-      { verb: 'first', created_at: '2999-01-01T00:00:00.000001+00:00', changes: {} },
-      { verb: 'second', created_at: '2999-01-01T00:00:00.000002+00:00', changes: { name: ['A', 'B'] } },
-      { verb: 'third', created_at: '2999-01-01T00:00:00.000003+00:00', changes: {} },
+    expect(await eventsOf(company)).toEqual([
+      { verb: 'ahead', after: 0, changes: {} },
+      { verb: 'first', after: 1, changes: {} },
+      { verb: 'second', after: 2, changes: { name: ['A', 'B'] } },
+      { verb: 'third', after: 3, changes: {} },
     ])
   })
 
@@ -99,14 +106,10 @@ describe('record_audit_events()', () => {
       release()
       await holder
       await waiting
-      const rows = await t.ctx.db.many<{ verb: string; created_at: string }>(
-        `SELECT verb, created_at FROM audit_events WHERE company_id = $1 ORDER BY created_at`,
-        [company],
-      )
-      expect(rows).toEqual([
-        { verb: 'ahead', created_at: '2999-01-01T00:00:00+00:00' },
-        { verb: 'holder', created_at: '2999-01-01T00:00:00.000001+00:00' },
-        { verb: 'waiter', created_at: '2999-01-01T00:00:00.000002+00:00' },
+      expect((await eventsOf(company)).map(({ verb, after }) => ({ verb, after }))).toEqual([
+        { verb: 'ahead', after: 0 },
+        { verb: 'holder', after: 1 },
+        { verb: 'waiter', after: 2 },
       ])
     } finally {
       await other.close()
