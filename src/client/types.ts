@@ -97,6 +97,8 @@ export interface Agent {
   title: string | null
   role: string | null
   adapter: string | null
+  /** Per-adapter settings (`{}` when none): model, command, args, env, max_turns, url, timeout_seconds, secret_env. */
+  adapter_config: AdapterConfig
   reports_to_id: Uuid | null
   heartbeat_cron: string | null
   instructions: string | null
@@ -110,11 +112,23 @@ export interface Agent {
   created_at: Timestamp | null
 }
 
+export interface AdapterConfig {
+  model?: string
+  command?: string
+  args?: string[]
+  env?: string[]
+  max_turns?: number
+  url?: string
+  timeout_seconds?: number
+  secret_env?: string
+}
+
 export interface AgentFields {
   name?: string
   title?: string | null
   role?: string | null
   adapter?: string | null
+  adapter_config?: AdapterConfig
   reports_to_id?: Uuid | null
   heartbeat_cron?: string | null
   instructions?: string | null
@@ -316,6 +330,8 @@ export interface Run {
   cost_cents: number
   summary: string | null
   error: string | null
+  /** The agent CLI's session id, when its adapter reported one. */
+  session_id: string | null
   heartbeat_at: Timestamp | null
   started_at: Timestamp | null
   ended_at: Timestamp | null
@@ -360,6 +376,7 @@ export interface RunReport {
   cost_cents?: number
   summary?: string | null
   error?: string | null
+  session_id?: string | null
   /** New entries, appended. */
   transcript?: { timestamp?: Timestamp; role?: TranscriptRole; text: string }[]
 }

@@ -30,7 +30,7 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
   }
 
   const runner = new Runner(client, options, log)
-  runner.start()
+  await runner.start()
   let stopping = false
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import { AdapterConfig } from '../../contract/adapter-config.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
@@ -19,6 +20,7 @@ const commonFields = {
   instructions: nullableText,
   capabilities: nullable({ type: 'array' }),
   monthly_budget_cents: cents,
+  adapter_config: AdapterConfig,
 } as const
 const name = { type: 'string', minLength: 1, maxLength: 100 } as const
 

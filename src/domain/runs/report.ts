@@ -14,6 +14,7 @@ export interface RunReport {
   cost_cents?: number
   summary?: string | null
   error?: string | null
+  session_id?: string | null
   transcript?: Partial<TranscriptEntry>[]
 }
 
@@ -42,7 +43,7 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
     report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
-    JSON.stringify(entries),
+    JSON.stringify(entries), report.session_id ?? null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
     ? await finishingReport(ctx, params, actor)
@@ -59,6 +60,7 @@ const REPORTED = `UPDATE runs SET
     cost_cents = coalesce($8, cost_cents),
     summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
     error = CASE WHEN $11::boolean THEN $12 ELSE error END,
+    session_id = coalesce($14, session_id),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -90,7 +92,7 @@ const FINISH_UNBUDGETED = `
   ), audit AS (
     INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
                               verb, entity_type, entity_id, label, changes, created_at)
-    SELECT $2, $14, $15, $16::uuid, $17::uuid, $18::uuid, run.status, 'run', run.id, a.name || ' (' || run.trigger || ')',
+    SELECT $2, $15, $16, $17::uuid, $18::uuid, $19::uuid, run.status, 'run', run.id, a.name || ' (' || run.trigger || ')',
            jsonb_build_object('status', jsonb_build_array('running', run.status))
              || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
                      THEN jsonb_build_object('error', jsonb_build_array(NULL, run.error)) ELSE '{}'::jsonb END,

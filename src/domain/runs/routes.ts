@@ -51,6 +51,7 @@ const reportBody = {
     cost_cents: count,
     summary: nullable({ type: 'string' }),
     error: nullable({ type: 'string' }),
+    session_id: nullable({ type: 'string', maxLength: 200 }),
     transcript: {
       type: 'array',
       items: {
