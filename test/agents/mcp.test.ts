@@ -12,7 +12,7 @@ let ws: Workspace
 beforeAll(async () => {
   server = await startTestServer()
   ws = await makeWorkspace(server.url)
-}, 60_000)
+})
 afterAll(async () => server?.close())
 
 async function connect(env: Record<string, string>): Promise<Client> {
@@ -45,7 +45,7 @@ describe('shopfloor mcp', () => {
     claimed = (await client.runs.claim(companyId, { runner_id: 'mcp-test', agent_ids: [manager.id] }))!
     ids = { ceo: ceo.id, manager: manager.id, report: report.id, peer: peer.id, peerTask: peerTask.id }
     mcp = await connect({ SHOPFLOOR_API_URL: server.url, SHOPFLOOR_API_KEY: claimed.run_token! })
-  }, 60_000)
+  })
   afterAll(async () => mcp?.close())
 
   it('lists its tools', async () => {
