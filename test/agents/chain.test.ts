@@ -85,9 +85,9 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'agent.mjs'), STAND_IN)
   runner = startRunner(
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'chain-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5', '--concurrency', '3',
-      '--flush-seconds', '0.2', '--success-status', 'done', '--agent-command', `"${process.execPath}" "${path.join(dir, 'agent.mjs')}"`,
-      // Agents get an allow-listed environment: the stand-in's own settings are passed on by name.
-      ...['STANDIN_OUT', 'STANDIN_ROOT', 'STANDIN_BIN', 'STANDIN_OTHER_COMPANY'].flatMap((name) => ['--pass-env', name])],
+      '--flush-seconds', '0.2', '--success-status', 'done',
+      // The stand-in's own settings reach it only when named: agents get an allow-listed environment.
+      ...['STANDIN_OUT', 'STANDIN_ROOT', 'STANDIN_BIN', 'STANDIN_OTHER_COMPANY'].flatMap((name) => ['--pass-env', name]), '--agent-command', `"${process.execPath}" "${path.join(dir, 'agent.mjs')}"`],
     { SHOPFLOOR_API_KEY: ws.apiKey, STANDIN_OUT: out, STANDIN_ROOT: ROOT, STANDIN_BIN: BIN, STANDIN_OTHER_COMPANY: otherCompany },
   )
 })
