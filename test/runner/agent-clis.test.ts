@@ -140,7 +140,9 @@ describe('Claude Code (agent_cli_1)', () => {
     expect(seen.prompt).toContain('kind "question"')
 
     // The environment: an allow-list, the CLI's own credential, the run's variables, a home of its own.
-    expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', SHOPFLOOR_RUN_ID: run.id, SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_API_URL: server.url })
+    expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', SHOPFLOOR_RUN_ID: run.id, SHOPFLOOR_API_URL: server.url })
+    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3) // the run's credential, not the runner's key
+    expect(JSON.stringify(seen.env)).not.toContain(ws.apiKey)
     for (const name of [...Object.keys(SECRETS), 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'CURSOR_API_KEY', 'LOG_LEVEL']) expect(seen.env[name], name).toBeUndefined()
     expect(seen.env.HOME).not.toBe(process.env.HOME)
     expect(seen.env.HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
@@ -199,7 +201,7 @@ describe('Codex (agent_cli_2)', () => {
       '-m', 'gpt-5',
     ]))
     expect(seen.argv.find((a: string) => a.startsWith('mcp_servers.shopfloor.env_vars='))).toContain('"SHOPFLOOR_API_KEY"')
-    expect(seen.argv.join(' ')).not.toContain(ws.apiKey) // the key goes by name, not on the command line
+    expect(seen.argv.join(' ')).not.toContain(seen.env.SHOPFLOOR_API_KEY) // the credential goes by name, not on the command line
     expect(seen.argv.at(-1)).toBe('-')
     expect(seen.env.OPENAI_API_KEY).toBe('sk-openai-test')
     expect(seen.env.ANTHROPIC_API_KEY).toBeUndefined()
