@@ -148,6 +148,18 @@ describe('Claude Code (agent_cli_1)', () => {
     expect(seen.env.HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
   })
 
+  it('the agent reaches the Shopfloor MCP server as configured and acts as itself through it', async () => {
+    const agent = await hire('agent_cli_1')
+    const { task, run } = await runTask(agent.id, { mcp: 'Halfway there: tests pass.', reply: 'Reported.' })
+    expect(run.status).toBe('succeeded')
+    const [context, comment] = entries(run, 'tool')
+    expect(context.split('\n')[0]).toBe('mcp__shopfloor__get_context')
+    expect(context).toContain(run.id) // its own run, read through the server
+    expect(comment.split('\n')[0]).toBe('mcp__shopfloor__add_comment: Halfway there: tests pass.')
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.find((c) => c.body === 'Halfway there: tests pass.')).toMatchObject({ author_agent_id: agent.id, run_id: run.id })
+  })
+
   it('a subscription run that reports $0 is priced at list price', async () => {
     const agent = await hire('agent_cli_1')
     const { run } = await runTask(agent.id, { reply: 'ok', usage: USAGE, cost: 0, model: 'claude-sonnet-4-5' })
