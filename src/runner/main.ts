@@ -30,7 +30,6 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
   }
 
   const runner = new Runner(client, options, log)
-  await runner.start()
   let stopping = false
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -49,4 +48,6 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
       )
     })
   }
+  // After the handlers: a signal while the CLIs are being found still stops the runner cleanly.
+  await runner.start()
 }
