@@ -89,6 +89,16 @@ it('the start-up log names the CLIs found with their versions, and the runner cl
   expect(started.adapters).not.toContain('process') // no agent command
 })
 
+it('the claims tell the server the versions found, shown in the runners list', async () => {
+  const runners = await waitFor(async () => {
+    const list = await ws.client.runners.list(ws.companyId)
+    return list.find((r) => r.runner_id === 'cli-runner')?.versions?.claude ? list : null
+  })
+  expect(runners.find((r) => r.runner_id === 'cli-runner')!.versions).toEqual({
+    claude: '2.0.14 (Claude Code)', codex: 'codex-cli 0.46.0', gemini: '0.9.0', opencode: '0.15.3', 'cursor-agent': '2025.10.28-0a91dc2',
+  })
+})
+
 describe('Claude Code (agent_cli_1)', () => {
   it('streams roles, reports usage while it runs, keeps its cost, reply and session, and gets the MCP server', async () => {
     const agent = await hire('agent_cli_1', { model: 'claude-sonnet-4-5', max_turns: 12 })
@@ -189,7 +199,7 @@ describe('Claude Code (agent_cli_1)', () => {
       const { task, run } = await runTask(agent.id, { fail })
       expect(run.status, fail).toBe('failed')
       expect(run.error).toMatch(message)
-      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_progress')
+      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('todo') // back where it was before the run
     }
   })
 })
