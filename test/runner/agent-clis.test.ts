@@ -89,6 +89,13 @@ it('the start-up log names the CLIs found with their versions, and the runner cl
   expect(started.adapters).not.toContain('process') // no agent command
 })
 
+it('the server lists the runner with the CLI versions it found', async () => {
+  const listed = await waitFor(async () => (await ws.client.runners.list(ws.companyId)).find((r) => r.runner_id === 'cli-runner'))
+  expect(listed.status).toBe('online')
+  expect(listed.versions).toMatchObject({ 'Claude Code': '2.0.14 (Claude Code)', Codex: 'codex-cli 0.46.0', 'Gemini CLI': '0.9.0', OpenCode: '0.15.3' })
+  expect(listed.adapters).toEqual(expect.arrayContaining(['agent_cli_1', 'agent_cli_5', 'http', 'simulated']))
+})
+
 describe('Claude Code (agent_cli_1)', () => {
   it('streams roles, reports usage while it runs, keeps its cost, reply and session, and gets the MCP server', async () => {
     const agent = await hire('agent_cli_1', { model: 'claude-sonnet-4-5', max_turns: 12 })

@@ -43,6 +43,8 @@ export async function buildAdapters(options: RunnerOptions, log?: Logger): Promi
       continue
     }
     clis[name] = `${DIALECTS[name].product} ${cli.version} (${cli.path})`
+    // Sent with each claim, so the server's runners list names the CLIs this runner found.
+    options.versions = { ...options.versions, [DIALECTS[name].product]: cli.version.slice(0, 100) }
     adapters.set(name, cliAdapter(DIALECTS[name], { executable: cli.path, killAfterMs, keptHomes: options.agentHomes !== null }))
   }
   log?.info({ clis }, Object.keys(clis).length ? 'agent CLIs found' : 'no agent CLI found on PATH')
