@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
+import { claims } from '../../server/metrics.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { RunnerVersions } from '../../contract/runners.ts'
 import { idParams, nullable, nullableUuid, uuid } from '../companies/json-schema.ts'
@@ -94,6 +95,7 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     const { companyId } = request.membership
     await runnerSeen(ctx, companyId, { runnerId: body.runner_id, offer: { adapters: body.adapters ?? null, versions: body.versions ?? {} } })
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
+    claims.inc({ result: run ? 'claimed' : 'empty' })
     if (!run) return reply.status(204).send()
     const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
     // The agent's own credential for this run, handed to its process instead of the runner's key.
