@@ -9,6 +9,7 @@ import { agentRoutes } from '../domain/agents/routes.ts'
 import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
 import { approvalRoutes } from '../domain/approvals/routes.ts'
 import { commentRoutes } from '../domain/comments/routes.ts'
+import { exportRoutes, importRoutes } from '../domain/companies/portability-routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
@@ -114,6 +115,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(importRoutes, { ctx })
   await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
@@ -133,6 +135,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         insightRoutes,
         eventRoutes,
         webhookRoutes,
+        exportRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }
