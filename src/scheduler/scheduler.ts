@@ -10,6 +10,7 @@
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
+import { trimAllTranscripts } from '../domain/runs/retention.ts'
 import type { AppContext } from '../server/context.ts'
 import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
@@ -25,6 +26,8 @@ export interface SchedulerOptions {
   companyPollMs?: number
   /** Stale-run sweep interval; default STALE_SWEEP_SECONDS (60). */
   staleSweepMs?: number
+  /** How often transcripts past TRANSCRIPT_RETENTION_DAYS are trimmed (default 10 minutes). */
+  retentionMs?: number
 }
 
 export interface Scheduler {
@@ -47,6 +50,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
   const companyPollMs = options.companyPollMs ?? 30_000
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
+  const retentionMs = options.retentionMs ?? 10 * 60_000
   const log: Logger = ctx.log.child({ component: 'scheduler' })
 
   const entries = new Map<string, Entry>()
@@ -155,6 +159,22 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     }
   }
 
+  // Transcript retention: small batches (runs/retention.ts), one pass at a time.
+  let trimming = false
+  async function trim(): Promise<void> {
+    const days = ctx.config.transcriptRetentionDays
+    if (days === null || trimming) return
+    trimming = true
+    try {
+      const trimmed = await trimAllTranscripts(ctx.db, days, () => stopped)
+      if (trimmed) log.info({ trimmed, days }, 'transcripts trimmed')
+    } catch (err) {
+      log.error({ err }, 'transcript retention failed')
+    } finally {
+      trimming = false
+    }
+  }
+
   // In the API process the scheduler starts while migrations may still be running.
   const ready = serial('start', async () => {
     while (ctx.dbState === 'starting' && !stopped) await new Promise((r) => setTimeout(r, 500))
@@ -162,6 +182,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     if (ctx.dbState === 'failed') return log.error('database not initialised; the scheduler stays idle')
     await syncCompanies()
     await refresh()
+    void trim()
   })
   // Periodic work waits for the database too (a sweep before the migrations would only fail).
   const whenReady = (fn: () => void) => () => {
@@ -171,6 +192,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     setInterval(whenReady(() => void serial('refresh', refresh)), refreshMs),
     setInterval(whenReady(() => void serial('company poll', syncCompanies)), companyPollMs),
     setInterval(whenReady(() => void sweep()), staleSweepMs),
+    setInterval(whenReady(() => void trim()), retentionMs),
   ]
   for (const timer of intervals) timer.unref()
   log.info('scheduler started')
@@ -185,7 +207,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       for (const unsubscribe of subscriptions.values()) unsubscribe()
       subscriptions.clear()
       await chain
-      while (sweeping) await new Promise((r) => setTimeout(r, 10))
+      while (sweeping || trimming) await new Promise((r) => setTimeout(r, 10))
     },
   }
 }
