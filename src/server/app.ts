@@ -13,8 +13,10 @@ import { exportRoutes, importRoutes } from '../domain/companies/portability-rout
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
+import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
+import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs/current.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
@@ -22,11 +24,13 @@ import { webhookRoutes } from '../domain/webhooks/routes.ts'
 import type { AppContext } from './context.ts'
 import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
+import { installAvailability } from './http/availability.ts'
 import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
 import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
 import { installIdNormalising } from './http/ids.ts'
+import { installInputGuards } from './http/input-guards.ts'
 import { installJsonParser } from './http/json-body.ts'
 import { metricsRoutes } from './http/metrics.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
@@ -52,6 +56,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Shutdown's 503 comes from http/availability.ts, in the envelope.
+    return503OnClosing: false,
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
     // handler and the hooks; they get the envelope and X-Process-Time here.
     frameworkErrors: (error, request, reply) => {
@@ -61,6 +67,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   })
   app.setValidatorCompiler(validatorCompiler)
   installJsonParser(app)
+  installAvailability(app, ctx)
+  installInputGuards(app)
   installIdNormalising(app)
   installErrorHandler(app, config.production)
   // Registered before any route so it sees them all (405 needs the list of known paths).
@@ -116,6 +124,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
   await app.register(importRoutes, { ctx })
+  await app.register(invitationAcceptRoutes, { ctx })
   await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
@@ -130,6 +139,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         projectRoutes,
         activityRoutes,
         runRoutes,
+        runnerRoutes,
+        peopleRoutes,
         approvalRoutes,
         routineRoutes,
         insightRoutes,

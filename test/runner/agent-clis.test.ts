@@ -140,7 +140,10 @@ describe('Claude Code (agent_cli_1)', () => {
     expect(seen.prompt).toContain('kind "question"')
 
     // The environment: an allow-list, the CLI's own credential, the run's variables, a home of its own.
-    expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', SHOPFLOOR_RUN_ID: run.id, SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_API_URL: server.url })
+    expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', SHOPFLOOR_RUN_ID: run.id, SHOPFLOOR_API_URL: server.url })
+    // The run's own credential (a JWT), never the runner's key.
+    expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
+    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3)
     for (const name of [...Object.keys(SECRETS), 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'CURSOR_API_KEY', 'LOG_LEVEL']) expect(seen.env[name], name).toBeUndefined()
     expect(seen.env.HOME).not.toBe(process.env.HOME)
     expect(seen.env.HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)

@@ -53,6 +53,12 @@ export async function signRefreshToken(secret: string, userId: string): Promise<
   return { token, jti, exp }
 }
 
+/**
+ * Every token we sign carries exp, iat and sub: a correctly signed token that lacks one (a
+ * token without `exp` would never expire) is refused like a forged one.
+ */
+const VERIFY = { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] }
+
 /** How long a run credential's signature holds; the run's status ends it much sooner (auth/run-credential.ts). */
 export const RUN_TOKEN_SECONDS = 7 * 24 * 60 * 60
 
@@ -81,7 +87,7 @@ export async function signRunToken(secret: string, run: { id: string; agent_id: 
 /** The claims of a valid, unexpired run credential, or null. */
 export async function verifyRunToken(secret: string, token: string): Promise<RunTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
+    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
     const p = payload as Record<string, unknown>
     if (p.type !== 'run' || [p.sub, p.agent, p.company, p.user].some((v) => typeof v !== 'string')) return null
     return payload as unknown as RunTokenClaims
@@ -90,11 +96,13 @@ export async function verifyRunToken(secret: string, token: string): Promise<Run
   }
 }
 
-/** The claims of a valid, unexpired token of the given type, or null. */
+/**
+ * The claims of a valid, unexpired token of the given type (`access` or `refresh`), or null.
+ */
 export async function verifyToken(secret: string, token: string, type: 'access' | 'refresh'): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
-    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return null
+    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
+    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null
     return payload as unknown as TokenClaims
   } catch {
     return null
