@@ -11,6 +11,7 @@
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
 import { trimAllTranscripts } from '../domain/runs/retention.ts'
+import { pruneDeliveries } from '../domain/webhooks/prune.ts'
 import type { AppContext } from '../server/context.ts'
 import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
@@ -24,7 +25,7 @@ export interface SchedulerOptions {
   eventRefreshDelayMs?: number
   /** Stale-run sweep interval; default STALE_SWEEP_SECONDS (60). */
   staleSweepMs?: number
-  /** How often transcripts past TRANSCRIPT_RETENTION_DAYS are trimmed (default 10 minutes). */
+  /** How often retention runs: old transcripts and the old delivery log (default 10 minutes). */
   retentionMs?: number
 }
 
@@ -144,15 +145,18 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     }
   }
 
-  // Transcript retention: small batches (runs/retention.ts), one pass at a time.
+  // Retention: transcripts past TRANSCRIPT_RETENTION_DAYS (runs/retention.ts) and the webhook
+  // delivery log past 30 days (webhooks/prune.ts), in small batches, one pass at a time.
   let trimming = false
   async function trim(): Promise<void> {
-    const days = ctx.config.transcriptRetentionDays
-    if (days === null || trimming) return
+    if (trimming) return
     trimming = true
     try {
-      const trimmed = await trimAllTranscripts(ctx.db, days, () => stopped)
+      const days = ctx.config.transcriptRetentionDays
+      const trimmed = days === null ? 0 : await trimAllTranscripts(ctx.db, days, () => stopped)
       if (trimmed) log.info({ trimmed, days }, 'transcripts trimmed')
+      const pruned = await pruneDeliveries(ctx.db, () => stopped)
+      if (pruned) log.info({ pruned }, 'old webhook deliveries removed')
     } catch (err) {
       log.error({ err }, 'transcript retention failed')
     } finally {

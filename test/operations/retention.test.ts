@@ -86,3 +86,26 @@ it('works in batches: each statement trims at most one batch, the oldest first, 
   const left = await t.ctx.db.one(`SELECT count(*)::int AS n FROM runs WHERE company_id = $1 AND transcript_trimmed_at IS NULL`, [companyId])
   expect(left!.n).toBe(0)
 })
+
+it('the scheduler removes delivered and failed webhook deliveries older than 30 days, never pending ones', async () => {
+  const companyId = await makeCompany(t.ctx.db, 'Log Co')
+  const hook = await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO webhooks (company_id, url, secret) VALUES ($1, 'https://example.com/hook', 'whsec_x') RETURNING id`, [companyId])
+  const add = async (status: string, days: number) => (await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO webhook_deliveries (webhook_id, company_id, event_id, type, payload, status, created_at)
+     VALUES ($1, $2, 'evt_' || gen_random_uuid(), 'task.created', '{}', $3, now() - make_interval(days => $4)) RETURNING id`,
+    [hook!.id, companyId, status, days]))!.id
+  const oldDelivered = await add('delivered', 31)
+  const oldFailed = await add('failed', 40)
+  const oldPending = await add('pending', 40)
+  const recent = await add('delivered', 5)
+  const scheduler = await startScheduler(t.ctx, { retentionMs: 60_000 })
+  try {
+    await scheduler.ready
+    await waitFor(async () => (await t.ctx.db.many('SELECT 1 FROM webhook_deliveries WHERE id = ANY($1)', [[oldDelivered, oldFailed]])).length === 0)
+  } finally {
+    await scheduler.stop()
+  }
+  const left = await t.ctx.db.many<{ id: string }>('SELECT id FROM webhook_deliveries WHERE webhook_id = $1', [hook!.id])
+  expect(left.map((r) => r.id).sort()).toEqual([oldPending, recent].sort())
+})
