@@ -118,7 +118,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   // Not encapsulated: its onResponse hook counts every route's answers.
   await metricsRoutes(app, { ctx })
-  pages = await webApp(app)
+  pages = await webApp(app, config.webDistDir ?? undefined)
   await app.register(healthRoutes, { ctx, pages })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
