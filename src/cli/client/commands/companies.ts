@@ -34,7 +34,6 @@ export const companies: GroupSpec = {
         await cli.print(rows, () =>
           table(rows, [
             { header: ' ', value: (c) => (c.id === current ? '*' : ' ') },
-            { header: 'id', value: (c) => c.id },
             { header: 'prefix', value: (c) => c.task_prefix },
             { header: 'name', value: (c) => c.name },
             { header: 'role', value: (c) => c.role },
