@@ -107,6 +107,14 @@ export interface Agent {
   instructions: string | null
   capabilities: unknown[] | null
   monthly_budget_cents: number
+  /** The runner stops a run whose own cost reaches it (0 = no cap). */
+  max_run_cost_cents: number
+  /** Runaway breaker: the agent is paused when it starts this many runs in 60 minutes (0 = off). */
+  max_runs_per_hour: number
+  /** Pause after 3 finished runs on one task with the same summary. */
+  pause_on_repeat: boolean
+  /** Scheduled heartbeats skip the agent when it has nothing to do. */
+  heartbeat_skip_idle: boolean
   spend_mtd_cents?: number
   open_tasks?: number
   last_activity: Timestamp | null
@@ -137,6 +145,10 @@ export interface AgentFields {
   instructions?: string | null
   capabilities?: unknown[] | null
   monthly_budget_cents?: number
+  max_run_cost_cents?: number
+  max_runs_per_hour?: number
+  pause_on_repeat?: boolean
+  heartbeat_skip_idle?: boolean
 }
 
 export type AgentHire = AgentFields & { name: string; request_approval?: boolean }
