@@ -468,10 +468,18 @@ export interface Dashboard {
   tasks_by_priority: Record<string, number>
   spend_mtd_cents: number
   monthly_budget_cents: number
+  forecast: Forecast
   range_days: number
   series: DashboardDay[]
   active_runs: Run[]
   for_you: { blocked_tasks: number; open_tasks: number; recent: Task[] } | null
+}
+
+/** Projected month-end spend at the month's pace so far (docs/runs.md "Forecast"). */
+export interface Forecast {
+  month_end_cents: number
+  by_agent: { agent_id: Uuid; month_end_cents: number; budget_reached_on: string | null }[]
+  method: string
 }
 
 export interface Costs {
@@ -481,6 +489,7 @@ export interface Costs {
   by_agent: { agent_id: Uuid; name: string; cost_cents: number; tokens_in: number; tokens_out: number; runs: number }[]
   by_project: { project_id: Uuid; name: string; cost_cents: number }[]
   by_day: { date: string; cost_cents: number }[]
+  forecast: Forecast
 }
 
 export interface Inbox {
