@@ -199,7 +199,8 @@ describe('Claude Code (agent_cli_1)', () => {
       const { task, run } = await runTask(agent.id, { fail })
       expect(run.status, fail).toBe('failed')
       expect(run.error).toMatch(message)
-      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('todo') // back where it was before the run
+      // A failed run puts its task back where it was before the claim (API-DECISIONS.md).
+      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('todo')
     }
   })
 })
