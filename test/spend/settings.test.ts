@@ -84,4 +84,22 @@ describe('spend settings on agents', () => {
     expect(await countRows(t.ctx, 'audit_events', company.id)).toBe(before)
     expect(await countRows(t.ctx, 'agents', company.id)).toBe(1)
   })
+
+  it('are described in the OpenAPI document, on hire and PATCH', async () => {
+    const docs = await testApp({ debug: true })
+    try {
+      const doc = (await call(docs.app, 'GET', '/openapi.json')).body
+      const path = doc.paths['/api/companies/{company_id}/agents/{agent_id}']
+      const hire = doc.paths['/api/companies/{company_id}/agents'].post.requestBody.content['application/json'].schema.properties
+      const patch = path.patch.requestBody.content['application/json'].schema.properties
+      for (const body of [hire, patch]) {
+        expect(body.max_run_cost_cents).toMatchObject({ type: 'integer', minimum: 0 })
+        expect(body.max_runs_per_hour).toMatchObject({ type: 'integer', minimum: 0 })
+        expect(body.pause_on_repeat).toMatchObject({ type: 'boolean' })
+        expect(body.heartbeat_skip_idle).toMatchObject({ type: 'boolean' })
+      }
+    } finally {
+      await docs.close()
+    }
+  })
 })
