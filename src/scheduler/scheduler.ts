@@ -102,9 +102,13 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       entry.next = entry.schedule.nextSlot(now)
       const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
       try {
-        const fired = entry.def.kind === 'routine' ? await fireRoutine(ctx, entry.def, slot) : await fireHeartbeat(ctx, entry.def, slot)
-        schedulerSlots.inc({ kind: entry.def.kind, result: fired ? 'fired' : 'skipped' })
-        if (fired) log.info({ kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot fired')
+        const result = entry.def.kind === 'routine'
+          ? ((await fireRoutine(ctx, entry.def, slot)) ? 'fired' : 'skipped')
+          : await fireHeartbeat(ctx, entry.def, slot)
+        schedulerSlots.inc({ kind: entry.def.kind, result })
+        const fields = { kind: entry.def.kind, id: entry.def.id, company_id: entry.def.companyId, slot: at.toISOString() }
+        if (result === 'fired') log.info(fields, 'scheduled slot fired')
+        if (result === 'idle') log.info(fields, 'heartbeat skipped: the agent has nothing to do (heartbeat_skip_idle)')
       } catch (err) {
         log.error({ err, kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot failed')
       }

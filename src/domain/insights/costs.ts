@@ -1,5 +1,6 @@
 import type { Db } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
+import { forecast } from './forecast.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
 export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
@@ -47,5 +48,6 @@ export async function costs(db: Db, companyId: string, month: string | null) {
     by_agent: sums.by_agent,
     by_project: sums.by_project,
     by_day: sums.by_day,
+    forecast: await forecast(db, companyId, `${sums.month}-01`),
   }
 }

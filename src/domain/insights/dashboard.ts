@@ -1,6 +1,7 @@
 import type { Db } from '../../server/db/db.ts'
 import { runColumns } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
+import { forecast } from './forecast.ts'
 
 export const DASHBOARD_DAYS = [7, 14, 30] as const
 
@@ -16,7 +17,9 @@ const OPEN = `status NOT IN ('done', 'cancelled')`
  * (tasks_open_creator, tasks_created_by). The queries are independent and run side by side.
  */
 export async function dashboard(db: Db, companyId: string, userId: string, days: number) {
-  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent] = await Promise.all([
+  const now = new Date()
+  const monthStart = now.toISOString().slice(0, 8) + '01'
+  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent, projected] = await Promise.all([
     db.one<{ total: number; running: number; paused: number }>(
       `SELECT count(*) FILTER (WHERE status <> 'terminated')::int AS total,
               count(*) FILTER (WHERE status = 'running')::int AS running,
@@ -50,6 +53,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${RECENT_TASKS}`,
       [companyId, userId],
     ),
+    forecast(db, companyId, monthStart, now),
   ])
 
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<string, number>
@@ -69,6 +73,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
     tasks_by_priority: byPriority,
     spend_mtd_cents: money.spend,
     monthly_budget_cents: budget!.budget,
+    forecast: projected,
     range_days: days,
     series: money.series,
     active_runs: activeRuns,

@@ -75,13 +75,14 @@ const REPORTED = `UPDATE runs SET
  * its agent back to idle (error when it failed) when this was its last running run
  * (agent-status.ts; the statement's snapshot still sees this run running, so it is left out),
  * and the run's audit event (record_audit_events), labelled with the agent's name. Null when the
- * run is not held by the runner, its agent has a budget, or it failed after its claim moved its
+ * run is not held by the runner, its agent has a budget or pause_on_repeat, or it failed after its claim moved its
  * task (which goes back: runEnded), all of which need the transaction below.
  */
 const FINISH_UNBUDGETED = `
   WITH run AS (
     ${REPORTED}
-      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND monthly_budget_cents > 0)
+      -- A budget to check, or pause_on_repeat to look at (runEnded): transaction path.
+      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND (monthly_budget_cents > 0 OR pause_on_repeat))
       -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
     RETURNING ${runColumns()}
