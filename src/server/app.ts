@@ -14,6 +14,7 @@ import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
+import { ErrorEnvelope } from '../contract/common.ts'
 import type { AppContext } from './context.ts'
 import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
@@ -44,6 +45,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
   })
   app.setValidatorCompiler(validatorCompiler)
+  // Every error answer refers to this one schema (and the OpenAPI document lists it once).
+  app.addSchema(ErrorEnvelope)
   installJsonParser(app)
   installIdNormalising(app)
   installErrorHandler(app, config.production)
