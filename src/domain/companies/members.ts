@@ -1,20 +1,11 @@
 import type { Queryable } from '../../server/db/db.ts'
+import type { Member, Role as MemberRole } from '../../contract/companies.ts'
 import { recordAudit, systemActor } from '../audit/record.ts'
 
 // Members of a company. The API only lists them; operators add, remove and change roles with
 // `shopfloor admin members ...` (src/cli/admin-members.ts), which calls the functions below.
 
-export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const
-export type MemberRole = (typeof MEMBER_ROLES)[number]
-
-export interface Member {
-  user_id: string
-  name: string
-  email: string
-  avatar_url: string | null
-  role: MemberRole
-  created_at: string
-}
+export { MEMBER_ROLES, type Member, type Role as MemberRole } from '../../contract/companies.ts'
 
 /** Every member, in the order they joined. */
 export function listMembers(db: Queryable, companyId: string): Promise<Member[]> {
