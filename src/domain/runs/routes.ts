@@ -1,118 +1,123 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
+import { ClaimBody, ExpiredRuns, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
-import { idParams, nullable, nullableUuid, uuid } from '../companies/json-schema.ts'
 import { cancelRun } from './cancel.ts'
 import { claimRun } from './claim.ts'
 import { expireStaleRuns } from './expire.ts'
-import { getRun, listRuns, type RunFilter } from './lookup.ts'
-import { RUN_STATUSES } from './model.ts'
-import { heartbeatRun, type RunReport, reportRun } from './report.ts'
+import { getRun, listRuns } from './lookup.ts'
+import { heartbeatRun, reportRun } from './report.ts'
 import { runContext } from './run-context.ts'
 import { wakeAgent } from './wake.ts'
 
 const tags = ['runs']
-
-const runnerId = { type: 'string', minLength: 1, maxLength: 100 } as const
-const count = { type: 'integer', minimum: 0 } as const
-
-const listQuery = {
-  type: 'object',
-  properties: {
-    limit: { type: 'integer', minimum: 1, maximum: 500, default: 100 },
-    agent_id: uuid,
-    task_id: uuid,
-    status: { type: 'array', items: { type: 'string', enum: RUN_STATUSES } },
-  },
-} as const
-
-const claimBody = {
-  type: 'object',
-  required: ['runner_id'],
-  properties: {
-    runner_id: runnerId,
-    agent_ids: nullable({ type: 'array', items: uuid }),
-    adapters: nullable({ type: 'array', items: { type: 'string' } }),
-  },
-} as const
-
-const heartbeatBody = { type: 'object', required: ['runner_id'], properties: { runner_id: runnerId } } as const
-
-const reportBody = {
-  type: 'object',
-  required: ['runner_id'],
-  properties: {
-    runner_id: runnerId,
-    // `queued` passes the schema so that it can answer INVALID_STATE rather than 422.
-    status: { type: 'string', enum: ['queued', 'running', 'succeeded', 'failed'] },
-    tokens_in: count,
-    tokens_out: count,
-    cost_cents: count,
-    summary: nullable({ type: 'string' }),
-    error: nullable({ type: 'string' }),
-    transcript: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['text'],
-        properties: {
-          timestamp: nullable({ type: 'string' }),
-          role: { type: 'string', enum: ['agent', 'tool', 'system', 'user'] },
-          text: { type: 'string' },
-        },
-      },
-    },
-  },
-} as const
-
-const wakeBody = {
-  type: ['object', 'null'],
-  properties: { task_id: nullableUuid, reason: nullable({ type: 'string' }) },
-} as const
-
-type Params = { company_id: string; run_id: string }
+const RunParams = IdParams('run_id')
 
 // Runs and the runner protocol: list, get, claim, heartbeat, report, cancel, expire-stale; and
 // waking an agent, which queues a run.
-export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get('/runs', { schema: { tags, params: idParams(), querystring: listQuery } }, async (request) => {
-    return listRuns(ctx.db, request.membership.companyId, request.query as RunFilter)
-  })
+export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
 
-  app.get('/runs/:run_id', { schema: { tags, params: idParams('run_id') } }, async (request) => {
-    return getRun(ctx.db, request.membership.companyId, (request.params as Params).run_id)
-  })
+  app.get(
+    '/runs',
+    {
+      schema: {
+        tags, operationId: 'listRuns', summary: 'List runs', description: 'Newest first, without transcripts.',
+        params: CompanyParams, querystring: ListRunsQuery, response: { 200: Type.Array(Run), ...companyErrors() },
+      },
+    },
+    async (request) => listRuns(ctx.db, request.membership.companyId, { ...request.query, limit: request.query.limit ?? 100 }),
+  )
 
-  app.post('/runs/claim', { schema: { tags, params: idParams(), body: claimBody } }, async (request, reply) => {
-    const body = request.body as { runner_id: string; agent_ids?: string[] | null; adapters?: string[] | null }
-    const { companyId } = request.membership
-    const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
-    if (!run) return reply.status(204).send()
-    return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
-  })
+  app.get(
+    '/runs/:run_id',
+    {
+      schema: {
+        tags, operationId: 'getRun', summary: 'Get a run with its transcript',
+        params: RunParams, response: { 200: Run, ...companyErrors() },
+      },
+    },
+    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id),
+  )
 
-  app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {
-    return { expired: await expireStaleRuns(ctx, request.membership.companyId) }
-  })
+  app.post(
+    '/runs/claim',
+    {
+      schema: {
+        tags, operationId: 'claimRun', summary: 'Claim the next queued run (runners)',
+        description: 'Answers the run with everything needed to execute it, or 204 when nothing is queued.',
+        params: CompanyParams, body: ClaimBody, response: { 200: RunContext, 204: NoContent, ...companyErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { runner_id, agent_ids, adapters } = request.body
+      const { companyId } = request.membership
+      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, userActor(request))
+      if (!run) return reply.status(204).send()
+      return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    },
+  )
 
-  app.post('/runs/:run_id/heartbeat', { schema: { tags, params: idParams('run_id'), body: heartbeatBody } }, async (request) => {
-    const { runner_id } = request.body as { runner_id: string }
-    return heartbeatRun(ctx, request.membership.companyId, (request.params as Params).run_id, runner_id)
-  })
+  app.post(
+    '/runs/expire-stale',
+    {
+      schema: {
+        tags, operationId: 'expireStaleRuns', summary: 'Fail the running runs whose lease is over',
+        params: CompanyParams, response: { 200: ExpiredRuns, ...companyErrors() },
+      },
+    },
+    async (request) => ({ expired: await expireStaleRuns(ctx, request.membership.companyId) }),
+  )
 
-  app.patch('/runs/:run_id', { schema: { tags, params: idParams('run_id'), body: reportBody } }, async (request) => {
-    const { run_id } = request.params as Params
-    return reportRun(ctx, request.membership.companyId, run_id, request.body as RunReport, userActor(request))
-  })
+  app.post(
+    '/runs/:run_id/heartbeat',
+    {
+      schema: {
+        tags, operationId: 'heartbeatRun', summary: 'Extend the lease of a running run (runners)',
+        params: RunParams, body: HeartbeatBody, response: { 200: Run, ...companyErrors(), ...errors(400, 409) },
+      },
+    },
+    async (request) => heartbeatRun(ctx, request.membership.companyId, request.params.run_id, request.body.runner_id),
+  )
 
-  app.post('/runs/:run_id/cancel', { schema: { tags, params: idParams('run_id') } }, async (request) => {
-    return cancelRun(ctx, request.membership.companyId, (request.params as Params).run_id, userActor(request))
-  })
+  app.patch(
+    '/runs/:run_id',
+    {
+      schema: {
+        tags, operationId: 'reportRun', summary: 'Report progress or the outcome of a run (runners)',
+        description: 'tokens_in, tokens_out and cost_cents are running totals; transcript entries are appended.',
+        params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 409) },
+      },
+    },
+    async (request) => reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request)),
+  )
 
-  app.post('/agents/:agent_id/wake', { schema: { tags: ['agents'], params: idParams('agent_id'), body: wakeBody } }, async (request, reply) => {
-    const body = (request.body ?? {}) as { task_id?: string | null; reason?: string | null }
-    const { agent_id } = request.params as { agent_id: string }
-    const run = await wakeAgent(ctx, request.membership.companyId, agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))
-    return reply.status(201).send(run)
-  })
+  app.post(
+    '/runs/:run_id/cancel',
+    {
+      schema: {
+        tags, operationId: 'cancelRun', summary: 'Cancel a queued or running run',
+        params: RunParams, response: { 200: Run, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request) => cancelRun(ctx, request.membership.companyId, request.params.run_id, userActor(request)),
+  )
+
+  app.post(
+    '/agents/:agent_id/wake',
+    {
+      schema: {
+        tags: ['agents'], operationId: 'wakeAgent', summary: 'Wake an agent: queue a manual run',
+        params: IdParams('agent_id'), body: WakeBody, response: { 201: Run, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))
+      return reply.status(201).send(run)
+    },
+  )
 }
