@@ -94,7 +94,7 @@ export type ErrorEnvelope = Static<typeof ErrorEnvelope>
 export const ErrorRef = Type.Unsafe<ErrorEnvelope>({ $ref: 'ErrorEnvelope#' })
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: 'The request cannot be carried out in the current state',
+  400: 'Refused: not possible in the current state, or a request the server does not take',
   401: 'Missing, invalid or expired credential',
   403: 'The caller may not do this',
   404: 'Not found, or not visible to the caller',
