@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox'
+import { AdapterConfig } from './adapter-config.ts'
 import { Cents, Nullable, NullableText, NullableUuid, StringEnum, Timestamp, Uuid, OrNull } from './common.ts'
 
 // Agents: hire, update, lifecycle, org chart.
@@ -18,23 +19,6 @@ export function isDormant(status: string): boolean {
   return (DORMANT_STATUSES as readonly string[]).includes(status)
 }
 
-/**
- * Per-adapter settings. Which keys an adapter takes (and that others are refused) is checked
- * by the server for the agent's adapter; here every key is described.
- */
-export const AdapterConfig = Type.Object(
-  {
-    model: Type.Optional(Type.String()),
-    command: Type.Optional(Type.String()),
-    args: Type.Optional(Type.Array(Type.String())),
-    env: Type.Optional(Type.Array(Type.String(), { description: 'Names of runner variables passed to the agent' })),
-    url: Type.Optional(Type.String()),
-    timeout_seconds: Type.Optional(Type.Integer()),
-    max_turns: Type.Optional(Type.Integer()),
-  },
-  { additionalProperties: true },
-)
-export type AdapterConfig = Static<typeof AdapterConfig>
 
 const text = (maxLength?: number) => Nullable(Type.String(maxLength ? { maxLength } : {}))
 
@@ -99,7 +83,8 @@ export const Agent = Type.Object({
   avatar_seed: Type.Integer(),
   status: AgentStatus,
   created_at: Timestamp,
-  adapter_config: Type.Optional(Type.Unsafe<AdapterConfig>({ type: 'object', additionalProperties: true })),
+  /** Per-adapter settings (src/contract/adapter-config.ts); `{}` when none. */
+  adapter_config: Type.Unsafe<AdapterConfig>({ type: 'object', additionalProperties: true }),
   max_run_cost_cents: Type.Optional(Type.Integer()),
   max_runs_per_hour: Type.Optional(Type.Integer()),
   pause_on_repeat: Type.Optional(Type.Boolean()),

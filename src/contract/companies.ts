@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox'
+import { MEMBER_ROLES } from './people.ts'
 import { Cents, Nullable, NullableText, StringEnum, Timestamp, Uuid, OrNull } from './common.ts'
 
 // Companies and their members.
 
-export const MEMBER_ROLES = ['owner', 'admin', 'member'] as const
 export const Role = StringEnum(MEMBER_ROLES)
 export type Role = Static<typeof Role>
 

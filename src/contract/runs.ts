@@ -4,6 +4,7 @@ import { Comment } from './comments.ts'
 import { Company } from './companies.ts'
 import { Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
 import { ChainGoal } from './goals.ts'
+import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
 import { Task } from './tasks.ts'
 
@@ -45,8 +46,8 @@ export const Run = Type.Object({
   started_at: OrNull(Timestamp),
   ended_at: OrNull(Timestamp),
   created_at: Timestamp,
-  /** The agent CLI's session id, when the adapter has one. */
-  session_id: Type.Optional(OrNull(Type.String())),
+  /** The agent CLI's session id, as the runner reported it. */
+  session_id: OrNull(Type.String()),
   /** Only on single-run answers (get, claim, wake). */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
 })
@@ -68,7 +69,9 @@ export type RunFilters = Omit<Static<typeof ListRunsQuery>, 'status'> & { status
 export const ClaimBody = Type.Object({
   runner_id: RunnerId,
   agent_ids: Type.Optional(Nullable(Type.Array(Uuid))),
-  adapters: Type.Optional(Nullable(Type.Array(Type.String()))),
+  adapters: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+  /** The runner's CLI versions by program, shown in the runners list. */
+  versions: Type.Optional(Nullable(Type.Unsafe<RunnerVersions>(RunnerVersions))),
 })
 export type ClaimRequest = Static<typeof ClaimBody>
 
@@ -85,7 +88,7 @@ export const ReportBody = Type.Object({
   summary: Type.Optional(Nullable(Type.String())),
   error: Type.Optional(Nullable(Type.String())),
   /** The CLI's session id (API-DECISIONS.md "Agent settings"). */
-  session_id: Type.Optional(Nullable(Type.String())),
+  session_id: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   /** New entries, appended; a missing timestamp is set by the server, a missing role is `agent`. */
   transcript: Type.Optional(
     Type.Array(
@@ -119,6 +122,6 @@ export const RunContext = Type.Object({
   project: OrNull(Project),
   lease_seconds: Type.Integer(),
   /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
-  run_token: Type.Optional(Type.String()),
+  run_token: Type.String(),
 })
 export type RunContext = Static<typeof RunContext>

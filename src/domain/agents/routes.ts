@@ -6,6 +6,7 @@ import { CompanyParams, companyErrors, errors, IdParams } from '../../contract/c
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
+import { actingUserId } from '../tasks/acting.ts'
 import { hireAgent } from './hire.ts'
 import { pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts'
 import { orgChart } from './org.ts'
@@ -31,7 +32,8 @@ export async function agentRoutes(instance: FastifyInstance, { ctx }: { ctx: App
     },
     async (request, reply) => {
       const { companyId } = request.membership
-      const agent = await write(ctx, (tx) => hireAgent(tx, companyId, userActor(request), request.principal.user.id, request.body))
+      const actor = userActor(request)
+      const agent = await write(ctx, (tx) => hireAgent(tx, companyId, actor, actingUserId(actor), request.body))
       return reply.status(201).send(agent)
     },
   )

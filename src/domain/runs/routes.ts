@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
 import { ClaimBody, ExpiredRuns, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
+import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
+import { claims } from '../../server/metrics.ts'
+import { runnerSeen } from '../runners/seen.ts'
 import { cancelRun } from './cancel.ts'
 import { claimRun } from './claim.ts'
 import { expireStaleRuns } from './expire.ts'
@@ -49,15 +52,19 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       schema: {
         tags, operationId: 'claimRun', summary: 'Claim the next queued run (runners)',
         description: 'Answers the run with everything needed to execute it, or 204 when nothing is queued.',
-        params: CompanyParams, body: ClaimBody, response: { 200: RunContext, 204: NoContent, ...companyErrors() },
+        params: CompanyParams, body: ClaimBody, response: { 200: RunContext, 204: NoContent, ...companyErrors(), ...errors(403) },
       },
     },
     async (request, reply) => {
-      const { runner_id, agent_ids, adapters } = request.body
+      const { runner_id, agent_ids, adapters, versions } = request.body
       const { companyId } = request.membership
+      await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} } })
       const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, userActor(request))
+      claims.inc({ result: run ? 'claimed' : 'empty' })
       if (!run) return reply.status(204).send()
-      return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+      const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+      // The agent's own credential for this run, handed to its process instead of the runner's key.
+      return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
     },
   )
 
@@ -66,7 +73,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags, operationId: 'expireStaleRuns', summary: 'Fail the running runs whose lease is over',
-        params: CompanyParams, response: { 200: ExpiredRuns, ...companyErrors() },
+        params: CompanyParams, response: { 200: ExpiredRuns, ...companyErrors(), ...errors(403) },
       },
     },
     async (request) => ({ expired: await expireStaleRuns(ctx, request.membership.companyId) }),
@@ -77,10 +84,14 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags, operationId: 'heartbeatRun', summary: 'Extend the lease of a running run (runners)',
-        params: RunParams, body: HeartbeatBody, response: { 200: Run, ...companyErrors(), ...errors(400, 409) },
+        params: RunParams, body: HeartbeatBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
       },
     },
-    async (request) => heartbeatRun(ctx, request.membership.companyId, request.params.run_id, request.body.runner_id),
+    async (request) => {
+      const { runner_id } = request.body
+      await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id })
+      return heartbeatRun(ctx, request.membership.companyId, request.params.run_id, runner_id)
+    },
   )
 
   app.patch(
@@ -89,7 +100,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       schema: {
         tags, operationId: 'reportRun', summary: 'Report progress or the outcome of a run (runners)',
         description: 'tokens_in, tokens_out and cost_cents are running totals; transcript entries are appended.',
-        params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 409) },
+        params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
       },
     },
     async (request) => reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request)),
@@ -100,7 +111,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags, operationId: 'cancelRun', summary: 'Cancel a queued or running run',
-        params: RunParams, response: { 200: Run, ...companyErrors(), ...errors(400) },
+        params: RunParams, response: { 200: Run, ...companyErrors(), ...errors(400, 403) },
       },
     },
     async (request) => cancelRun(ctx, request.membership.companyId, request.params.run_id, userActor(request)),
@@ -111,7 +122,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags: ['agents'], operationId: 'wakeAgent', summary: 'Wake an agent: queue a manual run',
-        params: IdParams('agent_id'), body: WakeBody, response: { 201: Run, ...companyErrors(), ...errors(400) },
+        params: IdParams('agent_id'), body: WakeBody, response: { 201: Run, ...companyErrors(), ...errors(400, 403) },
       },
     },
     async (request, reply) => {

@@ -60,7 +60,7 @@ interface ContextRow {
   project: Project | null
 }
 
-export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number): Promise<RunContext> {
+export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number): Promise<Omit<RunContext, 'run_token'>> {
   const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId]))!
   return {
     run,
