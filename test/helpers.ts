@@ -3,7 +3,7 @@
 //   - otherwise: an in-memory embedded database per app.
 // Each test makes its own users and companies, so tests never depend on each other's data.
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { buildApp } from '../src/server/app.ts'
+import { buildApp } from '../src/api/app.ts'
 import { hashPassword } from '../src/server/auth/passwords.ts'
 import { signAccessToken } from '../src/server/auth/tokens.ts'
 import { type Config, loadConfig } from '../src/server/config.ts'

@@ -1,4 +1,4 @@
-import { agentSpendMtdSql } from './spend.ts'
+import { agentSpendMtdSql } from '../runs/spend.ts'
 
 // The Agent record as the API returns it (src/contract/agents.ts): the stored fields plus
 // month-to-date spend and the number of open tasks assigned to it.

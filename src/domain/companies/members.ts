@@ -2,7 +2,8 @@ import { MEMBER_ROLES } from '../../contract/people.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import type { Member, Role as MemberRole } from '../../contract/companies.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { type Actor, systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 // Members of a company: the one writer of the memberships table after a company's creation.
 // People change them through the API (owners and admins: PATCH and DELETE

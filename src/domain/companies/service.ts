@@ -1,7 +1,8 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, invalidField } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { COMPANY_COLUMNS, COMPANY_FIELDS, type Company } from './model.ts'
 
 export interface CompanyInput {

@@ -2,7 +2,8 @@ import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { notFound } from '../../server/errors.ts'
 import type { Project } from '../../contract/projects.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 
 // Projects group tasks; a repository makes runs for their tasks execute in a git worktree.
 // Status is informational and always `active` on create (set on update only). No delete: a

@@ -1,7 +1,8 @@
 import type { CompanyEvent } from '../../server/events/bus.ts'
 import type { Tx } from '../../server/db/write.ts'
-import { enforceBudget } from '../approvals/budget.ts'
-import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { enforceBudget } from './budget.ts'
+import { type Actor, systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { agentEndedRun } from './agent-status.ts'
 import type { Run, RunStatus } from './model.ts'
 

@@ -5,7 +5,7 @@ import { RunContext } from '../../contract/runs.ts'
 import { Type } from 'typebox'
 import type { AppContext } from '../../server/context.ts'
 import { requireRun } from '../../server/http/guards.ts'
-import { getRun } from './lookup.ts'
+import { getRun } from '../runs/lookup.ts'
 import { runContext } from './run-context.ts'
 
 /**
