@@ -75,7 +75,8 @@ export interface Preferences {
   favorites?: { agents?: string[]; projects?: string[] }
   locale?: string
   sidebar_collapsed?: boolean
-  tasks?: { saved_views?: SavedView[]; view?: 'list' | 'board' }
+  /** Saved views as clients write them (with their query; the schema lets `query` be left out). */
+  tasks?: { saved_views?: (SavedView & { query: string })[]; view?: 'list' | 'board' }
   theme?: 'light' | 'dark' | 'system'
   timezone?: string
   version?: number
