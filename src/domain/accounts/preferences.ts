@@ -1,4 +1,4 @@
-import { mergePreferences } from '../../contract/accounts.ts'
+import { mergePreferences } from '../../contract/merge-preferences.ts'
 import type { Db } from '../../server/db/db.ts'
 
 // User preferences: a small, closed document (its schema and the merge rule: src/contract/accounts.ts).
