@@ -139,7 +139,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         body: PreferencesBody, response: { 200: PreferencesRecord, ...errors(401, 422) },
       },
     },
-    async (request) => updatePreferences(ctx.db, request.principal.user.id, request.body as Record<string, unknown>),
+    async (request) => updatePreferences(ctx.db, request.principal.user.id, request.body),
   )
 
   app.post(
