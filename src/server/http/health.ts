@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
-import { errors } from '../../contract/common.ts'
+import { type Static, Type } from 'typebox'
+import { type ErrorEnvelope, ErrorRef, errors } from '../../contract/common.ts'
 import { Health, ServiceInfo, Status } from '../../contract/service.ts'
 import type { AppContext } from '../context.ts'
 import type { PageFallback } from './not-found.ts'
@@ -29,7 +30,10 @@ export async function healthRoutes(instance: FastifyInstance, { ctx, pages }: { 
       config: { rateLimit: { max: 100, timeWindow: '1 minute' } },
       schema: {
         tags: ['service'], security: [], operationId: 'getHealth', summary: 'Liveness and database reachability',
-        response: { 200: Health, 503: { ...Health, description: 'Unhealthy: `database` says why' }, ...errors(429) },
+        response: { 200: Health, 503: Type.Unsafe<Static<typeof Health> | ErrorEnvelope>({
+          anyOf: [Health, ErrorRef],
+          description: 'Unhealthy (`database` says why), or the error envelope while the service shuts down',
+        }), ...errors(429) },
       },
     },
     async (_request, reply) => {
