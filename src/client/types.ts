@@ -47,3 +47,7 @@ export type { Costs, Dashboard, DashboardDay, Inbox } from '../contract/insights
 // --- Service and live events
 export type { Health, ServiceInfo } from '../contract/service.ts'
 export type { LiveEvent } from '../contract/events.ts'
+
+// --- Operations: webhooks, export and import
+export type { Webhook, WebhookCreate, WebhookDelivery, WebhookPatch, WebhookWithSecret, WebhookPayload } from '../contract/webhooks.ts'
+export type { CompanyExport, CompanyImport, Template } from '../contract/company-export.ts'

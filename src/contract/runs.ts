@@ -50,6 +50,8 @@ export const Run = Type.Object({
   session_id: OrNull(Type.String()),
   /** Only on single-run answers (get, claim, wake). */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
+  /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
+  transcript_trimmed_at: Type.Optional(OrNull(Timestamp)),
 })
 export type Run = Static<typeof Run>
 

@@ -12,7 +12,8 @@ export function runColumns(alias?: string): string {
     .join(', ')
 }
 
-/** Columns of a Run including its transcript (single-run answers). */
+/** Columns of a Run including its transcript and whether retention trimmed it (single-run answers). */
 export function runWithTranscriptColumns(alias?: string): string {
-  return `${runColumns(alias)}, ${alias ? `${alias}.` : ''}transcript`
+  const p = alias ? `${alias}.` : ''
+  return `${runColumns(alias)}, ${p}transcript, ${p}transcript_trimmed_at`
 }
