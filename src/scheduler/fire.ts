@@ -2,8 +2,8 @@
 // transaction that also does the work, so when several scheduler instances share a database
 // exactly one of them fires it: the others block on the row the winner changed, then find the
 // guard false once it commits (READ COMMITTED re-checks the updated row).
-import { systemActor } from '../domain/audit/record.ts'
-import { DORMANT_STATUSES } from '../domain/agents/status.ts'
+import { systemActor } from '../server/actor.ts'
+import { DORMANT_STATUSES } from '../contract/agents.ts'
 import { triggerRoutineIn } from '../domain/routines/trigger.ts'
 import { wakeAgentIn } from '../domain/runs/wake.ts'
 import type { AppContext } from '../server/context.ts'

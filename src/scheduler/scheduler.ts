@@ -10,6 +10,8 @@
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
+import { webhookOutbox } from '../domain/webhooks/outbox.ts'
+import { installOutbox } from '../server/db/write.ts'
 import { trimAllTranscripts } from '../domain/runs/retention.ts'
 import { pruneDeliveries } from '../domain/webhooks/prune.ts'
 import type { AppContext } from '../server/context.ts'
@@ -45,6 +47,8 @@ interface Entry {
 const MAX_SLEEP_MS = 60_000
 
 export async function startScheduler(ctx: AppContext, options: SchedulerOptions = {}): Promise<Scheduler> {
+  // The tasks and runs it makes reach webhook subscribers like any other write (also when it runs as its own process).
+  installOutbox(webhookOutbox)
   const refreshMs = options.refreshMs ?? 5 * 60_000
   const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000

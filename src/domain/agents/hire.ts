@@ -1,5 +1,6 @@
 import type { Tx } from '../../server/db/write.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent } from './model.ts'

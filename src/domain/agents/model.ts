@@ -1,42 +1,13 @@
-import { agentSpendMtdSql } from './spend.ts'
+import { agentSpendMtdSql } from '../runs/spend.ts'
 
-// The Agent record as the API returns it: the stored fields plus month-to-date spend and the
-// number of open tasks assigned to it.
-
-export interface Agent {
-  id: string
-  company_id: string
-  name: string
-  title: string | null
-  role: string | null
-  adapter: string | null
-  /** Per-adapter settings (contract/adapter-config.ts); `{}` when none. */
-  adapter_config: Record<string, unknown>
-  reports_to_id: string | null
-  heartbeat_cron: string | null
-  instructions: string | null
-  capabilities: unknown[] | null
-  monthly_budget_cents: number
-  /** The runner stops a run whose own cost reaches it (0 = no cap). */
-  max_run_cost_cents: number
-  /** Runaway breaker: most runs started in 60 minutes (0 = off). */
-  max_runs_per_hour: number
-  /** Pause after 3 finished runs on one task with the same summary. */
-  pause_on_repeat: boolean
-  /** Scheduled heartbeats skip the agent when it has nothing to do. */
-  heartbeat_skip_idle: boolean
-  spend_mtd_cents: number
-  open_tasks: number
-  last_activity: string | null
-  avatar_seed: number
-  status: string
-  created_at: string
-}
+// The Agent record as the API returns it (src/contract/agents.ts): the stored fields plus
+// month-to-date spend and the number of open tasks assigned to it.
+export type { Agent } from '../../contract/agents.ts'
 
 /** Fields set on hire and changed by PATCH, in audit order. */
 export const AGENT_FIELDS = [
   'name', 'title', 'role', 'adapter', 'adapter_config', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities',
-  'monthly_budget_cents', 'max_run_cost_cents', 'max_runs_per_hour', 'pause_on_repeat', 'heartbeat_skip_idle',
+  'monthly_budget_cents',
 ] as const
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
@@ -53,8 +24,7 @@ const OPEN_TASKS_SQL = `
 /** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
 export const AGENT_SELECT = `
   SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.adapter_config, a.reports_to_id, a.heartbeat_cron,
-         a.instructions, a.capabilities, a.monthly_budget_cents, a.max_run_cost_cents, a.max_runs_per_hour,
-         a.pause_on_repeat, a.heartbeat_skip_idle, s.spend_mtd_cents, o.open_tasks,
+         a.instructions, a.capabilities, a.monthly_budget_cents, s.spend_mtd_cents, o.open_tasks,
          a.last_activity, a.avatar_seed, a.status, a.created_at
     FROM agents a
     CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s

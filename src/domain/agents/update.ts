@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent, type AgentField } from './model.ts'

@@ -1,9 +1,10 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
-import { agentSpendMtdSql } from '../agents/spend.ts'
+import { agentSpendMtdSql } from '../runs/spend.ts'
 import { terminateAgent } from '../agents/lifecycle.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { isBreakerPayload } from '../runs/breaker.ts'
 import { APPROVAL_COLUMNS, type Approval, approvalLabel } from './model.ts'
 

@@ -1,7 +1,8 @@
 import type { Tx } from '../../server/db/write.ts'
-import { approvalLabel } from '../approvals/model.ts'
-import { recordAudit, systemActor } from '../audit/record.ts'
-import { isDormant } from '../agents/status.ts'
+import { approvalLabel } from '../../contract/approvals.ts'
+import { isDormant } from '../../contract/agents.ts'
+import { systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 // The runaway breaker (API-DECISIONS.md "Spend control"; docs/runs.md). Two triggers pause an
 // agent, as the system, with an `action` approval whose payload {reason, runs, window_minutes}

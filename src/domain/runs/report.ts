@@ -1,22 +1,14 @@
+import type { RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
-import { type Actor, actorColumns } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
 
-export interface RunReport {
-  runner_id: string
-  status?: 'queued' | 'running' | 'succeeded' | 'failed'
-  tokens_in?: number
-  tokens_out?: number
-  cost_cents?: number
-  summary?: string | null
-  error?: string | null
-  session_id?: string | null
-  transcript?: Partial<TranscriptEntry>[]
-}
+export type { RunReport } from '../../contract/runs.ts'
 
 /**
  * The lease guard shared by reports and heartbeats: the run is running, held by this runner,
