@@ -45,11 +45,11 @@ export default async function setup(project: TestProject) {
     pgliteArchive: path.join(root, 'pglite-template.tar'),
   }
 
-  // Both at once: PostgreSQL works in its own processes, the embedded database in this one.
-  await Promise.all([
-    server ? postgresTemplate(server, run) : null,
-    pgliteTemplate(run),
-  ])
+  // One after the other: the embedded database works on this process's event loop and can hold
+  // it for seconds on a loaded machine, long enough for a PostgreSQL connection attempt made
+  // meanwhile to time out.
+  if (server) await postgresTemplate(server, run)
+  await pgliteTemplate(run)
 
   project.provide('testRun', run)
 

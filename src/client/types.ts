@@ -42,7 +42,7 @@ export type { Approval, ApprovalStatus, ApprovalType, Decision } from '../contra
 
 // --- Insights
 export type { ActivityQuery, AuditEvent } from '../contract/activity.ts'
-export type { Costs, Dashboard, DashboardDay, Inbox } from '../contract/insights.ts'
+export type { Costs, Dashboard, DashboardDay, Forecast, Inbox } from '../contract/insights.ts'
 
 // --- Service and live events
 export type { Health, ServiceInfo } from '../contract/service.ts'

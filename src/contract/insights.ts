@@ -53,7 +53,7 @@ export const Dashboard = Type.Object({
   series: Type.Array(DashboardDay),
   active_runs: Type.Array(Run),
   for_you: OrNull(Type.Object({ blocked_tasks: Type.Integer(), open_tasks: Type.Integer(), recent: Type.Array(Task) })),
-  forecast: Type.Optional(Forecast),
+  forecast: Forecast,
 })
 export type Dashboard = Static<typeof Dashboard>
 
@@ -73,7 +73,7 @@ export const Costs = Type.Object({
   ),
   by_project: Type.Array(Type.Object({ project_id: Uuid, name: Type.String(), cost_cents: Type.Integer() })),
   by_day: Type.Array(Type.Object({ date: DateOnly, cost_cents: Type.Integer() })),
-  forecast: Type.Optional(Forecast),
+  forecast: Forecast,
 })
 export type Costs = Static<typeof Costs>
 
