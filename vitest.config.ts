@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    // The fault suite has its own command (npm run test:faults, vitest.faults.config.ts).
+    exclude: ['test/faults/**', '**/node_modules/**'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: two test files at a time, each in its own process (PGlite is memory hungry).

@@ -22,6 +22,8 @@ export async function write<T>(ctx: Pick<AppContext, 'db' | 'bus'>, fn: (tx: Tx)
   // all cancelled) signals it once.
   const pending = new Map<string, [string, CompanyEvent]>()
   const result = await ctx.db.transaction(async (q) => {
+    // The database may run this again after a deadlock (postgres.ts): only the last attempt's events count.
+    pending.clear()
     const finishing = new Map<string, () => Promise<void>>()
     const tx: Tx = {
       ...q,
