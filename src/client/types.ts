@@ -86,6 +86,9 @@ export interface Member {
   created_at: Timestamp
 }
 
+export type { Runner, RunnerRun } from '../contract/runners.ts'
+export type { Invitation } from '../contract/people.ts'
+
 // --- Agents ---------------------------------------------------------------------------------
 
 export type AgentStatus = 'idle' | 'running' | 'paused' | 'pending_approval' | 'terminated' | 'error'
@@ -351,6 +354,8 @@ export interface ClaimRequest {
   runner_id: string
   agent_ids?: Uuid[]
   adapters?: string[]
+  /** The runner's CLI versions by program, e.g. {"claude": "2.0.14"}. */
+  versions?: Record<string, string>
 }
 
 /** What a runner gets with a claimed run. */

@@ -47,17 +47,19 @@ export interface RunnerOptions {
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
+  /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
+  versions?: Record<string, string>
 }
 
 export class OptionsError extends Error {}
 
-export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY_ID [options]
+export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
 
 Claims the company's queued runs and executes them. Needs a personal API key in
 SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refused.
 
   --url URL                 server address (SHOPFLOOR_URL)
-  --company ID              company to work for (SHOPFLOOR_COMPANY)
+  --company COMPANY         company to work for: id, name or task prefix (SHOPFLOOR_COMPANY)
   --config FILE             JSON file with url, api_key, company and any option below
                             (default $XDG_CONFIG_HOME/shopfloor/runner.json)
   --runner-id ID            name reported with claims (default <host>-<pid>)
@@ -82,7 +84,7 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
   --workdir DIR             where agents run without a project repository (default: here)
   --cache-dir DIR           repository clones and worktrees
                             (default $XDG_CACHE_HOME/shopfloor/runner)
-  --agent ID                only runs of this agent (repeatable)
+  --agent AGENT             only runs of this agent, id or name (repeatable)
 `
 
 const FLAGS = {

@@ -66,6 +66,7 @@ export class Runner {
           runner_id: this.options.runnerId,
           ...(this.claimable ? { adapters: this.claimable } : {}),
           ...(this.options.agentIds.length ? { agent_ids: this.options.agentIds } : {}),
+          ...(this.options.versions && Object.keys(this.options.versions).length ? { versions: this.options.versions } : {}),
         })
       } catch (err: any) {
         this.log.warn({ err: err.message }, 'claim failed; the next poll tries again')

@@ -11,6 +11,7 @@
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
 import type { AppContext } from '../server/context.ts'
+import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
 import { type Definition, definitionKey, loadDefinitions } from './definitions.ts'
 import { fireHeartbeat, fireRoutine, type Slot } from './fire.ts'
@@ -97,6 +98,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
       try {
         const fired = entry.def.kind === 'routine' ? await fireRoutine(ctx, entry.def, slot) : await fireHeartbeat(ctx, entry.def, slot)
+        schedulerSlots.inc({ kind: entry.def.kind, result: fired ? 'fired' : 'skipped' })
         if (fired) log.info({ kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot fired')
       } catch (err) {
         log.error({ err, kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot failed')

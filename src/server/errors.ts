@@ -35,6 +35,8 @@ export const ERROR_STATUS = {
   API_KEY_EXISTS: 409,
   API_KEY_LIMIT: 400,
   SERVICE_UNAVAILABLE: 503,
+  INVALID_INVITATION: 400,
+  MEMBER_EXISTS: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -9,7 +9,7 @@ import { makeWorkspace, type RunnerProcess, startRunner, startTestServer, type T
 import { BIN, ROOT, tempDir } from '../server-process.ts'
 
 /** The adapter whose command line `--agent-command` sets. */
-const STAND_IN_ADAPTER = 'agent_cli_1'
+const STAND_IN_ADAPTER = 'process'
 
 // The stand-in reads its prompt, acts according to its agent's name, records what it saw and
 // got in STANDIN_OUT/<run id>.json, and prints a one-line reply.
@@ -85,10 +85,12 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'agent.mjs'), STAND_IN)
   runner = startRunner(
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'chain-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5', '--concurrency', '3',
-      '--flush-seconds', '0.2', '--success-status', 'done', '--agent-command', `"${process.execPath}" "${path.join(dir, 'agent.mjs')}"`],
+      '--flush-seconds', '0.2', '--success-status', 'done',
+      // The stand-in's own settings reach it only when named: agents get an allow-listed environment.
+      ...['STANDIN_OUT', 'STANDIN_ROOT', 'STANDIN_BIN', 'STANDIN_OTHER_COMPANY'].flatMap((name) => ['--pass-env', name]), '--agent-command', `"${process.execPath}" "${path.join(dir, 'agent.mjs')}"`],
     { SHOPFLOOR_API_KEY: ws.apiKey, STANDIN_OUT: out, STANDIN_ROOT: ROOT, STANDIN_BIN: BIN, STANDIN_OTHER_COMPANY: otherCompany },
   )
-}, 60_000)
+})
 
 afterAll(async () => {
   await runner?.stop()
@@ -115,7 +117,7 @@ describe('a manager delegating to its reports through a real runner', () => {
       const runs = await client.runs.list(companyId, { agent_id: manager.id, task_id: parent.id })
       const done = runs.find((r) => r.trigger === 'manual' && r.status === 'succeeded')
       return done && recorded(done.id) ? done : null
-    }, 40_000).catch(async (err) => {
+    }, 90_000).catch(async (err) => {
       // What happened instead, for the failure message.
       const runs = await client.runs.list(companyId)
       const detail = runs.map((r) => `${r.agent_id} ${r.trigger} ${r.status} ${r.error ?? ''}`).join('\n')

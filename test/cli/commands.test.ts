@@ -179,10 +179,16 @@ describe('runs', () => {
       transcript: [{ role: 'tool', text: 'ran the tests' }, { text: 'all green' }],
     })
     const listed = await op.run('runs', 'list', '--agent', 'Runner Bot')
-    expect(listed.stdout).toMatch(/Runner Bot\s+succeeded\s+assignment/)
+    // Names, task keys and the runner, never raw ids: a run is shown by the start of its id.
+    expect(listed.stdout.split('\n')[0]).toMatch(/^RUN\s+AGENT\s+TASK\s+STATUS\s+TRIGGER\s+RUNNER\s+CREATED\s+TOOK\s+COST$/)
+    expect(listed.stdout).toMatch(new RegExp(`^${claimed!.run.id.slice(0, 8)}\\s+Runner Bot\\s+RUN-1\\s+succeeded\\s+assignment\\s+test-runner\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s`, 'm'))
+    expect(listed.stdout).not.toContain(claimed!.run.id)
+    expect(listed.stdout).not.toContain(agent.id)
     expect(listed.stdout).toContain('$0.07')
 
-    const shown = await op.run('runs', 'show', claimed!.run.id)
+    const shown = await op.run('runs', 'show', claimed!.run.id.slice(0, 8))
+    expect(shown.stdout).toMatch(/Task:\s+RUN-1 Work/)
+    expect(shown.stdout).toMatch(/Runner:\s+test-runner/)
     expect(shown.stdout).toContain('Transcript (2 entries)')
     expect(shown.stdout).toMatch(/\[tool\] ran the tests\n.*\[agent\] all green/)
     expect((await op.json('runs', 'show', claimed!.run.id)).transcript).toHaveLength(2)

@@ -155,7 +155,9 @@ describe('other outcomes', () => {
     expect(run.error).toMatch(/fatal: the database is on fire$/)
     // The transcript keeps the last 4,000 characters of stderr.
     expect(transcriptText(run)).toContain(`Standard error of the agent (last 4000 characters):\n${stderr.slice(-4000).trim()}\n`)
-    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_progress')
+    // Back to the status it had before the claim moved it to in_progress (API-DECISIONS.md).
+    expect(task.status).not.toBe('in_progress')
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe(task.status)
     expect(await ws.client.comments.list(ws.companyId, task.id)).toEqual([])
     expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
   })

@@ -87,6 +87,10 @@ const RULES: Record<string, Rule> = {
   'POST /approvals/:approval_id/approve': deny('decide approvals'),
   'POST /approvals/:approval_id/reject': deny('decide approvals'),
   'PATCH ': deny('change the company'),
+  'POST /invitations': deny('invite people'),
+  'DELETE /invitations/:invitation_id': deny('revoke invitations'),
+  'PATCH /members/:user_id': deny('change members'),
+  'DELETE /members/:user_id': deny('remove members'),
 }
 
 const COMPANY_PREFIX = '/api/companies/:company_id'

@@ -56,6 +56,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     // example at COMMIT, where the deferred counter triggers lock their rows) runs again from
     // the start instead of failing: fn must act only through its tx (write() resets its events).
     transaction: (fn) => retryingConflicts(() => transactionOnce(fn)),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen(channel, onSignal) {
       const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
       listeners.add(listener)
