@@ -1,6 +1,8 @@
 // A write that PostgreSQL aborts to break a deadlock runs again instead of failing, and only
 // the events of the attempt that committed are published.
+import crypto from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { migrate } from '../../src/server/db/migrate.ts'
 import type { CompanyEvent } from '../../src/server/events/bus.ts'
 import { memoryBus } from '../../src/server/events/bus.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
@@ -15,6 +17,7 @@ describe.runIf(TEST_DATABASE_URL)('deadlocks', () => {
     const published: [string, CompanyEvent][] = []
     bus.subscribeAll((company, event) => published.push([company, event]))
     try {
+      await migrate(db) // write() turns events into webhook deliveries, in the company's tables
       await db.exec('CREATE TABLE pair (id integer PRIMARY KEY, n integer NOT NULL); INSERT INTO pair VALUES (1, 0), (2, 0)')
       // Each write locks its first row, waits until the other has locked its own, then asks
       // for the other's row: a deadlock, which PostgreSQL breaks by aborting one of them.
@@ -25,10 +28,11 @@ describe.runIf(TEST_DATABASE_URL)('deadlocks', () => {
         while (locked < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10))
       }
       let attempts = 0
+      const company = crypto.randomUUID()
       const crossing = (first: number, second: number) =>
         write({ db, bus }, async (tx) => {
           attempts++
-          tx.publish('company', { type: 'pair.updated', id: `${first} attempt ${attempts}` })
+          tx.publish(company, { type: 'pair.updated', id: `${first} attempt ${attempts}` })
           await tx.query('UPDATE pair SET n = n + 1 WHERE id = $1', [first])
           await bothLocked()
           await tx.query('UPDATE pair SET n = n + 1 WHERE id = $1', [second])
