@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
     // The fault suite has its own command (npm run test:faults, vitest.faults.config.ts).
     exclude: ['test/faults/**', '**/node_modules/**'],
+    // Migrates one template database for the whole run; test files clone it (test/databases.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // Two cores: two test files at a time, each in its own process (PGlite is memory hungry).

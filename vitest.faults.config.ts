@@ -5,6 +5,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/faults/**/*.test.ts'],
+    // The same template databases as the normal tests (test/global-setup.ts).
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 300_000,
     hookTimeout: 300_000,
     pool: 'forks',

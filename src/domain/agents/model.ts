@@ -36,7 +36,7 @@ export type AgentField = (typeof AGENT_FIELDS)[number]
  * Open = assigned and neither done nor cancelled. The agent row is already limited to the
  * company, and a task can only be assigned within its company, so the count needs no company
  * condition - adding one makes the planner combine it with a company-wide index. The partial
- * index tasks_open_assignee (migration 021) makes it an index-only scan.
+ * index tasks_open_assignee makes it an index-only scan.
  */
 const OPEN_TASKS_SQL = `
   SELECT count(*)::int AS open_tasks FROM tasks t

@@ -9,7 +9,7 @@ export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
  * listed; lists ordered by cost. A run counts in the month it was created, as for month-to-date
  * spend, and for the project its task is in now. One statement over the month's rows of
- * run_totals (a few per agent and day, kept by triggers: migration 060).
+ * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
 export async function costs(db: Db, companyId: string, month: string | null) {

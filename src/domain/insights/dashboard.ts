@@ -25,7 +25,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId],
     ),
     db.many<{ status: string; priority: string; n: number }>(
-      // Kept by triggers in slots (migrations 040, 061).
+      // Kept by a trigger in slots (tasks_counters_follow()).
       'SELECT status, priority, sum(n)::int AS n FROM task_counts WHERE company_id = $1 GROUP BY status, priority',
       [companyId],
     ),
@@ -79,7 +79,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
 /**
  * Month-to-date spend and the daily series: one entry per UTC day of the range, oldest first,
  * ending today, days without activity 0. Runs are read from run_totals and tasks from
- * task_days (migration 060), a few rows per agent and day kept by triggers, so the cost does
+ * task_days, a few rows per agent and day kept by triggers, so the cost does
  * not grow with the number of runs or tasks.
  */
 async function spendAndSeries(db: Db, companyId: string, days: number) {

@@ -1,7 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 
 // An agent's status follows its runs (SPEC.md "Agent status"):
-//   idle/error -> running   when one of its runs is claimed (claim_run, migration 065) or
+//   idle/error -> running   when one of its runs is claimed (claim_run()) or
 //                           reported `running` (report.ts);
 //   running -> idle/error   when its last running run ends (error when it failed): below, and
 //                           repeated in report.ts's one-statement finish (FINISH_UNBUDGETED);

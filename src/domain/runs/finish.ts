@@ -7,7 +7,7 @@ import type { Run, RunStatus } from './model.ts'
 
 // What follows a run ending, shared by report, cancel and lease expiry so that every path
 // audits, moves the agent and checks the budget the same way. (A claim starts a run in a
-// statement of its own: claim_run, migration 065. A finishing report of an agent without a
+// statement of its own: claim_run(). A finishing report of an agent without a
 // budget does this work in one statement, FINISH_UNBUDGETED in report.ts: keep them alike.)
 
 /** `run.updated`, published by every claim, report, cancel and expiry. */

@@ -19,11 +19,10 @@
 -- One attempt: take the oldest eligible queued run (skipping runs and agents locked by other
 -- writes), start it, move its agent to running (agent-status.ts) and its backlog or todo task to
 -- in_progress, stamping started_at the first time (API-DECISIONS.md), and write the audit
--- events: run `started` by the claimer, task `moved` by the system on behalf of the agent, 1 µs
--- later. Should two claimers pick two runs of one agent, the loser fails on
--- runs_one_running_per_agent (23505); a taken audit instant fails on audit_events_page. The
--- caller tries again in both cases.
-CREATE FUNCTION claim_run(
+-- events (record_audit_events): run `started` by the claimer, task `moved` by the system on
+-- behalf of the agent, 1 µs later. Should two claimers pick two runs of one agent, the loser
+-- fails on runs_one_running_per_agent (23505) and the caller tries again.
+CREATE OR REPLACE FUNCTION claim_run(
   company uuid, runner text, dormant text[], only_agents uuid[], only_adapters text[], lease_seconds integer,
   actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, actor_run_id uuid
 ) RETURNS jsonb LANGUAGE plpgsql
@@ -44,7 +43,7 @@ BEGIN
   END IF;
 
   WITH candidate AS (
-    SELECT r.id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
+    SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
        AND NOT (a.status = ANY(dormant))
        AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.status = 'running')
@@ -53,40 +52,46 @@ BEGIN
      ORDER BY r.created_at, r.id
      LIMIT 1
      FOR NO KEY UPDATE OF r, a SKIP LOCKED
+  ), old_task AS (
+    -- Read (and locked) before the run is started, so that the run can record the status its
+    -- task had (task_status_before: a failed run puts it back, runs/finish.ts). The order of
+    -- locks is unchanged: the candidate run and agent are locked first, by the candidate query.
+    SELECT id, status, started_at FROM tasks
+     WHERE id = (SELECT task_id FROM candidate) AND company_id = company AND status IN ('backlog', 'todo')
+     FOR NO KEY UPDATE
   ), run AS (
-    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now()
+    UPDATE runs SET status = 'running', runner_id = runner, started_at = now(), heartbeat_at = now(), updated_at = now(),
+                    task_status_before = (SELECT status FROM old_task)
       FROM candidate
      WHERE runs.id = candidate.id AND runs.status = 'queued'
     RETURNING runs.*, candidate.agent_name
   ), agent AS (
     UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
      WHERE id = (SELECT agent_id FROM run) AND company_id = company AND status IN ('idle', 'error')
-  ), old_task AS (
-    SELECT id, status, started_at FROM tasks
-     WHERE id = (SELECT task_id FROM run) AND company_id = company AND status IN ('backlog', 'todo')
-     FOR NO KEY UPDATE
   ), task AS (
     UPDATE tasks t SET status = 'in_progress', started_at = coalesce(t.started_at, now()), updated_at = now()
       FROM old_task o, companies c
-     WHERE t.id = o.id AND c.id = t.company_id
+     WHERE t.id = o.id AND c.id = t.company_id AND EXISTS (SELECT 1 FROM run)
     RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, o.status AS old_status,
               o.started_at IS NULL AS started_at_changed, t.started_at
-  ), stamp AS (
-    SELECT greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond') AS at
-  ), audit AS (
-    INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
-                              verb, entity_type, entity_id, label, changes, created_at)
-    SELECT company, claim_run.actor_type, claim_run.actor_name, claim_run.actor_user_id, claim_run.actor_agent_id, actor_run_id,
-           'started', 'run', run.id, run.agent_name || ' (' || run.trigger || ')', '{"status": ["queued", "running"]}'::jsonb, stamp.at
-      FROM run, stamp
-    UNION ALL
-    SELECT company, 'system', run.agent_name, NULL, NULL, NULL, 'moved', 'task', task.id, task.key || ' ' || task.title,
-           jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
-             || CASE WHEN task.started_at_changed THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
-                     ELSE '{}'::jsonb END,
-           stamp.at + interval '1 microsecond'
-      FROM run, task, stamp
+  ), audit AS MATERIALIZED (
+    SELECT record_audit_events(company,
+             jsonb_build_array(jsonb_build_object(
+               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
+               'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
+               'changes', '{"status": ["queued", "running"]}'::jsonb))
+             || coalesce((SELECT jsonb_build_array(jsonb_build_object(
+                  'actor_type', 'system', 'actor_name', run.agent_name,
+                  'verb', 'moved', 'entity_type', 'task', 'entity_id', task.id, 'label', task.key || ' ' || task.title,
+                  'changes', jsonb_build_object('status', jsonb_build_array(task.old_status, 'in_progress'))
+                               || CASE WHEN task.started_at_changed
+                                       THEN jsonb_build_object('started_at', jsonb_build_array(NULL, task.started_at))
+                                       ELSE '{}'::jsonb END))
+                  FROM task), '[]'::jsonb)) AS written
+      FROM run
   )
-  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run;
+  -- Joining audit makes the statement write the events.
+  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run, audit;
   RETURN claimed;
 END $$;
