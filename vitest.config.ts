@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}'],
+    // The fault suite has its own command (npm run test:faults, vitest.faults.config.ts).
+    exclude: ['test/faults/**', '**/node_modules/**'],
     // Migrates one template database for the whole run; test files clone it (test/databases.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,

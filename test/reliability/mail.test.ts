@@ -53,7 +53,7 @@ describe('password reset mail in production over plain SMTP', () => {
       await db.close()
       await sink.close()
     }
-  })
+  }, 180_000) // an embedded database and a real bcrypt cost on a busy machine
 })
 
 describe('a message that cannot be sent', () => {

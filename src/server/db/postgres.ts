@@ -43,7 +43,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     }
   // A statement on its own (outside transaction()) is its own transaction, so one that lost a
   // deadlock or a serialization conflict can simply run again; the caller never sees it.
-  const runAlone = retryingConflicts(run(pool))
+  const runAlone: Queryable['query'] = (sql, params) => retryingConflicts(() => run(pool)(sql, params))
 
   const exec = (client: pg.Pool | pg.PoolClient) => async (sql: string) => {
     await client.query(sql) // no parameters: the simple protocol accepts several statements
@@ -52,31 +52,10 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   return {
     kind: 'postgres',
     ...queryable(runAlone, exec(pool)),
-    async transaction(fn) {
-      const client = await pool.connect()
-      // The pool listens for errors of idle connections only. A checked-out connection that
-      // breaks between two statements (the server restarted) emits `error`, which would crash
-      // the process without a listener; the next statement fails instead, and the broken
-      // connection is discarded on release rather than handed out again.
-      let broken: Error | undefined
-      const onError = (err: Error) => {
-        broken = err
-        log?.warn({ err: err.message }, 'database connection lost during a transaction')
-      }
-      client.on('error', onError)
-      try {
-        await client.query('BEGIN')
-        const result = await fn(queryable(run(client), exec(client)))
-        await client.query('COMMIT')
-        return result
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {})
-        throw err
-      } finally {
-        client.off('error', onError)
-        client.release(broken)
-      }
-    },
+    // A transaction PostgreSQL aborted to break a deadlock or a serialization conflict (for
+    // example at COMMIT, where the deferred counter triggers lock their rows) runs again from
+    // the start instead of failing: fn must act only through its tx (write() resets its events).
+    transaction: (fn) => retryingConflicts(() => transactionOnce(fn)),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen(channel, onSignal) {
       const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
@@ -87,6 +66,32 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
       await Promise.all([...listeners].map((l) => l.stop()))
       await pool.end()
     },
+  }
+
+  async function transactionOnce<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await pool.connect()
+    // The pool listens for errors of idle connections only. A checked-out connection that
+    // breaks between two statements (the server restarted) emits `error`, which would crash
+    // the process without a listener; the next statement fails instead, and the broken
+    // connection is discarded on release rather than handed out again.
+    let broken: Error | undefined
+    const onError = (err: Error) => {
+      broken = err
+      log?.warn({ err: err.message }, 'database connection lost during a transaction')
+    }
+    client.on('error', onError)
+    try {
+      await client.query('BEGIN')
+      const result = await fn(queryable(run(client), exec(client)))
+      await client.query('COMMIT')
+      return result
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {})
+      throw err
+    } finally {
+      client.off('error', onError)
+      client.release(broken)
+    }
   }
 }
 
@@ -161,16 +166,14 @@ function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => v
 const CONFLICTS = new Set(['40P01', '40001']) // deadlock_detected, serialization_failure
 const CONFLICT_ATTEMPTS = 4
 
-/** Runs a single statement again (after a short random pause) when it lost a deadlock or a serialization conflict. */
-function retryingConflicts(query: Queryable['query']): Queryable['query'] {
-  return async (sql, params) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await query(sql, params)
-      } catch (err: any) {
-        if (!CONFLICTS.has(err?.code) || attempt >= CONFLICT_ATTEMPTS) throw err
-        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt))
-      }
+/** Runs a statement or a transaction again (after a short random pause) when it lost a deadlock or a serialization conflict. */
+async function retryingConflicts<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt()
+    } catch (err: any) {
+      if (!CONFLICTS.has(err?.code) || n >= CONFLICT_ATTEMPTS) throw err
+      await new Promise((r) => setTimeout(r, Math.random() * 20 * n))
     }
   }
 }

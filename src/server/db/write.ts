@@ -50,6 +50,9 @@ export async function write<T>(ctx: Pick<AppContext, 'db' | 'bus'>, fn: (tx: Tx)
   const pending: Pending = new Map()
   let queued = 0
   const result = await ctx.db.transaction(async (q) => {
+    // The database may run this again after a deadlock (postgres.ts): only the last attempt's events count.
+    pending.clear()
+    queued = 0
     const finishing = new Map<string, () => Promise<void>>()
     const tx: Tx = {
       ...q,

@@ -28,14 +28,16 @@ export function installAvailability(app: FastifyInstance, ctx: AppContext): void
     closing = true
   })
   app.addHook('onRequest', async (request, reply) => {
-    if (closing) {
+    // A shutting-down server answers on a connection it then closes, so the client moves on.
+    const refuseForShutdown = () => {
       reply.header('Connection', 'close')
-      throw shuttingDown()
+      return shuttingDown()
     }
+    if (closing) throw refuseForShutdown()
     if (ctx.dbState === 'ready' || !needsDatabase(request.url)) return
     const deadline = Date.now() + START_WAIT_MS
     while (state() === 'starting' && Date.now() < deadline && !closing) await new Promise((r) => setTimeout(r, 50))
-    if (closing) throw shuttingDown()
+    if (closing) throw refuseForShutdown()
     if (state() === 'failed') throw initialisationFailed()
     if (state() !== 'ready') throw starting()
   })
