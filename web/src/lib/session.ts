@@ -8,6 +8,17 @@ export function useSignedIn(): boolean {
   return useSyncExternalStore(onSessionChange, isSignedIn)
 }
 
+/**
+ * Starts a session with `start` (sign-in, sign-up), then opens `target`. The cache is emptied
+ * BEFORE the session starts: the moment the tokens are stored the signed-in pages mount and
+ * fetch; clearing after that would cancel those fetches for good (a page left on "Loading…").
+ */
+export async function signIn(queryClient: QueryClient, start: () => Promise<unknown>, target: string): Promise<void> {
+  queryClient.clear()
+  await start()
+  navigate(target, { replace: true })
+}
+
 /** Ends this browser's session on the server, then forgets it here whatever the answer. */
 export async function signOut(queryClient: QueryClient): Promise<void> {
   try {

@@ -5,7 +5,8 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { IdpButton } from '../components/IdpButton.tsx'
 import { api } from '../lib/api.ts'
 import { useAuthConfig } from '../lib/queries.ts'
-import { Link, navigate, useLocation } from '../lib/router.tsx'
+import { Link, useLocation } from '../lib/router.tsx'
+import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function SignInPage() {
@@ -15,18 +16,11 @@ export function SignInPage() {
   const form = useForm({ email: '', password: '' })
   // Signing in from a deep link (e.g. a task page) returns there; from the sign-in page, home.
   const target = pathname === '/sign-in' ? '/' : pathname
-  const submit = useSubmit(async () => {
-    await api.auth.login(form.values.email.trim(), form.values.password)
-    queryClient.clear()
-    navigate(target, { replace: true })
-  })
+  const submit = useSubmit(() => signIn(queryClient, () => api.auth.login(form.values.email.trim(), form.values.password), target))
   const [idpError, setIdpError] = useState<unknown>(null)
   const onCredential = useCallback(
     (credential: string) => {
-      api.auth.loginIdp(credential).then(() => {
-        queryClient.clear()
-        navigate(target, { replace: true })
-      }, setIdpError)
+      signIn(queryClient, () => api.auth.loginIdp(credential), target).catch(setIdpError)
     },
     [queryClient, target, setIdpError],
   )

@@ -2,17 +2,16 @@ import { useQueryClient } from '@tanstack/react-query'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { Link } from '../lib/router.tsx'
+import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function SignUpPage() {
   const queryClient = useQueryClient()
   const form = useForm({ name: '', email: '', password: '' })
-  const submit = useSubmit(async () => {
-    await api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password })
-    queryClient.clear()
-    navigate('/companies/new', { replace: true })
-  })
+  const submit = useSubmit(() =>
+    signIn(queryClient, () => api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password }), '/companies/new'),
+  )
   return (
     <AuthFrame title="Create your account">
       <form onSubmit={submit.onSubmit}>
