@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query'
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { ApiError } from '../../src/client/http.ts'
+import { ApiError } from '#src/client/http.ts'
 import { App } from './App.tsx'
 import './styles.css'
 

@@ -1,7 +1,7 @@
 // One approval: what it asks, and for a pending one the decision form (note, and for a budget
 // override an optional new budget).
 import { useQueryClient } from '@tanstack/react-query'
-import type { Approval } from '../../../src/client/types.ts'
+import type { Approval } from '#src/client/types.ts'
 import { api } from '../lib/api.ts'
 import { companyPath } from '../lib/company.ts'
 import { humanize, parseCents } from '../lib/format.ts'

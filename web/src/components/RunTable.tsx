@@ -1,4 +1,4 @@
-import type { Run } from '../../../src/client/types.ts'
+import type { Run } from '#src/client/types.ts'
 import { companyPath } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'

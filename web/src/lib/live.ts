@@ -3,7 +3,7 @@
 // while the stream was down are lost. The state drives the "live" indicator.
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { followEvents } from '../../../src/client/events.ts'
+import { followEvents } from '#src/client/events.ts'
 import { http } from './api.ts'
 import { invalidateFor } from './stale.ts'
 

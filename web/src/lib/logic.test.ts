@@ -3,7 +3,7 @@
 // money entry.
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { ApiError, NetworkError } from '../../../src/client/http.ts'
+import { ApiError, NetworkError } from '#src/client/http.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
 import { errorLines } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'

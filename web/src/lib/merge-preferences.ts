@@ -1,4 +1,4 @@
-import type { Preferences, PreferencesPatch } from '../../../src/client/types.ts'
+import type { Preferences, PreferencesPatch } from '#src/client/types.ts'
 
 /** Merges a patch the way the server does: objects key by key, lists replaced, null removes. */
 export function mergePreferences(current: Preferences, patch: PreferencesPatch): Preferences {

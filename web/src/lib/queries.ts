@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '../../../src/client/types.ts'
+import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '#src/client/types.ts'
 import { api } from './api.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.

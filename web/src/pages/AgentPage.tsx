@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Agent } from '../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { AgentActions } from '../components/agents/AgentActions.tsx'
 import { AgentFormFields, useAgentForm } from '../components/agents/AgentForm.tsx'

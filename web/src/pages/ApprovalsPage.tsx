@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { ApprovalStatus } from '../../../src/client/types.ts'
+import type { ApprovalStatus } from '#src/client/types.ts'
 import { ApprovalCard } from '../components/ApprovalCard.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { useCompanyId } from '../lib/company.ts'

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Company } from '../../../src/client/types.ts'
+import type { Company } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Goal, GoalStatus, GoalUpdate } from '../../../src/client/types.ts'
+import type { Goal, GoalStatus, GoalUpdate } from '#src/client/types.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull } from '../components/Pickers.tsx'

@@ -1,4 +1,4 @@
-import type { OrgNode } from '../../../src/client/types.ts'
+import type { OrgNode } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'

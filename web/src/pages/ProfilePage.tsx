@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { User } from '../../../src/client/types.ts'
+import type { User } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { ApiKeys } from '../components/profile/ApiKeys.tsx'
 import { PreferencesForm } from '../components/profile/PreferencesForm.tsx'

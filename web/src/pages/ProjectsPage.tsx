@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Project, ProjectStatus } from '../../../src/client/types.ts'
+import type { Project, ProjectStatus } from '#src/client/types.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'

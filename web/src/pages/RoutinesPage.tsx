@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Routine, RoutineUpdate } from '../../../src/client/types.ts'
+import type { Routine, RoutineUpdate } from '#src/client/types.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import type { Run } from '../../../src/client/types.ts'
+import type { Run } from '#src/client/types.ts'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'

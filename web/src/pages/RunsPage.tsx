@@ -1,5 +1,5 @@
 import { useState } from 'react'
-import type { RunStatus } from '../../../src/client/types.ts'
+import type { RunStatus } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker } from '../components/Pickers.tsx'
 import { RunTable } from '../components/RunTable.tsx'

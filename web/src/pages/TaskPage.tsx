@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '../../../src/client/types.ts'
+import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '#src/client/types.ts'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'

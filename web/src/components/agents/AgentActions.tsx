@@ -1,6 +1,6 @@
 // Pause, resume, wake and terminate, offered according to the agent's status.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { Agent } from '../../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { companyPath } from '../../lib/company.ts'
 import { keys } from '../../lib/queries.ts'

@@ -1,6 +1,6 @@
 // The fields of an agent, for hiring and for editing. Role and adapter are free text with the
 // offered values as suggestions.
-import type { Agent, AgentFields } from '../../../../src/client/types.ts'
+import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { AgentPicker, idOrNull } from '../Pickers.tsx'

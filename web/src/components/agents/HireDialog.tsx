@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Agent } from '../../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { keys } from '../../lib/queries.ts'
 import { useSubmit } from '../../lib/useForm.ts'

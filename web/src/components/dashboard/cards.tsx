@@ -1,6 +1,6 @@
 // The dashboard's cards, by id (the ids stored in preferences.dashboard.hidden and .order).
 import { type ReactNode, useState } from 'react'
-import type { Dashboard } from '../../../../src/client/types.ts'
+import type { Dashboard } from '#src/client/types.ts'
 import { companyPath } from '../../lib/company.ts'
 import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '../../lib/router.tsx'

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskPriority, type TaskStatus } from '../../../../src/client/types.ts'
+import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskPriority, type TaskStatus } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { humanize } from '../../lib/format.ts'
 import { keys } from '../../lib/queries.ts'

@@ -1,7 +1,7 @@
 // The board: one column per status in the spec's order. Cards move by drag and drop, or from
 // the keyboard with Shift+Left/Right on a focused card.
 import { type DragEvent, useState } from 'react'
-import type { Agent, Task, TaskStatus } from '../../../../src/client/types.ts'
+import type { Agent, Task, TaskStatus } from '#src/client/types.ts'
 import { companyPath } from '../../lib/company.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'

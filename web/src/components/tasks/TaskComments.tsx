@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { CommentKind, Task } from '../../../../src/client/types.ts'
+import type { CommentKind, Task } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { keys, useAgents, useComments, useMembers } from '../../lib/queries.ts'

@@ -1,4 +1,4 @@
-import type { Agent, Task } from '../../../../src/client/types.ts'
+import type { Agent, Task } from '#src/client/types.ts'
 import { companyPath } from '../../lib/company.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { Link, navigate } from '../../lib/router.tsx'

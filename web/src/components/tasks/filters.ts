@@ -1,6 +1,6 @@
 // Task filters travel as a query string: in the page's URL (so a filtered page can be shared or
 // bookmarked) and as the `query` of a saved view.
-import type { TaskFilters, TaskStatus } from '../../../../src/client/types.ts'
+import type { TaskFilters, TaskStatus } from '#src/client/types.ts'
 
 const SINGLE = ['assignee_agent_id', 'project_id', 'goal_id', 'q'] as const
 
