@@ -3,11 +3,10 @@
 import { useQueryClient } from '@tanstack/react-query'
 import type { Approval } from '#src/client/types.ts'
 import { api } from '../lib/api.ts'
-import { companyPath } from '../lib/company.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Badge } from './Badge.tsx'
 import { ErrorText } from './ErrorText.tsx'
@@ -42,7 +41,7 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
       <div className="row">
         <strong>{humanize(approval.type)}</strong>
         <Badge value={approval.status} />
-        {agent && <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link>}
+        {agent && <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link>}
         <span className="grow" />
         <span className="muted small">{format.dateTime(approval.created_at)}</span>
       </div>

@@ -2,11 +2,11 @@
 // with the company switcher, the live indicator and the account links, and the page itself.
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
-import { CompanyContext, companyPath } from '../lib/company.ts'
+import { CompanyContext } from '../lib/company.ts'
 import { useLiveEvents } from '../lib/live.ts'
 import { useSavePreferences } from '../lib/preferences.tsx'
 import { useAgents, useInbox, useMe } from '../lib/queries.ts'
-import { Link, useLocation } from '../lib/router.tsx'
+import { Link, useLocation, useNavigate } from '@tanstack/react-router'
 import { rememberCompany, signOut } from '../lib/session.ts'
 import { CompanySwitcher } from './CompanySwitcher.tsx'
 import { ErrorBoundary } from './ErrorBoundary.tsx'
@@ -33,8 +33,9 @@ export function Shell({ companyId, children }: { companyId: string | null; child
   const me = useMe()
   const savePreferences = useSavePreferences()
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   const live = useLiveEvents(companyId)
-  const { pathname } = useLocation()
+  const pathname = useLocation({ select: (location) => location.pathname })
   const [drawerOpen, setDrawerOpen] = useState(false)
   const collapsed = me.data?.preferences.sidebar_collapsed ?? false
 
@@ -74,7 +75,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
               {me.data && <UserAvatar user={me.data} />}
               <span className="nowrap account">{me.data?.name ?? 'Profile'}</span>
             </Link>
-            <button onClick={() => void signOut(queryClient)}>Sign out</button>
+            <button onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           </header>
           <main className="content" id="content" tabIndex={-1}>
             {/* A new page gets a fresh boundary, so one failing page does not stick. */}
@@ -96,10 +97,10 @@ function CompanyNav({ companyId, pathname }: { companyId: string; pathname: stri
   return (
     <>
       {NAV.map((item) => {
-        const to = companyPath(companyId, item.path)
+        const to = `/c/${companyId}${item.path ? `/${item.path}` : ''}`
         const active = item.path === '' ? pathname === to : pathname === to || pathname.startsWith(`${to}/`)
         return (
-          <Link key={item.path} to={to} className={`nav${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} title={item.label}>
+          <Link key={item.path} to={`/c/$companyId${item.path ? `/${item.path}` : ''}` as '/c/$companyId'} params={{ companyId }} className={`nav${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} title={item.label}>
             <span className="icon" aria-hidden>{item.icon}</span>
             <span className="label grow">{item.label}</span>
             {item.path === 'inbox' && pending > 0 && <span className="badge label">{pending}</span>}
@@ -108,7 +109,7 @@ function CompanyNav({ companyId, pathname }: { companyId: string; pathname: stri
       })}
       {favoriteAgents.length > 0 && <div className="section">Favourites</div>}
       {favoriteAgents.map((agent) => (
-        <Link key={agent.id} to={companyPath(companyId, `agents/${agent.id}`)} className="nav" title={agent.name}>
+        <Link key={agent.id} to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} className="nav" title={agent.name}>
           <span className="icon" aria-hidden>★</span>
           <span className="label">{agent.name}</span>
         </Link>

@@ -9,5 +9,3 @@ export function useCompanyId(): string {
   return id
 }
 
-/** Path of a page of the open company. */
-export const companyPath = (companyId: string, rest = '') => `/c/${companyId}${rest ? `/${rest}` : ''}`

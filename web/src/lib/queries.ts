@@ -11,7 +11,7 @@ export const keys = {
   company: (cid: string, ...rest: unknown[]) => ['c', cid, ...rest] as const,
 }
 
-export const useMe = () => useQuery({ queryKey: ['me'], queryFn: () => api.me.get(), staleTime: 60_000 })
+export const useMe = (enabled = true) => useQuery({ queryKey: ['me'], queryFn: () => api.me.get(), staleTime: 60_000, enabled })
 export const useCompanies = () => useQuery({ queryKey: ['companies'], queryFn: () => api.companies.list() })
 export const useAuthConfig = () => useQuery({ queryKey: ['auth-config'], queryFn: () => api.auth.config(), staleTime: Infinity })
 export const useApiKeys = () => useQuery({ queryKey: ['api-keys'], queryFn: () => api.apiKeys.list() })

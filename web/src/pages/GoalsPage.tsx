@@ -6,11 +6,11 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull } from '../components/Pickers.tsx'
 import { dayToTimestamp } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useGoals } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 const STATUSES: GoalStatus[] = ['planned', 'active', 'achieved', 'abandoned']
@@ -52,7 +52,7 @@ function GoalNode({ goal, all, companyId }: { goal: Goal; all: Goal[]; companyId
         <select aria-label={`Status of ${goal.title}`} value={goal.status} style={{ width: 'auto' }} onChange={(e) => update.mutate({ status: e.target.value as GoalStatus })}>
           {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
         </select>
-        <Link to={`${companyPath(companyId, 'tasks')}?goal_id=${goal.id}`} className="small">{done} of {total} tasks done</Link>
+        <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ goal_id: goal.id }} className="small">{done} of {total} tasks done</Link>
         {owner && <span className="muted small">owner {owner.name}</span>}
         {goal.target_date && <span className="muted small">target {format.date(goal.target_date)}</span>}
         <button className="link danger small" onClick={() => window.confirm(`Delete the goal “${goal.title}”? Sub-goals and tasks stay, detached.`) && remove.mutate()}>Delete</button>

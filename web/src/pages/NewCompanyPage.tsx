@@ -2,11 +2,12 @@ import { useQueryClient } from '@tanstack/react-query'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { parseCents } from '../lib/format.ts'
-import { navigate } from '../lib/router.tsx'
+import { useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function NewCompanyPage() {
   const client = useQueryClient()
+  const navigate = useNavigate()
   const form = useForm({ name: '', mission: '', budget: '', prefix: 'SVC' })
   const v = form.values
   const submit = useSubmit(async () => {
@@ -14,7 +15,7 @@ export function NewCompanyPage() {
     if (budget === null) throw new Error('Monthly budget: enter an amount such as 500 or 12.50.')
     const company = await api.companies.create({ name: v.name.trim(), mission: v.mission.trim() || null, monthly_budget_cents: budget, task_prefix: v.prefix.trim() || 'SVC' })
     await client.invalidateQueries({ queryKey: ['companies'] })
-    navigate(`/c/${company.id}`)
+    await navigate({ to: '/c/$companyId', params: { companyId: company.id } })
   })
   return (
     <>

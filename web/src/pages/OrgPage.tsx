@@ -2,10 +2,10 @@ import type { OrgNode } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useOrg } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 
 /** The reporting tree, drawn with connector lines; each node links to the agent. */
 export function OrgPage() {
@@ -13,7 +13,7 @@ export function OrgPage() {
   const org = useOrg(companyId)
   return (
     <>
-      <div className="page-head"><h1>Org chart</h1><Link to={companyPath(companyId, 'agents')}>All agents</Link></div>
+      <div className="page-head"><h1>Org chart</h1><Link to="/c/$companyId/agents" params={{ companyId }}>All agents</Link></div>
       <ErrorText error={org.error} />
       {org.data?.length === 0 && <p className="empty">No agents yet.</p>}
       {org.data && org.data.length > 0 && (
@@ -30,7 +30,7 @@ function OrgBranch({ node, companyId }: { node: OrgNode; companyId: string }) {
   const { agent } = node
   return (
     <li aria-label={agent.name}>
-      <Link to={companyPath(companyId, `agents/${agent.id}`)} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
+      <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
         <AgentAvatar agent={agent} />
         <span>
           <strong>{agent.name}</strong>

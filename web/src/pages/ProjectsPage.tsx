@@ -4,11 +4,11 @@ import type { Project, ProjectStatus } from '#src/client/types.ts'
 import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat, useSavePreferences } from '../lib/preferences.tsx'
 import { keys, useMe, useProjects } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'completed', 'archived']
@@ -57,7 +57,7 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
         </button>
       </td>
       <td>
-        <Link to={`${companyPath(companyId, 'tasks')}?project_id=${project.id}`}>{project.name}</Link>
+        <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ project_id: project.id }}>{project.name}</Link>
         {project.description && <div className="muted small">{project.description}</div>}
         <ErrorText error={update.error} />
       </td>

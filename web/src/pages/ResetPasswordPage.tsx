@@ -2,13 +2,12 @@ import { useState } from 'react'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link, useLocation } from '../lib/router.tsx'
+import { Link, useSearch } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 /** The page the reset email links to: /reset-password?token=... */
 export function ResetPasswordPage() {
-  const { search } = useLocation()
-  const token = search.get('token') ?? ''
+  const token = useSearch({ from: '/reset-password' }).token ?? ''
   const form = useForm({ password: '', confirm: '' })
   const [done, setDone] = useState(false)
   const submit = useSubmit(async () => {

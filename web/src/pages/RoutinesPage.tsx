@@ -5,10 +5,10 @@ import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 /** Cron-scheduled templates; "Run now" triggers one at once (a task and a queued run). */
@@ -36,6 +36,7 @@ export function RoutinesPage() {
 
 function RoutineRow({ routine, companyId }: { routine: Routine; companyId: string }) {
   const client = useQueryClient()
+  const navigate = useNavigate()
   const format = useFormat()
   const agents = useAgents(companyId, true)
   const agent = agents.data?.find((a) => a.id === routine.agent_id)
@@ -46,13 +47,13 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
     mutationFn: () => api.routines.trigger(companyId, routine.id),
     onSuccess(result) {
       void refresh()
-      navigate(companyPath(companyId, `runs/${result.run.id}`))
+      navigate({ to: '/c/$companyId/runs/$runId', params: { companyId, runId: result.run.id } })
     },
   })
   return (
     <tr>
       <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
-      <td>{agent ? <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link> : '—'}</td>
+      <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
       <td className="mono">{routine.cron}</td>
       <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
       <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>

@@ -5,24 +5,26 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { IdpButton } from '../components/IdpButton.tsx'
 import { api } from '../lib/api.ts'
 import { useAuthConfig } from '../lib/queries.ts'
-import { Link, useLocation } from '../lib/router.tsx'
+import { Link, useLocation, useRouter } from '@tanstack/react-router'
 import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function SignInPage() {
   const queryClient = useQueryClient()
   const config = useAuthConfig()
-  const { pathname } = useLocation()
+  const router = useRouter()
+  const href = useLocation({ select: (location) => location.href })
   const form = useForm({ email: '', password: '' })
   // Signing in from a deep link (e.g. a task page) returns there; from the sign-in page, home.
-  const target = pathname === '/sign-in' ? '/' : pathname
-  const submit = useSubmit(() => signIn(queryClient, () => api.auth.login(form.values.email.trim(), form.values.password), target))
+  const target = href.startsWith('/sign-in') ? '/' : href
+  const open = useCallback(() => router.history.replace(target), [router, target])
+  const submit = useSubmit(() => signIn(queryClient, () => api.auth.login(form.values.email.trim(), form.values.password)).then(open))
   const [idpError, setIdpError] = useState<unknown>(null)
   const onCredential = useCallback(
     (credential: string) => {
-      signIn(queryClient, () => api.auth.loginIdp(credential), target).catch(setIdpError)
+      signIn(queryClient, () => api.auth.loginIdp(credential)).then(open, setIdpError)
     },
-    [queryClient, target, setIdpError],
+    [queryClient, open, setIdpError],
   )
   return (
     <AuthFrame title="Sign in">

@@ -2,15 +2,16 @@ import { useQueryClient } from '@tanstack/react-query'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link } from '../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function SignUpPage() {
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   const form = useForm({ name: '', email: '', password: '' })
   const submit = useSubmit(() =>
-    signIn(queryClient, () => api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password }), '/companies/new'),
+    signIn(queryClient, () => api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password })).then(() => navigate({ to: '/companies/new', replace: true })),
   )
   return (
     <AuthFrame title="Create your account">
