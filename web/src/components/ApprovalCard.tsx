@@ -10,6 +10,7 @@ import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Badge } from './Badge.tsx'
 import { ErrorText } from './ErrorText.tsx'
+import { Field } from './form.tsx'
 
 export function ApprovalCard({ companyId, approval }: { companyId: string; approval: Approval }) {
   const client = useQueryClient()
@@ -58,9 +59,9 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
         <form onSubmit={(e) => e.preventDefault()}>
           <ErrorText error={approve.error ?? reject.error} />
           <div className="form-grid">
-            <label className="field">Note <span className="hint">(optional)</span><input {...form.bind('note')} /></label>
+            <Field label="Note" hint="optional"><input {...form.bind('note')} /></Field>
             {approval.type === 'budget_override' && (
-              <label className="field">New monthly budget <span className="hint">(optional)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+              <Field label="New monthly budget" hint="optional"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
             )}
           </div>
           <div className="actions">

@@ -8,6 +8,7 @@ import { centsToInput, humanize, parseCents } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useCompany, useMembers } from '../lib/queries.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function CompanySettingsPage() {
   const companyId = useCompanyId()
@@ -53,11 +54,11 @@ function CompanyForm({ company }: { company: Company }) {
       <ErrorText error={submit.error} />
       {saved && <p className="notice" role="status">Saved.</p>}
       <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
-        <label className="field">Name<input required maxLength={120} {...form.bind('name')} /></label>
-        <label className="field">Mission<textarea {...form.bind('mission')} /></label>
+        <Field label="Name"><input required maxLength={120} {...form.bind('name')} /></Field>
+        <Field label="Mission"><textarea {...form.bind('mission')} /></Field>
         <div className="form-grid">
-          <label className="field">Monthly budget <span className="hint">(blank = no limit; not enforced)</span><input inputMode="decimal" {...form.bind('budget')} /></label>
-          <label className="field">Task prefix<input value={company.task_prefix} disabled /></label>
+          <Field label="Monthly budget" hint="blank = no limit; not enforced"><input inputMode="decimal" {...form.bind('budget')} /></Field>
+          <Field label="Task prefix"><input value={company.task_prefix} disabled /></Field>
         </div>
         <button className="primary" type="submit" disabled={submit.pending}>Save</button>
       </fieldset>

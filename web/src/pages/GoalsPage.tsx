@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Goal, GoalStatus, GoalUpdate } from '#src/client/types.ts'
-import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull } from '../components/Pickers.tsx'
 import { dayToTimestamp } from '../components/tasks/TaskFields.ts'
@@ -12,6 +11,7 @@ import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useGoals } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field, FormDialog } from '../components/form.tsx'
 
 const STATUSES: GoalStatus[] = ['planned', 'active', 'achieved', 'abandoned']
 
@@ -81,19 +81,15 @@ function NewGoalDialog({ companyId, onClose }: { companyId: string; onClose: () 
     onClose()
   })
   return (
-    <Dialog title="New goal" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
-        <label className="field">Description<textarea {...form.bind('description')} /></label>
-        <div className="form-grid">
-          <label className="field">Status<select {...form.bind('status')}>{STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}</select></label>
-          <GoalPicker label="Part of" value={v.parent} onChange={(id) => form.setValues({ ...v, parent: id })} />
-          <AgentPicker label="Owner" value={v.owner} onChange={(id) => form.setValues({ ...v, owner: id })} />
-          <label className="field">Target date<input type="date" {...form.bind('target')} /></label>
-        </div>
-        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create goal</button><button type="button" onClick={onClose}>Cancel</button></div>
-      </form>
-    </Dialog>
+    <FormDialog title="New goal" submit={submit} submitLabel="Create goal" onClose={onClose}>
+      <Field label="Title"><input required maxLength={200} autoFocus {...form.bind('title')} /></Field>
+      <Field label="Description"><textarea {...form.bind('description')} /></Field>
+      <div className="form-grid">
+        <Field label="Status"><select {...form.bind('status')}>{STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}</select></Field>
+        <GoalPicker label="Part of" value={v.parent} onChange={(id) => form.setValues({ ...v, parent: id })} />
+        <AgentPicker label="Owner" value={v.owner} onChange={(id) => form.setValues({ ...v, owner: id })} />
+        <Field label="Target date"><input type="date" {...form.bind('target')} /></Field>
+      </div>
+    </FormDialog>
   )
 }

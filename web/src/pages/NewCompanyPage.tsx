@@ -4,6 +4,7 @@ import { api } from '../lib/api.ts'
 import { parseCents } from '../lib/format.ts'
 import { useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function NewCompanyPage() {
   const client = useQueryClient()
@@ -22,10 +23,10 @@ export function NewCompanyPage() {
       <div className="page-head"><h1>New company</h1></div>
       <form className="panel" style={{ maxWidth: 640 }} onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error} />
-        <label className="field">Name<input required maxLength={120} autoFocus {...form.bind('name')} /></label>
-        <label className="field">Mission <span className="hint">(every agent reads it)</span><textarea {...form.bind('mission')} /></label>
+        <Field label="Name"><input required maxLength={120} autoFocus {...form.bind('name')} /></Field>
+        <Field label="Mission" hint="every agent reads it"><textarea {...form.bind('mission')} /></Field>
         <div className="form-grid">
-          <label className="field">Monthly budget <span className="hint">(blank = no limit)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+          <Field label="Monthly budget" hint="blank = no limit"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
           <label className="field">Task prefix <span className="hint">(cannot change later)</span>
             <input required maxLength={8} pattern="[A-Z][A-Z0-9]*" title="Capital letters and digits, starting with a letter" {...form.bind('prefix')}
               onChange={(e) => form.setValues({ ...v, prefix: e.target.value.toUpperCase() })} />

@@ -4,6 +4,7 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { Link, useSearch } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 /** The page the reset email links to: /reset-password?token=... */
 export function ResetPasswordPage() {
@@ -25,8 +26,8 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit.onSubmit}>
           <ErrorText error={submit.error} />
-          <label className="field">New password<input type="password" autoComplete="new-password" required minLength={8} maxLength={128} autoFocus {...form.bind('password')} /></label>
-          <label className="field">Repeat it<input type="password" autoComplete="new-password" required {...form.bind('confirm')} /></label>
+          <Field label="New password"><input type="password" autoComplete="new-password" required minLength={8} maxLength={128} autoFocus {...form.bind('password')} /></Field>
+          <Field label="Repeat it"><input type="password" autoComplete="new-password" required {...form.bind('confirm')} /></Field>
           <button className="primary" type="submit" disabled={submit.pending || !token}>Change password</button>
         </form>
       )}

@@ -1,7 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
 import type { Routine, RoutineUpdate } from '#src/client/types.ts'
-import { Dialog } from '../components/Dialog.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
 import { api } from '../lib/api.ts'
@@ -10,6 +9,7 @@ import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field, FormDialog } from '../components/form.tsx'
 
 /** Cron-scheduled templates; "Run now" triggers one at once (a task and a queued run). */
 export function RoutinesPage() {
@@ -83,19 +83,15 @@ function NewRoutineDialog({ companyId, onClose }: { companyId: string; onClose: 
     onClose()
   })
   return (
-    <Dialog title="New routine" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
-        <label className="field">Description <span className="hint">(becomes the task's description)</span><textarea {...form.bind('description')} /></label>
-        <div className="form-grid">
-          <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
-          <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
-          <label className="field">Schedule (cron) <span className="hint">minute hour day month weekday</span><input required maxLength={100} className="mono" {...form.bind('cron')} /></label>
-        </div>
-        <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
-        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create routine</button><button type="button" onClick={onClose}>Cancel</button></div>
-      </form>
-    </Dialog>
+    <FormDialog title="New routine" submit={submit} submitLabel="Create routine" onClose={onClose}>
+      <Field label="Title"><input required maxLength={200} autoFocus {...form.bind('title')} /></Field>
+      <Field label="Description" hint="becomes the task's description"><textarea {...form.bind('description')} /></Field>
+      <div className="form-grid">
+        <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
+        <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
+        <Field label="Schedule (cron)" hint="minute hour day month weekday"><input required maxLength={100} className="mono" {...form.bind('cron')} /></Field>
+      </div>
+      <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
+    </FormDialog>
   )
 }

@@ -8,6 +8,7 @@ import { useAuthConfig } from '../lib/queries.ts'
 import { Link, useLocation, useRouter } from '@tanstack/react-router'
 import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function SignInPage() {
   const queryClient = useQueryClient()
@@ -30,8 +31,8 @@ export function SignInPage() {
     <AuthFrame title="Sign in">
       <form onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error ?? idpError} />
-        <label className="field">Email<input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></label>
-        <label className="field">Password<input type="password" autoComplete="current-password" required {...form.bind('password')} /></label>
+        <Field label="Email"><input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></Field>
+        <Field label="Password"><input type="password" autoComplete="current-password" required {...form.bind('password')} /></Field>
         <div className="actions">
           <button className="primary" type="submit" disabled={submit.pending}>{submit.pending ? 'Signing in…' : 'Sign in'}</button>
           <Link to="/forgot-password">Forgot password?</Link>

@@ -5,6 +5,7 @@ import { api } from '../lib/api.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function SignUpPage() {
   const queryClient = useQueryClient()
@@ -17,8 +18,8 @@ export function SignUpPage() {
     <AuthFrame title="Create your account">
       <form onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error} />
-        <label className="field">Name<input autoComplete="name" required maxLength={255} autoFocus {...form.bind('name')} /></label>
-        <label className="field">Email<input type="email" autoComplete="email" required {...form.bind('email')} /></label>
+        <Field label="Name"><input autoComplete="name" required maxLength={255} autoFocus {...form.bind('name')} /></Field>
+        <Field label="Email"><input type="email" autoComplete="email" required {...form.bind('email')} /></Field>
         <label className="field">
           Password <span className="hint">(8 to 128 characters)</span>
           <input type="password" autoComplete="new-password" required minLength={8} maxLength={128} {...form.bind('password')} />

@@ -4,6 +4,7 @@ import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { AgentPicker, idOrNull } from '../Pickers.tsx'
+import { Field } from '../form.tsx'
 
 const ROLES = ['ceo', 'cto', 'cmo', 'cfo', 'engineer', 'designer', 'qa', 'devops', 'researcher', 'writer', 'support']
 const ADAPTERS = ['agent_cli_1', 'agent_cli_2', 'agent_cli_3', 'agent_cli_4', 'agent_cli_5', 'http', 'simulated']
@@ -43,15 +44,15 @@ export function AgentFormFields({ form, agentId }: { form: ReturnType<typeof use
   return (
     <>
       <div className="form-grid">
-        <label className="field">Name<input required maxLength={100} {...form.bind('name')} /></label>
-        <label className="field">Title<input maxLength={120} {...form.bind('title')} /></label>
-        <label className="field">Role<input list="agent-roles" maxLength={50} {...form.bind('role')} /></label>
-        <label className="field">Adapter<input list="agent-adapters" maxLength={50} {...form.bind('adapter')} /></label>
+        <Field label="Name"><input required maxLength={100} {...form.bind('name')} /></Field>
+        <Field label="Title"><input maxLength={120} {...form.bind('title')} /></Field>
+        <Field label="Role"><input list="agent-roles" maxLength={50} {...form.bind('role')} /></Field>
+        <Field label="Adapter"><input list="agent-adapters" maxLength={50} {...form.bind('adapter')} /></Field>
         <AgentPicker label="Reports to" none="Nobody" exclude={agentId} value={v.reports} onChange={(id) => form.setValues({ ...v, reports: id })} />
-        <label className="field">Monthly budget <span className="hint">(blank = no limit)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
-        <label className="field">Heartbeat cron <span className="hint">(optional)</span><input placeholder="0 9 * * 1-5" maxLength={100} {...form.bind('cron')} /></label>
+        <Field label="Monthly budget" hint="blank = no limit"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
+        <Field label="Heartbeat cron" hint="optional"><input placeholder="0 9 * * 1-5" maxLength={100} {...form.bind('cron')} /></Field>
       </div>
-      <label className="field">Instructions<textarea {...form.bind('instructions')} /></label>
+      <Field label="Instructions"><textarea {...form.bind('instructions')} /></Field>
       <datalist id="agent-roles">{ROLES.map((r) => <option key={r} value={r} />)}</datalist>
       <datalist id="agent-adapters">{ADAPTERS.map((a) => <option key={a} value={a} />)}</datalist>
     </>

@@ -6,6 +6,7 @@ import { keys, useAgents, useComments, useMembers } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
+import { Field } from '../form.tsx'
 
 /** A task's comments, oldest first, and the form to add one. */
 export function TaskComments({ companyId, task }: { companyId: string; task: Task }) {
@@ -45,7 +46,7 @@ export function TaskComments({ companyId, task }: { companyId: string; task: Tas
       ))}
       <form onSubmit={submit.onSubmit} style={{ marginTop: 12 }}>
         <ErrorText error={submit.error} />
-        <label className="field">Add a comment<textarea required {...form.bind('body')} /></label>
+        <Field label="Add a comment"><textarea required {...form.bind('body')} /></Field>
         <div className="actions">
           <select aria-label="Kind" style={{ width: 'auto' }} {...form.bind('kind')}>
             <option value="comment">Comment</option>
