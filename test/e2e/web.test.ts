@@ -225,7 +225,7 @@ describe('web app in a browser', () => {
     await expect.poll(async () => (await other.tasks.get(companyId, 'ACME-1')).due_date?.slice(0, 10)).toBe('2030-01-15')
     expect((await other.tasks.get(companyId, 'ACME-1')).assignee_agent_id).toBe(graceId)
 
-    const comments = page.getByRole('region', { name: 'Comments' })
+    const comments = page.getByRole('region', { name: 'Timeline' })
     await comments.getByLabel('Add a comment').fill('Keep it under 500 words.')
     await comments.getByLabel('Kind').selectOption('plan')
     await comments.getByRole('button', { name: 'Post' }).click()

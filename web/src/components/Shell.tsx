@@ -54,7 +54,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <span className="logo" aria-hidden />
             <span className="label">Shopfloor</span>
           </div>
-          {companyId && <CompanyNav companyId={companyId} pathname={pathname} />}
+          {companyId && <CompanyNav companyId={companyId} />}
           <div className="grow" />
           <button
             className="link hide-phone"
@@ -87,7 +87,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
   )
 }
 
-function CompanyNav({ companyId, pathname }: { companyId: string; pathname: string }) {
+function CompanyNav({ companyId }: { companyId: string }) {
   const inbox = useInbox(companyId)
   const me = useMe()
   const agents = useAgents(companyId)
@@ -97,10 +97,10 @@ function CompanyNav({ companyId, pathname }: { companyId: string; pathname: stri
   return (
     <>
       {NAV.map((item) => {
-        const to = `/c/${companyId}${item.path ? `/${item.path}` : ''}`
-        const active = item.path === '' ? pathname === to : pathname === to || pathname.startsWith(`${to}/`)
         return (
-          <Link key={item.path} to={`/c/$companyId${item.path ? `/${item.path}` : ''}` as '/c/$companyId'} params={{ companyId }} className={`nav${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} title={item.label}>
+          // The dashboard is the parent path of every company page: active only on itself.
+          <Link key={item.path} to={`/c/$companyId${item.path ? `/${item.path}` : ''}` as '/c/$companyId'} params={{ companyId }} className="nav"
+            activeOptions={{ exact: item.path === '', includeSearch: false }} activeProps={{ className: 'active', 'aria-current': 'page' }} title={item.label}>
             <span className="icon" aria-hidden>{item.icon}</span>
             <span className="label grow">{item.label}</span>
             {item.path === 'inbox' && pending > 0 && <span className="badge label">{pending}</span>}

@@ -68,10 +68,11 @@ export const useRuns = (cid: string, filters: RunFilters = {}) =>
   useQuery({ queryKey: keys.company(cid, 'runs', 'list', filters), queryFn: () => api.runs.list(cid, filters), refetchInterval: POLL_MS })
 // A live run also polls now and then, so its transcript keeps growing even with the stream down.
 const LIVE_RUN_POLL_MS = 5_000
-export const useRun = (cid: string, id: string) =>
+export const useRun = (cid: string, id: string, enabled = true) =>
   useQuery({
     queryKey: keys.company(cid, 'runs', 'one', id),
     queryFn: () => api.runs.get(cid, id),
+    enabled,
     refetchInterval: (query) => (query.state.data && ['queued', 'running'].includes(query.state.data.status) ? LIVE_RUN_POLL_MS : false),
   })
 

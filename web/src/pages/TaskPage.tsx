@@ -4,15 +4,15 @@ import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '#src
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
-import { RunTable } from '../components/RunTable.tsx'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
-import { TaskComments } from '../components/tasks/TaskComments.tsx'
+import { TaskTimeline } from '../components/tasks/TaskTimeline.tsx'
+import { SubtaskTree } from '../components/tasks/SubtaskTree.tsx'
 import { dayToTimestamp, timestampToDay } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { keys, useRuns, useTask, useTasks } from '../lib/queries.ts'
+import { keys, useTask } from '../lib/queries.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
 export function TaskPage() {
@@ -28,9 +28,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const navigate = useNavigate()
   const client = useQueryClient()
   const format = useFormat()
-  const subtasks = useTasks(companyId, { parent_id: task.id })
   const parent = useTask(companyId, task.parent_id ?? '')
-  const runs = useRuns(companyId, { task_id: task.id })
   const [addingSubtask, setAddingSubtask] = useState(false)
   const [title, setTitle] = useState(task.title)
   const [description, setDescription] = useState(task.description ?? '')
@@ -103,19 +101,9 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
           <h2 style={{ margin: 0 }}>Subtasks</h2>
           <button onClick={() => setAddingSubtask(true)}>Add subtask</button>
         </div>
-        {subtasks.data?.length === 0 && <p className="empty">No subtasks.</p>}
-        <ul style={{ margin: 0, paddingLeft: 18 }}>
-          {subtasks.data?.map((sub) => (
-            <li key={sub.id}><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: sub.key }}>{sub.key}</Link> {sub.title} <Badge value={sub.status} /></li>
-          ))}
-        </ul>
+        <SubtaskTree companyId={companyId} root={task} />
       </section>
-      <TaskComments companyId={companyId} task={task} />
-      <section className="panel" aria-label="Runs">
-        <h2>Runs</h2>
-        <ErrorText error={runs.error} />
-        {runs.data && <RunTable companyId={companyId} runs={runs.data} />}
-      </section>
+      <TaskTimeline companyId={companyId} task={task} />
       {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
     </>
   )
