@@ -154,11 +154,13 @@ describe('web app in a browser', () => {
     await other.agents.hire(companyId, { name: 'Margaret', title: 'Flight software', reports_to_id: graceId })
     await other.agents.hire(companyId, { name: 'Ken', title: 'Tools', reports_to_id: linus.id })
     await page.getByRole('link', { name: 'Org chart' }).first().click()
+    await page.locator('[data-agent-node="Ken"]').waitFor()
+    await shot('org-chart')
+    await page.getByRole('button', { name: 'List', exact: true }).click()
     const tree = page.getByRole('list', { name: 'Org chart' })
     await tree.getByRole('listitem', { name: 'Ken' }).waitFor()
     // Ken sits under Linus, who sits under Grace.
     await tree.getByRole('listitem', { name: 'Grace' }).getByRole('listitem', { name: 'Linus' }).getByRole('listitem', { name: 'Ken' }).waitFor()
-    await shot('org-chart')
   })
 
   it('pauses, resumes, wakes, stars and terminates agents from their page', async () => {

@@ -8,6 +8,7 @@ import { useSavePreferences } from '../lib/preferences.tsx'
 import { useAgents, useInbox, useMe } from '../lib/queries.ts'
 import { Link, useLocation, useNavigate } from '@tanstack/react-router'
 import { rememberCompany, signOut } from '../lib/session.ts'
+import { CommandPalette } from './CommandPalette.tsx'
 import { CompanySwitcher } from './CompanySwitcher.tsx'
 import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { LiveIndicator } from './LiveIndicator.tsx'
@@ -70,6 +71,11 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <button className="menu-button" aria-label="Open menu" onClick={() => setDrawerOpen((open) => !open)}>☰</button>
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
+            {companyId && (
+              <button className="palette-button hide-phone" aria-label="Command palette (Ctrl K)" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
+                Search… <kbd>Ctrl K</kbd>
+              </button>
+            )}
             {companyId && <LiveIndicator state={live} />}
             <Link to="/profile" className="row account-link" style={{ gap: 6, flexWrap: 'nowrap' }}>
               {me.data && <UserAvatar user={me.data} />}
@@ -83,6 +89,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
           </main>
         </div>
       </div>
+      {companyId && <CommandPalette companyId={companyId} />}
     </CompanyContext.Provider>
   )
 }

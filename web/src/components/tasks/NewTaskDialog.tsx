@@ -13,13 +13,15 @@ interface Props {
   parent?: Task
   onClose: () => void
   onCreated?: (task: Task) => void
+  /** What the title field starts with (the command palette passes what was typed). */
+  initialTitle?: string
 }
 
 /** Creates a task (a subtask when `parent` is given). */
-export function NewTaskDialog({ companyId, parent, onClose, onCreated }: Props) {
+export function NewTaskDialog({ companyId, parent, onClose, onCreated, initialTitle = '' }: Props) {
   const client = useQueryClient()
   const form = useForm({
-    title: '',
+    title: initialTitle,
     description: '',
     status: 'todo',
     priority: 'medium',
