@@ -2,6 +2,7 @@
 //   serve       the API server (with the in-process scheduler unless SCHEDULER=off)
 //   scheduler   the scheduler on its own
 //   runner      a runner that claims and executes agents' runs
+//   mcp         the MCP server (stdio) giving an agent tools for the control plane
 //   admin ...   operator commands acting on the database directly
 //   anything else: the command-line client of the API
 
@@ -11,6 +12,7 @@ Processes:
   serve                 start the API server (npm start)
   scheduler             run the scheduler on its own
   runner                claim and execute agents' runs
+  mcp                   MCP server on stdio for an agent (SHOPFLOOR_API_URL, SHOPFLOOR_API_KEY)
 
 Operators (act on the database of DATABASE_URL / DATA_DIR):
   admin users deactivate|activate EMAIL
@@ -35,6 +37,11 @@ export async function main(argv: string[]): Promise<void> {
     case 'runner': {
       const { runRunnerProcess } = await import('../runner/main.ts')
       await runRunnerProcess(rest)
+      return
+    }
+    case 'mcp': {
+      const { runMcpServer } = await import('../mcp/main.ts')
+      await runMcpServer()
       return
     }
     case 'admin': {

@@ -96,6 +96,24 @@ export class ShopfloorClient {
     members: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
   }
 
+  // --- People: members and invitations ---------------------------------------------------------
+
+  readonly members = {
+    list: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
+    setRole: (companyId: string, userId: string, role: T.Role) =>
+      this.call<T.Member>('PATCH', this.co(companyId, `/members/${seg(userId)}`), { body: { role } }),
+    remove: (companyId: string, userId: string) => this.call<void>('DELETE', this.co(companyId, `/members/${seg(userId)}`)),
+  }
+
+  readonly invitations = {
+    create: (companyId: string, body: { email: string; role: 'admin' | 'member' }) =>
+      this.call<T.Invitation>('POST', this.co(companyId, '/invitations'), { body }),
+    list: (companyId: string) => this.call<T.Invitation[]>('GET', this.co(companyId, '/invitations')),
+    revoke: (companyId: string, invitationId: string) => this.call<void>('DELETE', this.co(companyId, `/invitations/${seg(invitationId)}`)),
+    /** Joins the invitation's company (needs a password session of the invited address). */
+    accept: (token: string) => this.call<T.Company>('POST', '/api/invitations/accept', { body: { token } }),
+  }
+
   // --- Agents -----------------------------------------------------------------------------------
 
   readonly agents = {
@@ -177,6 +195,13 @@ export class ShopfloorClient {
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
+    /** With a run credential: the run it belongs to and that run's context (GET /api/run). */
+    current: () => this.call<T.RunContext>('GET', '/api/run'),
+  }
+
+  /** Runners the server heard from in the last 24 hours, with the runs they hold. */
+  readonly runners = {
+    list: (companyId: string) => this.call<T.Runner[]>('GET', this.co(companyId, '/runners')),
   }
 
   // --- Approvals --------------------------------------------------------------------------------

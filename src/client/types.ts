@@ -86,6 +86,9 @@ export interface Member {
   created_at: Timestamp
 }
 
+export type { Runner, RunnerRun } from '../contract/runners.ts'
+export type { Invitation } from '../contract/people.ts'
+
 // --- Agents ---------------------------------------------------------------------------------
 
 export type AgentStatus = 'idle' | 'running' | 'paused' | 'pending_approval' | 'terminated' | 'error'
@@ -97,6 +100,8 @@ export interface Agent {
   title: string | null
   role: string | null
   adapter: string | null
+  /** Per-adapter settings (`{}` when none): model, command, args, env, max_turns, url, timeout_seconds, secret_env. */
+  adapter_config: AdapterConfig
   reports_to_id: Uuid | null
   heartbeat_cron: string | null
   instructions: string | null
@@ -110,11 +115,23 @@ export interface Agent {
   created_at: Timestamp | null
 }
 
+export interface AdapterConfig {
+  model?: string
+  command?: string
+  args?: string[]
+  env?: string[]
+  max_turns?: number
+  url?: string
+  timeout_seconds?: number
+  secret_env?: string
+}
+
 export interface AgentFields {
   name?: string
   title?: string | null
   role?: string | null
   adapter?: string | null
+  adapter_config?: AdapterConfig
   reports_to_id?: Uuid | null
   heartbeat_cron?: string | null
   instructions?: string | null
@@ -316,6 +333,8 @@ export interface Run {
   cost_cents: number
   summary: string | null
   error: string | null
+  /** The agent CLI's session id, when its adapter reported one. */
+  session_id: string | null
   heartbeat_at: Timestamp | null
   started_at: Timestamp | null
   ended_at: Timestamp | null
@@ -335,6 +354,8 @@ export interface ClaimRequest {
   runner_id: string
   agent_ids?: Uuid[]
   adapters?: string[]
+  /** The runner's CLI versions by program, e.g. {"claude": "2.0.14"}. */
+  versions?: Record<string, string>
 }
 
 /** What a runner gets with a claimed run. */
@@ -347,6 +368,8 @@ export interface RunContext {
   goal_chain: Goal[]
   project: Project | null
   lease_seconds: number
+  /** The agent's credential for this run (the claim answer only; GET /api/run does not repeat it). */
+  run_token?: string
 }
 
 export interface RunReport {
@@ -358,6 +381,7 @@ export interface RunReport {
   cost_cents?: number
   summary?: string | null
   error?: string | null
+  session_id?: string | null
   /** New entries, appended. */
   transcript?: { timestamp?: Timestamp; role?: TranscriptRole; text: string }[]
 }

@@ -5,12 +5,13 @@
 // The run stops early, and reports nothing more, when the server says it is no longer ours
 // (RUN_LEASE_LOST, RUN_FINISHED, RUN_NOT_RUNNING: cancelled, expired or taken over). When the
 // runner shuts down it stops the run and reports it failed.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
-import type { Adapter, AdapterResult, Usage } from './adapters/adapter.ts'
+import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/adapter.ts'
+import { agentEnvironment } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
@@ -37,6 +38,8 @@ export class Execution {
   /** Aborted when the runner shuts down: a final report the server cannot take is given up. */
   private readonly shutdown = new AbortController()
   private usage: Usage = { tokens_in: 0, tokens_out: 0, cost_cents: 0 }
+  /** The agent CLI's session id, reported with the usage once known. */
+  private sessionId: string | undefined
   private readonly log: Logger
   readonly done: Promise<void>
 
@@ -65,7 +68,7 @@ export class Execution {
     const report = (body: Omit<Parameters<ShopfloorClient['runs']['report']>[2], 'runner_id'>) =>
       this.guard(() => this.client.runs.report(company.id, run.id, { runner_id: this.options.runnerId, ...body }))
     const transcript = new TranscriptBuffer(
-      (entries) => report({ transcript: entries, ...this.usage }).then(() => undefined),
+      (entries) => report({ transcript: entries, ...this.usage, session_id: this.sessionId }).then(() => undefined),
       this.options.flushSeconds * 1000,
       this.options.flushChars,
       (err) => {
@@ -80,7 +83,10 @@ export class Execution {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
       })
     }, heartbeatSeconds * 1000)
-    const configDir = mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
+    // The run's home: a new empty folder, or with --agent-homes the agent's own kept one.
+    const keptHome = this.options.agentHomes ? join(this.options.agentHomes, this.context.agent.id) : null
+    if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
+    const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
 
     try {
@@ -94,13 +100,28 @@ export class Execution {
       }
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
+      const config = this.settings((text) => transcript.add('system', text))
       result ??= await this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
         cwd: workspace!.cwd,
-        env: this.agentEnv(configDir),
+        home,
+        env: agentEnvironment({
+          runnerEnv: process.env,
+          context: this.context,
+          apiUrl: this.options.url,
+          // The run's own credential, with the agent's rights for this run only; never the runner's key.
+          apiKey: this.context.run_token ?? '',
+          configDir: home,
+          home: this.adapter.ownHome ? home : null,
+          credentials: this.adapter.credentials ?? [],
+          passEnv: [...this.options.passEnv, ...(this.context.agent.adapter_config?.env ?? [])],
+        }),
+        config,
+        resumeSession: keptHome ? await this.lastSession() : null,
         transcript: (role, text) => transcript.add(role, text),
         usage: (totals) => (this.usage = totals),
+        session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
       })
       if (this.lost()) throw new RunLost()
@@ -119,6 +140,7 @@ export class Execution {
         status: result.ok ? ('succeeded' as const) : ('failed' as const),
         ...this.usage,
         summary: result.reply ? clip(result.reply, SUMMARY_MAX_CHARS) : null,
+        session_id: this.sessionId,
         error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
         transcript: transcript.take(),
       }
@@ -131,7 +153,7 @@ export class Execution {
       clearInterval(heartbeat)
       transcript.close()
       await workspace?.dispose()
-      rmSync(configDir, { recursive: true, force: true })
+      if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
 
@@ -202,20 +224,31 @@ export class Execution {
     }
   }
 
-  /** The agent process's environment (API-DECISIONS.md) with an empty configuration folder. */
-  private agentEnv(configDir: string): NodeJS.ProcessEnv {
-    const { run, agent, company, task } = this.context
-    return {
-      ...process.env,
-      SHOPFLOOR_API_URL: this.options.url,
-      SHOPFLOOR_API_KEY: this.options.apiKey,
-      SHOPFLOOR_RUN_ID: run.id,
-      SHOPFLOOR_AGENT_ID: agent.id,
-      SHOPFLOOR_AGENT_NAME: agent.name,
-      SHOPFLOOR_COMPANY_ID: company.id,
-      SHOPFLOOR_TASK_KEY: task?.key ?? '',
-      SHOPFLOOR_CONFIG_DIR: configDir,
-      XDG_CONFIG_HOME: configDir,
+  /**
+   * The agent's adapter_config as the adapter reads it. Its own command and args choose what
+   * runs on this machine only on a runner started with --allow-agent-commands: editing an
+   * agent must not let a company member run commands here.
+   */
+  private settings(note: (text: string) => void): AgentSettings {
+    const { env: _env, ...config } = (this.context.agent.adapter_config ?? {}) as AgentSettings & { env?: string[] }
+    if (this.options.allowAgentCommands) return config
+    const { command, args, ...rest } = config
+    if (command !== undefined || args !== undefined) {
+      note('The agent\'s own adapter_config command and args are ignored: this runner was not started with --allow-agent-commands.\n')
+    }
+    return rest
+  }
+
+  /** The session id of this agent's last run on this task that kept one (resumed with kept homes). */
+  private async lastSession(): Promise<string | null> {
+    const { company, agent, task, run } = this.context
+    if (!task) return null
+    try {
+      const runs = await this.client.runs.list(company.id, { agent_id: agent.id, task_id: task.id, limit: 20 })
+      return runs.find((r) => r.id !== run.id && r.session_id)?.session_id ?? null
+    } catch (err) {
+      this.log.warn({ err: describe(err) }, 'could not read the last session; starting a new one')
+      return null
     }
   }
 }

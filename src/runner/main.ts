@@ -2,6 +2,7 @@
 import { ApiError, ShopfloorClient } from '../client/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { OptionsError, parseRunnerOptions, RUNNER_USAGE } from './options.ts'
+import { ResolveError, resolveAgents, resolveCompany } from './resolve.ts'
 import { Runner } from './runner.ts'
 
 export async function runRunnerProcess(args: string[]): Promise<void> {
@@ -22,15 +23,21 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
 
   // Fail fast on a wrong key or company rather than polling forever.
   try {
+    options.companyId = await resolveCompany(client, options.companyId)
+    options.agentIds = await resolveAgents(client, options.companyId, options.agentIds)
     await client.companies.get(options.companyId)
   } catch (err) {
     const reason = err instanceof ApiError ? `${err.code}: ${err.message}` : (err as Error).message
+    if (err instanceof ResolveError) {
+      process.stderr.write(`shopfloor runner: ${reason}\n`)
+      process.exit(4)
+    }
     process.stderr.write(`shopfloor runner: cannot use company ${options.companyId} at ${options.url}: ${reason}\n`)
     process.exit(err instanceof ApiError && (err.status === 401 || err.status === 403) ? 3 : 4)
   }
 
   const runner = new Runner(client, options, log)
-  runner.start()
+  await runner.start()
   let stopping = false
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {

@@ -7,6 +7,8 @@ import { parseArgs } from 'node:util'
 
 export type SuccessStatus = 'in_review' | 'done'
 export type PromptVia = 'stdin' | 'arg'
+export const CLI_ADAPTERS = ['agent_cli_1', 'agent_cli_2', 'agent_cli_3', 'agent_cli_4', 'agent_cli_5'] as const
+export type CliAdapterName = (typeof CLI_ADAPTERS)[number]
 
 export interface RunnerOptions {
   url: string
@@ -27,8 +29,16 @@ export interface RunnerOptions {
   killAfterSeconds: number
   /** Run every agent with the built-in simulated adapter. */
   simulate: boolean
-  /** Agent command lines for agent_cli_1 and agent_cli_2 (shell syntax). */
-  agentCommands: { agent_cli_1: string | null; agent_cli_2: string | null }
+  /** The `process` adapter's command line (shell syntax); null: none. */
+  agentCommand: string | null
+  /** Executables of the agent CLIs set by flag, environment or config file (else found on PATH). */
+  cliCommands: Record<CliAdapterName, string | null>
+  /** Agents' own adapter_config.command and args are used (else ignored). */
+  allowAgentCommands: boolean
+  /** Names of runner variables every agent gets (besides the allow-list of environment.ts). */
+  passEnv: string[]
+  /** One kept home per agent under this folder (subscription logins, session resume); null: a new empty one per run. */
+  agentHomes: string | null
   promptVia: PromptVia
   successStatus: SuccessStatus
   /** Where agents run when their task's project has no repository. */
@@ -37,17 +47,19 @@ export interface RunnerOptions {
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
+  /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
+  versions?: Record<string, string>
 }
 
 export class OptionsError extends Error {}
 
-export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY_ID [options]
+export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
 
 Claims the company's queued runs and executes them. Needs a personal API key in
 SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refused.
 
   --url URL                 server address (SHOPFLOOR_URL)
-  --company ID              company to work for (SHOPFLOOR_COMPANY)
+  --company COMPANY         company to work for: id, name or task prefix (SHOPFLOOR_COMPANY)
   --config FILE             JSON file with url, api_key, company and any option below
                             (default $XDG_CONFIG_HOME/shopfloor/runner.json)
   --runner-id ID            name reported with claims (default <host>-<pid>)
@@ -59,16 +71,20 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
                             transcript batches (default every 2 s or at 4096 characters)
   --kill-after-seconds N    between the terminate signal and the kill of an agent (default 5)
   --simulate                run every agent with the simulated adapter
-  --agent-command CMD       agent command line for agent_cli_1 and agent_cli_2
-                            (SHOPFLOOR_AGENT_COMMAND)
-  --agent-cli-1-command CMD, --agent-cli-2-command CMD
-                            per adapter (SHOPFLOOR_AGENT_CLI_1_COMMAND, ..._2_...)
-  --prompt-via stdin|arg    give the prompt on stdin (default) or as the last argument
+  --agent-command CMD       command line of the process adapter (SHOPFLOOR_AGENT_COMMAND)
+  --prompt-via stdin|arg    process adapter: the prompt on stdin (default) or as the last argument
+  --agent-cli-N-command PATH
+                            executable of agent_cli_N, N = 1..5 (SHOPFLOOR_AGENT_CLI_N_COMMAND;
+                            default claude, codex, gemini, opencode, cursor-agent found on PATH)
+  --allow-agent-commands    use agents' own adapter_config command and args
+  --pass-env NAME           a runner variable every agent gets (repeatable; SHOPFLOOR_PASS_ENV)
+  --agent-homes DIR         keep one home per agent under DIR (logins, session resume)
+                            instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
   --workdir DIR             where agents run without a project repository (default: here)
   --cache-dir DIR           repository clones and worktrees
                             (default $XDG_CACHE_HOME/shopfloor/runner)
-  --agent ID                only runs of this agent (repeatable)
+  --agent AGENT             only runs of this agent, id or name (repeatable)
 `
 
 const FLAGS = {
@@ -87,6 +103,12 @@ const FLAGS = {
   'agent-command': { type: 'string' },
   'agent-cli-1-command': { type: 'string' },
   'agent-cli-2-command': { type: 'string' },
+  'agent-cli-3-command': { type: 'string' },
+  'agent-cli-4-command': { type: 'string' },
+  'agent-cli-5-command': { type: 'string' },
+  'allow-agent-commands': { type: 'boolean' },
+  'pass-env': { type: 'string', multiple: true },
+  'agent-homes': { type: 'string' },
   'prompt-via': { type: 'string' },
   'success-status': { type: 'string' },
   workdir: { type: 'string' },
@@ -140,10 +162,14 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   const successStatus = pick('success-status', 'SHOPFLOOR_SUCCESS_STATUS', 'success_status') ?? 'in_review'
   if (successStatus !== 'in_review' && successStatus !== 'done') throw new OptionsError('--success-status must be in_review or done')
 
-  // Each adapter's command: the sources in their usual order (a flag beats the config file),
-  // and within one source the adapter's own command before the shared one.
-  const shared = sources('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command')
-  const agentCommand = (own: (string | undefined)[]) => own.flatMap((v, i) => [v, shared[i]]).find((v) => v !== undefined) ?? null
+  const cliCommands = Object.fromEntries(CLI_ADAPTERS.map((name) => {
+    const n = name.slice(-1)
+    return [name, pick(`agent-cli-${n}-command` as keyof typeof FLAGS, `SHOPFLOOR_AGENT_CLI_${n}_COMMAND`, `${name}_command`) ?? null]
+  })) as Record<CliAdapterName, string | null>
+  const passEnv = parsed['pass-env'] ?? (env.SHOPFLOOR_PASS_ENV ? env.SHOPFLOOR_PASS_ENV.split(',') : Array.isArray(file.pass_env) ? file.pass_env.map(String) : [])
+  for (const name of passEnv) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.trim())) throw new OptionsError(`--pass-env takes names of variables, got "${name}"`)
+  }
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
   const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
@@ -159,10 +185,11 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     graceSeconds: number('grace-seconds', 'grace_seconds', 60, 0),
     killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
     simulate: parsed.simulate ?? file.simulate === true,
-    agentCommands: {
-      agent_cli_1: agentCommand(sources('agent-cli-1-command', 'SHOPFLOOR_AGENT_CLI_1_COMMAND', 'agent_cli_1_command')),
-      agent_cli_2: agentCommand(sources('agent-cli-2-command', 'SHOPFLOOR_AGENT_CLI_2_COMMAND', 'agent_cli_2_command')),
-    },
+    agentCommand: pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null,
+    cliCommands,
+    allowAgentCommands: parsed['allow-agent-commands'] ?? file.allow_agent_commands === true,
+    passEnv: passEnv.map((n) => n.trim()),
+    agentHomes: pick('agent-homes', 'SHOPFLOOR_AGENT_HOMES', 'agent_homes') ?? null,
     promptVia,
     successStatus,
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),

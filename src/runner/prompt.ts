@@ -1,8 +1,9 @@
-// The prompt an agent command receives: company mission, the agent's instructions, the task
-// with its last comments (the claim returns at most 20), and the goal chain above the task.
+// The prompt an agent receives: company mission, the agent's instructions, the task with its
+// last comments (the claim returns at most 20), the goal chain above the task, and for agent
+// CLIs (which get the Shopfloor MCP server) what its tools are for.
 import type { Comment, RunContext } from '../client/index.ts'
 
-export function buildPrompt(context: RunContext): string {
+export function buildPrompt(context: RunContext, options: { tools?: boolean } = {}): string {
   const { company, agent, manager, task, goal_chain: goals } = context
   const parts: string[] = []
 
@@ -27,6 +28,17 @@ export function buildPrompt(context: RunContext): string {
     parts.push(`# Goals (the task's goal first, then the goals above it)\n${goals
       .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${g.description}` : ''}`)
       .join('\n')}`)
+  }
+
+  if (options.tools) {
+    parts.push(
+      '# Your Shopfloor tools\n' +
+        'The MCP server "shopfloor" acts in the company as you, within this run:\n' +
+        '- get_context, list_tasks, get_task, list_agents: look before you act.\n' +
+        '- create_task: delegate work to an agent who reports to you (assign it to them), or split your task into subtasks.\n' +
+        '- add_comment with kind "question": ask a person or your manager when you need an answer; with kind "comment": report progress on a task.\n' +
+        '- update_task: move a task you own; propose_hire: ask for a new colleague (a person approves).',
+    )
   }
 
   parts.push(

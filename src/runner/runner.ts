@@ -14,9 +14,9 @@ const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
 
 export class Runner {
   private readonly executions = new Map<string, Execution>()
-  private readonly adapters: Map<string, Adapter>
+  private adapters = new Map<string, Adapter>()
   /** Adapter values named in claims; null claims every run (--simulate). */
-  private readonly claimable: string[] | null
+  private claimable: string[] | null = []
   private readonly streamAbort = new AbortController()
   private pollTimer: NodeJS.Timeout | undefined
   /** The claim round in progress, if any. */
@@ -28,17 +28,15 @@ export class Runner {
     private readonly client: ShopfloorClient,
     private readonly options: RunnerOptions,
     private readonly log: Logger,
-  ) {
-    this.adapters = buildAdapters(options)
-    this.claimable = claimableAdapters(options, this.adapters)
-  }
+  ) {}
 
-  start(): void {
+  /** Finds the agent CLIs it can run, then claims. */
+  async start(): Promise<void> {
+    this.adapters = await buildAdapters(this.options, this.log)
+    this.claimable = claimableAdapters(this.options, this.adapters)
     this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: this.claimable ?? 'all (simulated)',
       concurrency: this.options.concurrency }, 'runner started')
-    if (!this.options.simulate && !this.options.agentCommands.agent_cli_1 && !this.options.agentCommands.agent_cli_2) {
-      this.log.warn('no agent command configured: runs of agent_cli_1/agent_cli_2 agents are left to other runners')
-    }
+    if (this.stopping) return
     this.pollTimer = setInterval(() => this.claim(), this.options.pollSeconds * 1000)
     this.followEvents()
     this.claim()
@@ -68,6 +66,7 @@ export class Runner {
           runner_id: this.options.runnerId,
           ...(this.claimable ? { adapters: this.claimable } : {}),
           ...(this.options.agentIds.length ? { agent_ids: this.options.agentIds } : {}),
+          ...(this.options.versions && Object.keys(this.options.versions).length ? { versions: this.options.versions } : {}),
         })
       } catch (err: any) {
         this.log.warn({ err: err.message }, 'claim failed; the next poll tries again')

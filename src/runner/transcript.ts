@@ -8,7 +8,7 @@ export interface TranscriptChunk {
 /**
  * Collects transcript text and sends it every `intervalMs`, or as soon as `maxChars` are
  * buffered. Consecutive text of one role becomes one entry, so a chatty agent does not make
- * thousands of entries. Sends never overlap (the order of entries is kept); a send that fails
+ * thousands of entries; each tool call stays an entry of its own. Sends never overlap (the order of entries is kept); a send that fails
  * puts its entries back in front, to go with the next one.
  */
 export class TranscriptBuffer {
@@ -28,7 +28,8 @@ export class TranscriptBuffer {
   add(role: TranscriptRole, text: string): void {
     if (this.closed || !text) return
     const last = this.entries[this.entries.length - 1]
-    if (last && last.role === role) last.text += text
+    // A tool entry is one call (web: one collapsed line each), never merged with the next.
+    if (last && last.role === role && role !== 'tool') last.text += text
     else this.entries.push({ role, text })
     this.size += text.length
     if (this.size >= this.maxChars) void this.flush()

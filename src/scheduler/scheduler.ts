@@ -4,13 +4,14 @@
 // is decided by a guarded statement (fire.ts), never by which instance happens to be awake.
 //
 // Definitions (routines and agents' crons) are read from the database every 5 minutes and
-// 1 second after any routine.* or agent.* event. The event bus is per company, so the
-// scheduler subscribes to every company it knows and looks for new companies on a short poll.
+// 1 second after any routine.* or agent.* event. The scheduler hears every company's events,
+// those of companies made after it started included, through one subscription to all of them.
 // With the in-process bus a separate scheduler process sees no events of the API process and
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
 import type { AppContext } from '../server/context.ts'
+import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
 import { type Definition, definitionKey, loadDefinitions } from './definitions.ts'
 import { fireHeartbeat, fireRoutine, type Slot } from './fire.ts'
@@ -20,8 +21,6 @@ export interface SchedulerOptions {
   refreshMs?: number
   /** Delay between a routine.* / agent.* event and the re-read it causes (SPEC.md: 1 second). */
   eventRefreshDelayMs?: number
-  /** How often to look for companies created since the last look (to hear their events). */
-  companyPollMs?: number
   /** Stale-run sweep interval; default STALE_SWEEP_SECONDS (60). */
   staleSweepMs?: number
 }
@@ -44,14 +43,13 @@ const MAX_SLEEP_MS = 60_000
 export async function startScheduler(ctx: AppContext, options: SchedulerOptions = {}): Promise<Scheduler> {
   const refreshMs = options.refreshMs ?? 5 * 60_000
   const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
-  const companyPollMs = options.companyPollMs ?? 30_000
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
   const log: Logger = ctx.log.child({ component: 'scheduler' })
 
   const entries = new Map<string, Entry>()
   /** Cron texts already reported as invalid, so each is logged once, not on every refresh. */
   const reportedInvalid = new Map<string, string>()
-  const subscriptions = new Map<string, () => void>()
+  let unsubscribe: (() => void) | undefined
   let stopped = false
   let slotTimer: NodeJS.Timeout | undefined
   let eventTimer: NodeJS.Timeout | undefined
@@ -100,6 +98,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
       try {
         const fired = entry.def.kind === 'routine' ? await fireRoutine(ctx, entry.def, slot) : await fireHeartbeat(ctx, entry.def, slot)
+        schedulerSlots.inc({ kind: entry.def.kind, result: fired ? 'fired' : 'skipped' })
         if (fired) log.info({ kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot fired')
       } catch (err) {
         log.error({ err, kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot failed')
@@ -127,18 +126,6 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     eventTimer.unref()
   }
 
-  async function syncCompanies(): Promise<void> {
-    const rows = await ctx.db.many<{ id: string }>('SELECT id FROM companies')
-    const ids = new Set(rows.map((r) => r.id))
-    for (const id of ids) if (!subscriptions.has(id) && !stopped) subscriptions.set(id, ctx.bus.subscribe(id, onEvent))
-    for (const [id, unsubscribe] of subscriptions) {
-      if (!ids.has(id)) {
-        unsubscribe()
-        subscriptions.delete(id)
-      }
-    }
-  }
-
   let sweeping = false
   async function sweep(): Promise<void> {
     if (sweeping) return // a slow sweep is not stacked on itself
@@ -158,7 +145,8 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     while (ctx.dbState === 'starting' && !stopped) await new Promise((r) => setTimeout(r, 500))
     if (stopped) return
     if (ctx.dbState === 'failed') return log.error('database not initialised; the scheduler stays idle')
-    await syncCompanies()
+    // Subscribed before the first read, so a change made during the read causes another.
+    unsubscribe = ctx.bus.subscribeAll((_companyId, event) => onEvent(event))
     await refresh()
   })
   // Periodic work waits for the database too (a sweep before the migrations would only fail).
@@ -167,7 +155,6 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   }
   const intervals = [
     setInterval(whenReady(() => void serial('refresh', refresh)), refreshMs),
-    setInterval(whenReady(() => void serial('company poll', syncCompanies)), companyPollMs),
     setInterval(whenReady(() => void sweep()), staleSweepMs),
   ]
   for (const timer of intervals) timer.unref()
@@ -180,8 +167,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       for (const timer of intervals) clearInterval(timer)
       clearTimeout(slotTimer)
       clearTimeout(eventTimer)
-      for (const unsubscribe of subscriptions.values()) unsubscribe()
-      subscriptions.clear()
+      unsubscribe?.()
       await chain
       while (sweeping) await new Promise((r) => setTimeout(r, 10))
     },

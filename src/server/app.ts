@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
 import { activityRoutes } from '../domain/activity/routes.ts'
+import { enforceRunRights } from '../domain/agents/rights.ts'
 import { agentRoutes } from '../domain/agents/routes.ts'
 import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
 import { approvalRoutes } from '../domain/approvals/routes.ts'
@@ -10,22 +12,35 @@ import { commentRoutes } from '../domain/comments/routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
+import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
+import { runnerRoutes } from '../domain/runners/routes.ts'
+import { currentRunRoutes } from '../domain/runs/current.ts'
 import { runRoutes } from '../domain/runs/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
+import { webhookRoutes } from '../domain/webhooks/routes.ts'
 import type { AppContext } from './context.ts'
 import { AppError } from './errors.ts'
 import { eventRoutes } from './events/routes.ts'
+import { installAvailability } from './http/availability.ts'
 import { installDocs } from './http/docs.ts'
 import { envelope, installErrorHandler } from './http/error-handler.ts'
 import { requireMember } from './http/guards.ts'
 import { healthRoutes } from './http/health.ts'
 import { installIdNormalising } from './http/ids.ts'
+import { installInputGuards } from './http/input-guards.ts'
 import { installJsonParser } from './http/json-body.ts'
+import { metricsRoutes } from './http/metrics.ts'
 import { installNotFound, type PageFallback } from './http/not-found.ts'
 import { validatorCompiler } from './http/validation.ts'
 import { webApp } from './http/web-app.ts'
+
+/** A caller's X-Request-Id when it is 1-128 characters of letters, digits and `._:-`, else a new UUID. */
+export function requestIdOf(header: string | string[] | undefined): string {
+  const value = Array.isArray(header) ? header[0] : header
+  return value && /^[A-Za-z0-9._:-]{1,128}$/.test(value) ? value : randomUUID()
+}
 
 /** Builds the whole API on a context (database, bus, config). Does not listen. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
@@ -33,27 +48,36 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log as any,
     bodyLimit: 10 * 1024 * 1024,
-    // Ids for log lines; a caller's X-Request-Id is kept so logs can be joined across services.
-    requestIdHeader: 'x-request-id',
+    // X-Request-Id: a caller's own id is kept (so logs can be joined across services) when it
+    // is a plain token; otherwise, or when absent, a new UUID. Every log line of the request
+    // carries it as `reqId`, and the answer carries it back (hook below).
+    requestIdHeader: false,
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     trustProxy: false,
     routerOptions: { ignoreTrailingSlash: true },
+    // Shutdown's 503 comes from http/availability.ts, in the envelope.
+    return503OnClosing: false,
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
     // handler and the hooks; they get the envelope and X-Process-Time here.
-    frameworkErrors: (error, _request, reply) => {
-      void (reply as FastifyReply).status(error.statusCode ?? 400).header('X-Process-Time', '0.000000').send(envelope('HTTP_ERROR', error.message))
+    frameworkErrors: (error, request, reply) => {
+      void (reply as FastifyReply).status(error.statusCode ?? 400).header('X-Process-Time', '0.000000').header('X-Request-Id', request.id)
+        .send(envelope('HTTP_ERROR', error.message))
     },
   })
   app.setValidatorCompiler(validatorCompiler)
   installJsonParser(app)
+  installAvailability(app, ctx)
+  installInputGuards(app)
   installIdNormalising(app)
   installErrorHandler(app, config.production)
   // Registered before any route so it sees them all (405 needs the list of known paths).
   let pages: PageFallback | undefined
   installNotFound(app, (request, reply) => pages?.(request, reply) ?? false)
 
-  // X-Process-Time: seconds spent in the API, on every response.
-  app.addHook('onRequest', async (request) => {
+  // X-Process-Time: seconds spent in the API, on every response; X-Request-Id likewise.
+  app.addHook('onRequest', async (request, reply) => {
     ;(request as any).startedAt = process.hrtime.bigint()
+    reply.header('X-Request-Id', request.id)
   })
   app.addHook('onSend', async (request, reply) => {
     const started = (request as any).startedAt as bigint | undefined
@@ -74,7 +98,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     origin: config.allowedOrigins ?? true,
     credentials: true,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'],
-    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'],
+    exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'],
   })
 
   const headers = config.rateLimitHeaders
@@ -88,11 +112,18 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
 
   if (config.debug) await installDocs(app)
 
+  // An agent's run credential reaches only what its agent has the right to (domain/agents/rights.ts).
+  app.addHook('preHandler', enforceRunRights(ctx))
+
+  // Not encapsulated: its onResponse hook counts every route's answers.
+  await metricsRoutes(app, { ctx })
   pages = await webApp(app)
   await app.register(healthRoutes, { ctx, pages })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(invitationAcceptRoutes, { ctx })
+  await app.register(currentRunRoutes, { ctx })
 
   // Everything under a company: a credential and membership of that company (else 404).
   await app.register(
@@ -106,10 +137,13 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         projectRoutes,
         activityRoutes,
         runRoutes,
+        runnerRoutes,
+        peopleRoutes,
         approvalRoutes,
         routineRoutes,
         insightRoutes,
         eventRoutes,
+        webhookRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -39,6 +39,12 @@ export interface Config {
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
+  /** METRICS_TOKEN: the bearer /metrics requires; null leaves /metrics public. */
+  metricsToken: string | null
+  /** WEBHOOKS_ALLOW_PRIVATE=true: webhook targets may be loopback or private addresses. */
+  webhooksAllowPrivate: boolean
+  /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
+  transcriptRetentionDays: number | null
 }
 
 export class ConfigError extends Error {}
@@ -137,5 +143,8 @@ export function loadConfig(env: Env = process.env): Config {
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    metricsToken: text(env, 'METRICS_TOKEN'),
+    webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
   }
 }

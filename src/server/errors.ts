@@ -34,6 +34,9 @@ export const ERROR_STATUS = {
   SESSION_REQUIRED: 403,
   API_KEY_EXISTS: 409,
   API_KEY_LIMIT: 400,
+  SERVICE_UNAVAILABLE: 503,
+  INVALID_INVITATION: 400,
+  MEMBER_EXISTS: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS
@@ -76,10 +79,25 @@ export function validationError(issues: ValidationIssue[]): AppError {
   const first = issues[0]
   const path = first.loc.slice(1).join('.')
   const message = path ? `${path}: ${first.message}` : first.message
-  const errors = issues.map((i) => ({ ...i, msg: i.msg ?? i.message }))
+  const errors = issues.map((i) => ({ ...i, msg: i.msg ?? i.message, ...('input' in i ? { input: clipInput(i.input) } : {}) }))
   return new AppError('VALIDATION_ERROR', message, { errors })
 }
 
 export function invalidField(where: 'body' | 'query' | 'path', field: string, message: string, input?: unknown): AppError {
   return validationError([{ loc: [where, ...field.split('.')], message, type: 'value_error', input }])
+}
+
+/** Longest echo of a client's input in an error, in characters. */
+export const MAX_ECHO = 200
+
+/**
+ * The offending input as an error echoes it: short values as they are, anything longer cut to
+ * MAX_ECHO characters (a value that is no string becomes the start of its JSON), so that an
+ * error answer is never larger than a few kilobytes however large the request was.
+ */
+export function clipInput(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHO ? `${value.slice(0, MAX_ECHO)}...` : value
+  if (value === null || typeof value !== 'object') return value
+  const text = JSON.stringify(value)
+  return text.length > MAX_ECHO ? `${text.slice(0, MAX_ECHO)}...` : value
 }

@@ -35,6 +35,24 @@ describe('agents', () => {
     expect(list.stdout).toContain('$50.00')
   })
 
+  it('hires and updates with adapter settings, and updates other fields', async () => {
+    const op = await operator(api, url, 'ADP')
+    const hired = await op.json('agents', 'hire', 'Claude', '--adapter', 'agent_cli_1', '--model', 'claude-sonnet-4-5', '--max-turns', '20',
+      '--pass-env', 'GITHUB_TOKEN', '--agent-arg=--verbose')
+    expect(hired.adapter_config).toEqual({ model: 'claude-sonnet-4-5', max_turns: 20, env: ['GITHUB_TOKEN'], args: ['--verbose'] })
+    // An update keeps the keys it does not name.
+    const updated = await op.json('agents', 'update', 'Claude', '--model', 'claude-opus-4-1', '--title', 'Engineer')
+    expect(updated).toMatchObject({ title: 'Engineer', adapter_config: { model: 'claude-opus-4-1', max_turns: 20, env: ['GITHUB_TOKEN'], args: ['--verbose'] } })
+    const replaced = await op.json('agents', 'update', 'Claude', '--adapter', 'http', '--adapter-config', '{"url":"https://agent.example.test"}')
+    expect(replaced).toMatchObject({ adapter: 'http', adapter_config: { url: 'https://agent.example.test' } })
+    expect((await op.run('agents', 'show', 'Claude')).stdout).toMatch(/Adapter settings:\s+\{"url":"https:\/\/agent.example.test"\}/)
+    const refused = await op.run('agents', 'update', 'Claude', '--max-turns', '3')
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain('adapter_config.max_turns: Not a setting of adapter http')
+    const bad = await op.run('agents', 'update', 'Claude', '--adapter-config', '[1]')
+    expect(bad.stderr).toContain('--adapter-config must be a JSON object')
+  })
+
   it('pauses, resumes, terminates (hidden from the list unless --all) and wakes', async () => {
     const op = await operator(api, url, 'LIF')
     const agent = await op.client.agents.hire(op.companyId, { name: 'Worker' })
@@ -161,10 +179,16 @@ describe('runs', () => {
       transcript: [{ role: 'tool', text: 'ran the tests' }, { text: 'all green' }],
     })
     const listed = await op.run('runs', 'list', '--agent', 'Runner Bot')
-    expect(listed.stdout).toMatch(/Runner Bot\s+succeeded\s+assignment/)
+    // Names, task keys and the runner, never raw ids: a run is shown by the start of its id.
+    expect(listed.stdout.split('\n')[0]).toMatch(/^RUN\s+AGENT\s+TASK\s+STATUS\s+TRIGGER\s+RUNNER\s+CREATED\s+TOOK\s+COST$/)
+    expect(listed.stdout).toMatch(new RegExp(`^${claimed!.run.id.slice(0, 8)}\\s+Runner Bot\\s+RUN-1\\s+succeeded\\s+assignment\\s+test-runner\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s`, 'm'))
+    expect(listed.stdout).not.toContain(claimed!.run.id)
+    expect(listed.stdout).not.toContain(agent.id)
     expect(listed.stdout).toContain('$0.07')
 
-    const shown = await op.run('runs', 'show', claimed!.run.id)
+    const shown = await op.run('runs', 'show', claimed!.run.id.slice(0, 8))
+    expect(shown.stdout).toMatch(/Task:\s+RUN-1 Work/)
+    expect(shown.stdout).toMatch(/Runner:\s+test-runner/)
     expect(shown.stdout).toContain('Transcript (2 entries)')
     expect(shown.stdout).toMatch(/\[tool\] ran the tests\n.*\[agent\] all green/)
     expect((await op.json('runs', 'show', claimed!.run.id)).transcript).toHaveLength(2)

@@ -26,7 +26,7 @@ describe('goals', () => {
     expect(r.status).toBe(201)
     expect(r.body).toMatchObject({
       title: 'Launch', description: null, status: 'active', parent_id: null, owner_agent_id: owner.id,
-      target_date: '2031-06-30T00:00:00+00:00', tasks_done: 0, tasks_total: 0,
+      target_date: '2031-06-30T00:00:00.000000+00:00', tasks_done: 0, tasks_total: 0,
     })
     const goal = r.body
     for (const status of ['done', 'done', 'todo']) await createTask(t.app, user.token, company.id, { goal_id: goal.id, status })

@@ -47,7 +47,7 @@ describe('create and get', () => {
       title: [null, 'Second'], description: [null, 'Why'], status: [null, 'todo'], priority: [null, 'medium'],
       due_date: [null, '2026-12-01T00:00:00+00:00'], sort_order: [null, 3],
     })
-    expect(second.body.due_date).toBe('2026-12-01T00:00:00+00:00') // the audit shows values as the API does
+    expect(second.body.due_date).toBe('2026-12-01T00:00:00.000000+00:00') // the audit shows values as the API does
   })
 
   it('numbers tasks per company from 1', async () => {
@@ -88,9 +88,9 @@ describe('create and get', () => {
 
   it('accepts a due date with or without an offset (read as UTC), or a plain date', async () => {
     const { user, company } = await setup()
-    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01T10:00:00' })).due_date).toBe('2030-05-01T10:00:00+00:00')
-    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01T10:00:00+02:00' })).due_date).toBe('2030-05-01T08:00:00+00:00')
-    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01' })).due_date).toBe('2030-05-01T00:00:00+00:00')
+    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01T10:00:00' })).due_date).toBe('2030-05-01T10:00:00.000000+00:00')
+    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01T10:00:00+02:00' })).due_date).toBe('2030-05-01T08:00:00.000000+00:00')
+    expect((await createTask(t.app, user.token, company.id, { due_date: '2030-05-01' })).due_date).toBe('2030-05-01T00:00:00.000000+00:00')
   })
 })
 
@@ -165,11 +165,11 @@ describe('update', () => {
 
     const r = await patch(user, url, { title: 'New', priority: 'high', due_date: '2031-01-01T00:00:00Z', sort_order: 3 })
     expect(r.status).toBe(200)
-    expect(r.body).toMatchObject({ title: 'New', description: 'keep', priority: 'high', sort_order: 3, due_date: '2031-01-01T00:00:00+00:00' })
+    expect(r.body).toMatchObject({ title: 'New', description: 'keep', priority: 'high', sort_order: 3, due_date: '2031-01-01T00:00:00.000000+00:00' })
     let audit = (await auditRows(t.ctx, company.id, task.id)).at(-1)!
     expect(audit.verb).toBe('updated')
     expect(audit.changes).toEqual({
-      title: ['Old', 'New'], priority: ['medium', 'high'], due_date: [null, '2031-01-01T00:00:00+00:00'], sort_order: [0, 3],
+      title: ['Old', 'New'], priority: ['medium', 'high'], due_date: [null, '2031-01-01T00:00:00.000000+00:00'], sort_order: [0, 3],
     })
     expect(events).toEqual([{ type: 'task.updated', id: task.id }])
 

@@ -26,7 +26,7 @@ describe('CORS', () => {
     t = await testApp({ allowedOrigins: ['https://app.example'] })
     const ok = await t.app.inject({ method: 'GET', url: '/', headers: { origin: 'https://app.example' } })
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example')
-    expect(ok.headers['access-control-expose-headers']).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset')
+    expect(ok.headers['access-control-expose-headers']).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id')
     const other = await t.app.inject({ method: 'GET', url: '/', headers: { origin: 'https://evil.example' } })
     expect(other.headers['access-control-allow-origin']).toBeUndefined()
   })

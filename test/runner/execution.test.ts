@@ -32,13 +32,13 @@ it('a heartbeat refused because the lease expired stops the agent; nothing is re
     { SHOPFLOOR_API_KEY: ws.apiKey, XDG_CONFIG_HOME: tempDir('shopfloor-runner-config-') },
   ) as RunnerOptions
   const client = new ShopfloorClient({ baseUrl: url, credentials: { apiKey: ws.apiKey }, retry: false })
-  const worker = await ws.client.agents.hire(ws.companyId, { name: 'Lease Tester', adapter: 'agent_cli_1' })
+  const worker = await ws.client.agents.hire(ws.companyId, { name: 'Lease Tester', adapter: 'process' })
   await ws.client.tasks.create(ws.companyId, { title: 'Slow', description: planDescription({ sleep: 30 }), assignee_agent_id: worker.id })
   const context = (await client.runs.claim(ws.companyId, { runner_id: options.runnerId }))!
   const lines: any[] = []
   const log = pino({ level: 'info' }, new Writable({ write: (chunk, _e, done) => (lines.push(JSON.parse(String(chunk))), done()) }))
 
-  const execution = new Execution(client, options, adapterFor(options, buildAdapters(options), 'agent_cli_1'), context, log)
+  const execution = new Execution(client, options, adapterFor(options, await buildAdapters(options), 'process'), context, log)
   const seen = await waitFor(() => agent.started(context.run.id))
   // The runner "stopped reporting" as far as the server can tell: the sweep fails the run.
   // (A heartbeat landing between the back-dating and the sweep renews the lease: try again.)

@@ -81,7 +81,7 @@ const runId = process.env.SHOPFLOOR_RUN_ID
 const match = /FAKE:(\\{.*\\})/.exec(prompt)
 const plan = match ? JSON.parse(match[1]) : {}
 if (plan.ignoreTerm) process.on('SIGTERM', () => {})
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('SHOPFLOOR_') || k === 'XDG_CONFIG_HOME'))
+const env = process.env
 // Written under another name and renamed, so that a test polling for it never reads half a file.
 fs.writeFileSync(out + '/' + runId + '.start.tmp', JSON.stringify({
   pid: process.pid, cwd: process.cwd(), cwdEntries: fs.readdirSync('.'), env, prompt, argv: process.argv.slice(2),
@@ -114,7 +114,8 @@ export function fakeAgent(): FakeAgent {
   fs.writeFileSync(script, FAKE_AGENT)
   const file = (runId: string, suffix: string) => path.join(out, `${runId}${suffix}`)
   return {
-    command: `"${process.execPath}" "${script}"`,
+    // The output folder is set on the command line: the runner passes agents no variable of its own.
+    command: `FAKE_AGENT_OUT="${out}" "${process.execPath}" "${script}"`,
     out,
     started: (runId) => (fs.existsSync(file(runId, '.start.json')) ? JSON.parse(fs.readFileSync(file(runId, '.start.json'), 'utf8')) : null),
     finished: (runId) => fs.existsSync(file(runId, '.done')),
@@ -186,5 +187,39 @@ export function killLeftover(pid: number | undefined): void {
     process.kill(pid, 'SIGKILL')
   } catch {
     // already gone
+  }
+}
+
+export interface StandIns {
+  /** Folder to put first on the runner's PATH. */
+  bin: string
+  /** What the stand-in recorded for a run, once it started. */
+  seen(runId: string): any | null
+}
+
+const STAND_INS = path.join(import.meta.dirname, 'stand-ins')
+export const CLI_NAMES = ['claude', 'codex', 'gemini', 'opencode', 'cursor-agent'] as const
+
+/**
+ * Executables named like the real agent CLIs (stand-ins/*.mjs) in a folder of their own: each
+ * prints its CLI's real output format following the plan in its prompt and records what it got.
+ */
+export function standIns(names: readonly string[] = CLI_NAMES): StandIns {
+  const dir = tempDir('shopfloor-stand-ins-')
+  const bin = path.join(dir, 'bin')
+  const out = path.join(dir, 'out')
+  fs.mkdirSync(bin)
+  fs.mkdirSync(out)
+  for (const name of names) {
+    const file = path.join(bin, name)
+    fs.writeFileSync(file, `#!/bin/sh\nSTANDIN_OUT="${out}" exec "${process.execPath}" "${path.join(STAND_INS, `${name}.mjs`)}" "$@"\n`)
+    fs.chmodSync(file, 0o755)
+  }
+  return {
+    bin,
+    seen: (runId) => {
+      const file = path.join(out, `${runId}.json`)
+      return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+    },
   }
 }

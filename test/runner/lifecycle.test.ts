@@ -51,7 +51,7 @@ function runner(ws: Workspace, args: string[] = [], env: Record<string, string> 
 }
 
 async function assign(ws: Workspace, plan: FakePlan, fields: Record<string, unknown> = {}) {
-  const worker = await ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1' })
+  const worker = await ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'process' })
   const task = await ws.client.tasks.create(ws.companyId, { title: 'Long job', description: planDescription(plan), assignee_agent_id: worker.id, ...fields })
   const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
   return { worker, task, run }

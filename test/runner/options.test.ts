@@ -15,7 +15,8 @@ describe('runner options', () => {
     expect(parse(base)).toMatchObject({
       url: 'http://api.example.test', apiKey: KEY, companyId: COMPANY, concurrency: 2, pollSeconds: 30, heartbeatSeconds: 30,
       flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
-      agentCommands: { agent_cli_1: null, agent_cli_2: null }, agentIds: [],
+      agentCommand: null, allowAgentCommands: false, passEnv: [], agentHomes: null, agentIds: [],
+      cliCommands: { agent_cli_1: null, agent_cli_2: null, agent_cli_3: null, agent_cli_4: null, agent_cli_5: null },
     })
   })
 
@@ -35,20 +36,21 @@ describe('runner options', () => {
     expect(parse([...base, '--success-status', 'done']).successStatus).toBe('done')
   })
 
-  it('takes the agent command from flags, then the environment; per adapter overrides the shared one', () => {
-    const fromEnv = parse(base, { SHOPFLOOR_AGENT_COMMAND: 'agent-x', SHOPFLOOR_AGENT_CLI_2_COMMAND: 'agent-y' })
-    expect(fromEnv.agentCommands).toEqual({ agent_cli_1: 'agent-x', agent_cli_2: 'agent-y' })
-    const fromFlag = parse([...base, '--agent-command', 'agent-z'], { SHOPFLOOR_AGENT_COMMAND: 'agent-x' })
-    expect(fromFlag.agentCommands).toEqual({ agent_cli_1: 'agent-z', agent_cli_2: 'agent-z' })
+  it('takes the process command and each CLI executable from flags, then the environment, then the config file', () => {
+    const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
+    fs.writeFileSync(file, JSON.stringify({ agent_command: 'from-file', agent_cli_3_command: '/file/gemini', agent_cli_5_command: '/file/cursor-agent' }))
+    const options = parse([...base, '--config', file, '--agent-cli-1-command', '/flag/claude'],
+      { SHOPFLOOR_AGENT_COMMAND: 'from-env', SHOPFLOOR_AGENT_CLI_1_COMMAND: '/env/claude', SHOPFLOOR_AGENT_CLI_3_COMMAND: '/env/gemini' })
+    expect(options.agentCommand).toBe('from-env')
+    expect(options.cliCommands).toEqual({ agent_cli_1: '/flag/claude', agent_cli_2: null, agent_cli_3: '/env/gemini', agent_cli_4: null, agent_cli_5: '/file/cursor-agent' })
+    expect(parse([...base, '--config', file, '--agent-command', 'from-flag'], { SHOPFLOOR_AGENT_COMMAND: 'from-env' }).agentCommand).toBe('from-flag')
   })
 
-  it('a shared command given as a flag beats an adapter\'s command from the environment or the config file', () => {
-    const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
-    fs.writeFileSync(file, JSON.stringify({ agent_cli_1_command: 'from-file' }))
-    const options = parse([...base, '--config', file, '--agent-command', 'from-flag'], { SHOPFLOOR_AGENT_CLI_2_COMMAND: 'from-env' })
-    expect(options.agentCommands).toEqual({ agent_cli_1: 'from-flag', agent_cli_2: 'from-flag' })
-    const fileOnly = parse([...base, '--config', file], { SHOPFLOOR_AGENT_COMMAND: 'shared-env' })
-    expect(fileOnly.agentCommands).toEqual({ agent_cli_1: 'shared-env', agent_cli_2: 'shared-env' })
+  it('reads --allow-agent-commands, --pass-env and --agent-homes', () => {
+    const options = parse([...base, '--allow-agent-commands', '--pass-env', 'GITHUB_TOKEN', '--pass-env', 'NPM_TOKEN', '--agent-homes', '/var/agents'])
+    expect(options).toMatchObject({ allowAgentCommands: true, passEnv: ['GITHUB_TOKEN', 'NPM_TOKEN'], agentHomes: '/var/agents' })
+    expect(parse(base, { SHOPFLOOR_PASS_ENV: 'A,B', SHOPFLOOR_AGENT_HOMES: '/homes' })).toMatchObject({ passEnv: ['A', 'B'], agentHomes: '/homes' })
+    expect(() => parse([...base, '--pass-env', 'NOT-A-NAME'])).toThrow(/names of variables/)
   })
 
   it('reads url, company, key and options from a config file', () => {

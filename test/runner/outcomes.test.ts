@@ -28,8 +28,10 @@ beforeAll(async () => {
   agent = fakeAgent()
   runner = startRunner(
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'outcomes-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
-      '--flush-seconds', '0.2', '--agent-command', agent.command],
-    { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
+      '--flush-seconds', '0.2', '--agent-command', agent.command, '--pass-env', 'PASSED_ON'],
+    // Secrets of the runner's machine that must never reach an agent, and one passed on by name.
+    { SHOPFLOOR_API_KEY: ws.apiKey, DATABASE_URL: 'postgres://secret@db/x', JWT_SECRET_KEY: 'jwt-secret', SMTP_PASSWORD: 'smtp-secret',
+      REDIS_URL: 'redis://secret', SHOPFLOOR_AGENT_COMMAND: 'not-for-agents', PASSED_ON: 'passed', LANG: 'C.UTF-8', LC_TIME: 'C' },
   )
 })
 
@@ -39,7 +41,7 @@ afterAll(async () => {
 })
 
 async function hire(fields: Record<string, unknown> = {}) {
-  return ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1', ...fields })
+  return ws.client.agents.hire(ws.companyId, { name: `Agent ${Math.random().toString(36).slice(2, 7)}`, adapter: 'process', ...fields })
 }
 
 /** Assigns a task with the plan to the agent and waits for its run to finish. */
@@ -79,7 +81,7 @@ describe('a successful run', () => {
       summary: 'Gathering numbers\nWriting\nReport written: sales up 4%.', error: null,
     })
     expect(transcriptText(run)).toContain('Gathering numbers\nWriting\n')
-    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter agent_cli_1).')
+    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter process).')
     expect(transcriptText(run)).not.toContain('SHOPFLOOR_USAGE')
 
     expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')
@@ -99,16 +101,24 @@ describe('a successful run', () => {
     expect(seen.prompt.indexOf('Ship weekly reports')).toBeLessThan(seen.prompt.indexOf('Win the market'))
     expect(seen.env).toMatchObject({
       SHOPFLOOR_API_URL: server.url,
-      SHOPFLOOR_API_KEY: ws.apiKey,
       SHOPFLOOR_RUN_ID: run.id,
       SHOPFLOOR_AGENT_ID: worker.id,
       SHOPFLOOR_AGENT_NAME: 'Wren Worker',
       SHOPFLOOR_COMPANY_ID: ws.companyId,
       SHOPFLOOR_TASK_KEY: task.key,
     })
+    // The run's own credential (a JWT), never the runner's API key.
+    expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
+    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3)
     expect(seen.cwd).toBe(ROOT) // no project repository: the runner's work folder
     expect(seen.env.XDG_CONFIG_HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
     expect(seen.configDirEntries).toEqual([])
+    // The allow-list: the basics, the named variable, the run's own; nothing else of the runner's.
+    expect(seen.env).toMatchObject({ PATH: process.env.PATH, PASSED_ON: 'passed', LANG: 'C.UTF-8', LC_TIME: 'C' })
+    for (const secret of ['DATABASE_URL', 'JWT_SECRET_KEY', 'SMTP_PASSWORD', 'REDIS_URL', 'SHOPFLOOR_AGENT_COMMAND', 'LOG_LEVEL']) {
+      expect(seen.env[secret], secret).toBeUndefined()
+    }
+    expect(seen.env.HOME).toBe(process.env.HOME) // the process adapter keeps the runner's HOME
   })
 
   it('runs a wake without a task: the prompt says so and nothing is posted', async () => {
@@ -145,7 +155,9 @@ describe('other outcomes', () => {
     expect(run.error).toMatch(/fatal: the database is on fire$/)
     // The transcript keeps the last 4,000 characters of stderr.
     expect(transcriptText(run)).toContain(`Standard error of the agent (last 4000 characters):\n${stderr.slice(-4000).trim()}\n`)
-    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_progress')
+    // Back to the status it had before the claim moved it to in_progress (API-DECISIONS.md).
+    expect(task.status).not.toBe('in_progress')
+    expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe(task.status)
     expect(await ws.client.comments.list(ws.companyId, task.id)).toEqual([])
     expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
   })
@@ -176,13 +188,18 @@ describe('other outcomes', () => {
     expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')
   })
 
-  it('agent_cli_3 and http runs fail as not implemented', async () => {
-    for (const adapter of ['agent_cli_3', 'http']) {
-      const worker = await hire({ adapter })
-      const { run } = await runTask(worker.id, {})
-      expect(run.status).toBe('failed')
-      expect(run.error).toBe(`adapter "${adapter}" is not implemented by this runner`)
-      expect(agent.started(run.id)).toBeNull()
-    }
+  it('an http agent without a URL fails saying so', async () => {
+    const worker = await hire({ adapter: 'http' })
+    const { run } = await runTask(worker.id, {})
+    expect(run.status).toBe('failed')
+    expect(run.error).toBe('HTTP agent: the agent has no adapter_config.url')
+  })
+
+  it("ignores an agent's own command and args on a runner without --allow-agent-commands", async () => {
+    const worker = await hire({ adapter_config: { command: 'echo hijacked', args: ['--evil'] } })
+    const { run } = await runTask(worker.id, { reply: 'ran the runner command' })
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'ran the runner command' })
+    expect(agent.started(run.id).argv).toEqual([])
+    expect(transcriptText(run)).toContain('adapter_config command and args are ignored')
   })
 })

@@ -21,7 +21,7 @@ it('reconnects after the server restarts and claims new work from the event stre
   )
   try {
     await waitFor(() => runner.logs().some((l) => l.msg === 'runner started'))
-    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Rex', adapter: 'agent_cli_1' })
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Rex', adapter: 'process' })
     const first = await ws.client.tasks.create(ws.companyId, { title: 'Before', description: planDescription({ reply: 'one' }), assignee_agent_id: worker.id })
     await waitFor(async () => (await ws.client.runs.list(ws.companyId, { task_id: first.id }))[0]?.status === 'succeeded')
 
@@ -52,7 +52,7 @@ it('tries the final report again while the server restarts, so a finished run is
     { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
   )
   try {
-    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Finisher', adapter: 'agent_cli_1' })
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Finisher', adapter: 'process' })
     const task = await ws.client.tasks.create(ws.companyId, { title: 'Across a restart', description: planDescription({ sleep: 2, reply: 'done anyway' }), assignee_agent_id: worker.id })
     const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
     await waitFor(() => agent.started(run.id))
@@ -81,7 +81,7 @@ it('a runner shutting down gives up a final report the server cannot take once i
     { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
   )
   try {
-    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Leaving', adapter: 'agent_cli_1' })
+    const worker = await ws.client.agents.hire(ws.companyId, { name: 'Leaving', adapter: 'process' })
     const task = await ws.client.tasks.create(ws.companyId, { title: 'Nowhere to report', description: planDescription({ sleep: 1, reply: 'unheard' }), assignee_agent_id: worker.id })
     const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
     await waitFor(() => agent.started(run.id))

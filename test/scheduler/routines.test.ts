@@ -107,7 +107,7 @@ describe('definition refresh', () => {
     const user = await createUser(t.ctx)
     const company = await createCompany(t.app, user.token)
     const agent = await hireAgent(t.app, user.token, company.id)
-    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, companyPollMs: 3_600_000 })
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000 })
     await scheduler.ready
     try {
       // Written straight to the database: no event, so not seen yet.
@@ -140,14 +140,13 @@ describe('definition refresh', () => {
     }
   })
 
-  it('hears the events of a company created after it started, once its poll has found it', async () => {
-    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, companyPollMs: 200 })
+  it('hears the events of a company created after it started, at once', async () => {
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000 })
     await scheduler.ready
     try {
       const user = await createUser(t.ctx)
       const company = await createCompany(t.app, user.token)
       const agent = await hireAgent(t.app, user.token, company.id)
-      await sleep(500)
       const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
         token: user.token,
         body: { agent_id: agent.id, title: 'Fresh company routine', cron: '* * * * * *' },

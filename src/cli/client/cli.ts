@@ -1,6 +1,6 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
-import { type Agent, type Credentials, ShopfloorClient } from '../../client/index.ts'
+import { type Agent, type Credentials, type Run, ShopfloorClient } from '../../client/index.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
@@ -136,6 +136,27 @@ export class Cli {
     return new Map((await this.allAgents()).map((a) => [a.id, a.name]))
   }
 
+  /** Task keys by id, for tables of runs (each distinct task fetched once; deleted ones left out). */
+  async taskKeys(ids: readonly (string | null)[]): Promise<Map<string, string>> {
+    const companyId = await this.companyId()
+    const distinct = [...new Set(ids.filter((id): id is string => Boolean(id)))]
+    const tasks = await Promise.all(distinct.map((id) => this.client.tasks.get(companyId, id).catch(() => null)))
+    return new Map(tasks.filter((t) => t !== null).map((t) => [t.id, t.key]))
+  }
+
+  /**
+   * A run by id or by the start of its id as lists show it (at least 4 characters, among the
+   * company's 500 newest runs); a start shared by several runs is an error.
+   */
+  async findRun(ref: string): Promise<Run> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.runs.get(companyId, ref)
+    const wanted = ref.toLowerCase()
+    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Run not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    const match = unique((await this.client.runs.list(companyId, { limit: 500 })).filter((r) => r.id.startsWith(wanted)), 'Run', ref)
+    return this.client.runs.get(companyId, match.id)
+  }
+
   /** Every agent of the company, terminated included, fetched once per command. */
   private async allAgents(): Promise<Agent[]> {
     const companyId = await this.companyId()
@@ -147,7 +168,7 @@ export class Cli {
 function unique<T>(matches: T[], entity: string, ref: string): T {
   if (matches.length === 1) return matches[0]
   if (matches.length === 0) throw new CliError('NOT_FOUND', `${entity} not found: ${ref}`, EXIT.notFound)
-  throw new CliError('AMBIGUOUS', `${matches.length} ${entity.toLowerCase()}s match "${ref}": use the id`, EXIT.conflict)
+  throw new CliError('AMBIGUOUS', `${matches.length} ${entity.toLowerCase()}s match "${ref}": use the id (or more of it)`, EXIT.conflict)
 }
 
 // --- Option readers -------------------------------------------------------------------------

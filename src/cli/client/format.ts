@@ -71,3 +71,15 @@ function oneLine(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-'
   return String(value).replace(/\s*\n\s*/g, ' ')
 }
+
+/** How long ago, in words: `just now`, `40s ago`, `5 min ago`, `3 h ago`, `2 days ago`. */
+export function ago(ts: string | null | undefined, now = Date.now()): string {
+  if (!ts) return '-'
+  const seconds = Math.round((now - Date.parse(ts)) / 1000)
+  if (Number.isNaN(seconds)) return ts
+  if (seconds < 5) return 'just now'
+  if (seconds < 60) return `${seconds}s ago`
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`
+  if (seconds < 48 * 3600) return `${Math.floor(seconds / 3600)} h ago`
+  return `${Math.floor(seconds / 86400)} days ago`
+}

@@ -8,9 +8,11 @@ import { approvals } from './commands/approvals.ts'
 import { companies } from './commands/companies.ts'
 import { events } from './commands/events.ts'
 import { goals } from './commands/goals.ts'
+import { invitations, members } from './commands/people.ts'
 import { activity, costs, dashboard } from './commands/insights.ts'
 import { projects } from './commands/projects.ts'
 import { routines } from './commands/routines.ts'
+import { runners } from './commands/runners.ts'
 import { runs } from './commands/runs.ts'
 import { tasks } from './commands/tasks.ts'
 
@@ -27,10 +29,13 @@ export const ENTRIES: readonly Entry[] = [
   projects,
   routines,
   runs,
+  runners,
   approvals,
   activity,
   dashboard,
   costs,
+  members,
+  invitations,
   keys,
   events,
 ]

@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
+import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent } from './model.ts'
 import { getAgent } from './read.ts'
 
@@ -9,6 +10,7 @@ export interface HireInput {
   title?: string | null
   role?: string | null
   adapter?: string | null
+  adapter_config?: Record<string, unknown>
   reports_to_id?: string | null
   heartbeat_cron?: string | null
   instructions?: string | null
@@ -22,25 +24,28 @@ export interface HireInput {
  * person decides later. Publishes `agent.created` (and `approval.created`, id null).
  */
 export async function hireAgent(tx: Tx, companyId: string, actor: Actor, requestedBy: string | null, input: HireInput): Promise<Agent> {
+  const adapter = input.adapter === undefined ? 'agent_cli_1' : input.adapter
+  checkAdapterConfig(adapter, input.adapter_config ?? {})
   if (input.reports_to_id) await findInCompany(tx, 'agents', companyId, input.reports_to_id, 'Manager')
   const status = input.request_approval ? 'pending_approval' : 'idle'
   const row = await tx.one<{ id: string }>(
     `INSERT INTO agents (company_id, name, title, role, adapter, reports_to_id, heartbeat_cron, instructions,
-                         capabilities, monthly_budget_cents, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11)
+                         capabilities, monthly_budget_cents, status, adapter_config)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb)
      RETURNING id`,
     [
       companyId,
       input.name,
       input.title ?? null,
       input.role === undefined ? 'engineer' : input.role,
-      input.adapter === undefined ? 'agent_cli_1' : input.adapter,
+      adapter,
       input.reports_to_id ?? null,
       input.heartbeat_cron ?? null,
       input.instructions ?? null,
       input.capabilities == null ? null : JSON.stringify(input.capabilities),
       input.monthly_budget_cents ?? 0,
       status,
+      JSON.stringify(input.adapter_config ?? {}),
     ],
   )
   const agent = await getAgent(tx, companyId, row!.id)

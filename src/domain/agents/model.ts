@@ -10,6 +10,8 @@ export interface Agent {
   title: string | null
   role: string | null
   adapter: string | null
+  /** Per-adapter settings (contract/adapter-config.ts); `{}` when none. */
+  adapter_config: Record<string, unknown>
   reports_to_id: string | null
   heartbeat_cron: string | null
   instructions: string | null
@@ -25,7 +27,8 @@ export interface Agent {
 
 /** Fields set on hire and changed by PATCH, in audit order. */
 export const AGENT_FIELDS = [
-  'name', 'title', 'role', 'adapter', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities', 'monthly_budget_cents',
+  'name', 'title', 'role', 'adapter', 'adapter_config', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities',
+  'monthly_budget_cents',
 ] as const
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
@@ -41,7 +44,7 @@ const OPEN_TASKS_SQL = `
 
 /** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
 export const AGENT_SELECT = `
-  SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.reports_to_id, a.heartbeat_cron,
+  SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.adapter_config, a.reports_to_id, a.heartbeat_cron,
          a.instructions, a.capabilities, a.monthly_budget_cents, s.spend_mtd_cents, o.open_tasks,
          a.last_activity, a.avatar_seed, a.status, a.created_at
     FROM agents a

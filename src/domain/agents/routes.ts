@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify'
+import { AdapterConfig } from '../../contract/adapter-config.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { cents, idParams, nullable, nullableText, nullableUuid } from '../companies/json-schema.ts'
+import { actingUserId } from '../tasks/acting.ts'
 import { type HireInput, hireAgent } from './hire.ts'
 import { pauseAgent, resumeAgent, terminateAgent } from './lifecycle.ts'
 import { orgChart } from './org.ts'
@@ -18,6 +20,7 @@ const commonFields = {
   instructions: nullableText,
   capabilities: nullable({ type: 'array' }),
   monthly_budget_cents: cents,
+  adapter_config: AdapterConfig,
 } as const
 const name = { type: 'string', minLength: 1, maxLength: 100 } as const
 
@@ -54,9 +57,8 @@ export async function agentRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   app.post('/agents', { schema: { tags, params: idParams(), body: hireBody } }, async (request, reply) => {
     const { companyId } = request.membership
-    const agent = await write(ctx, (tx) =>
-      hireAgent(tx, companyId, userActor(request), request.principal.user.id, request.body as HireInput),
-    )
+    const actor = userActor(request)
+    const agent = await write(ctx, (tx) => hireAgent(tx, companyId, actor, actingUserId(actor), request.body as HireInput))
     return reply.status(201).send(agent)
   })
 

@@ -2,6 +2,7 @@ import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
+import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent, type AgentField } from './model.ts'
 import { getAgent } from './read.ts'
 
@@ -30,15 +31,21 @@ export async function updateAgent(tx: Tx, companyId: string, agentId: string, ac
   for (const field of AGENT_FIELDS) if (patch[field] !== undefined) after[field] = patch[field]
   const changes = diff(before, after, [...AGENT_FIELDS])
   if (Object.keys(changes).length === 0) return before
+  // The settings must suit the adapter the agent ends up with, whichever of the two changed.
+  if (changes.adapter || changes.adapter_config) {
+    checkAdapterConfig(after.adapter as string | null, after.adapter_config as Record<string, unknown>)
+  }
 
   await tx.query(
     `UPDATE agents
         SET name = $3, title = $4, role = $5, adapter = $6, reports_to_id = $7, heartbeat_cron = $8,
-            instructions = $9, capabilities = $10::jsonb, monthly_budget_cents = $11, updated_at = now()
+            instructions = $9, capabilities = $10::jsonb, monthly_budget_cents = $11, adapter_config = $12::jsonb,
+            updated_at = now()
       WHERE id = $1 AND company_id = $2`,
     [
       agentId, companyId, after.name, after.title, after.role, after.adapter, after.reports_to_id, after.heartbeat_cron,
       after.instructions, after.capabilities == null ? null : JSON.stringify(after.capabilities), after.monthly_budget_cents,
+      JSON.stringify(after.adapter_config),
     ],
   )
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'agent', entityId: agentId, label: String(after.name), changes })

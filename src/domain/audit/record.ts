@@ -13,7 +13,7 @@ export interface AuditEntry {
   companyId: string
   actor: Actor
   verb: string
-  entityType: 'company' | 'agent' | 'task' | 'comment' | 'goal' | 'project' | 'routine' | 'run' | 'approval'
+  entityType: 'company' | 'agent' | 'task' | 'comment' | 'goal' | 'project' | 'routine' | 'run' | 'approval' | 'member' | 'webhook'
   entityId: string | null
   label: string | null
   changes?: Changes

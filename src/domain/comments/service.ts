@@ -3,6 +3,7 @@ import type { Tx } from '../../server/db/write.ts'
 import { notFound } from '../../server/errors.ts'
 import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { actingUserId } from '../tasks/acting.ts'
+import { wakeOnAnswer } from '../tasks/delegation.ts'
 import { findTask } from '../tasks/find.ts'
 import type { Task } from '../tasks/model.ts'
 
@@ -52,6 +53,7 @@ export async function addComment(tx: Tx, companyId: string, taskRef: string, act
     ],
   ))!
   await audit(tx, companyId, actor, 'created', task, comment.id, diff({}, comment, ['kind', 'body']))
+  await wakeOnAnswer(tx, companyId, task, actor, comment.body)
   return comment
 }
 

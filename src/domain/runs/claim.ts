@@ -1,4 +1,5 @@
 import type { AppContext } from '../../server/context.ts'
+import { writeHot } from '../../server/db/write.ts'
 import { type Actor, actorColumns, isAuditInstantTaken } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
 import { expireStaleRuns } from './expire.ts'
@@ -47,11 +48,20 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
   for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
     let claimed: Record<string, any> | null
     try {
-      const row = await ctx.db.one<{ claimed: Record<string, any> | null }>(
-        'SELECT claim_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS claimed',
-        params,
-      )
-      claimed = row!.claimed
+      claimed = await writeHot(ctx, companyId, async (tx) => {
+        const row = await tx.one<{ claimed: Record<string, any> | null }>(
+          'SELECT claim_run($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) AS claimed',
+          params,
+        )
+        const got = row!.claimed
+        if (got && !got.stale) {
+          // A run starting publishes agent.updated even when the agent was already running.
+          tx.publish(companyId, { type: 'agent.updated', id: got.agent_id })
+          if (got.started_task_id) tx.publish(companyId, { type: 'task.updated', id: got.started_task_id })
+          tx.publish(companyId, runUpdatedEvent(got as Run))
+        }
+        return got
+      })
     } catch (err: any) {
       // Its audit instant was taken by a concurrent write of the company: not a lost race.
       if (isAuditInstantTaken(err)) continue
@@ -64,12 +74,7 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
       await expireStaleRuns(ctx, companyId)
       continue
     }
-    const run = Object.fromEntries(RUN_FIELDS.map((field) => [field, claimed[field]])) as unknown as Run
-    // A run starting publishes agent.updated even when the agent was already running.
-    ctx.bus.publish(companyId, { type: 'agent.updated', id: run.agent_id })
-    if (claimed.started_task_id) ctx.bus.publish(companyId, { type: 'task.updated', id: claimed.started_task_id })
-    ctx.bus.publish(companyId, runUpdatedEvent(run))
-    return run
+    return Object.fromEntries(RUN_FIELDS.map((field) => [field, claimed[field]])) as unknown as Run
   }
   throw new Error('could not claim a run: every try met a taken audit instant or stale runs')
 }

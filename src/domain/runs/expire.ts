@@ -1,5 +1,6 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
+import { leaseExpiries } from '../../server/metrics.ts'
 import { publishRunUpdated, runEnded } from './finish.ts'
 import { type Run, runColumns } from './model.ts'
 
@@ -33,6 +34,8 @@ export async function expireStaleIn(tx: Tx, leaseSeconds: number, companyId: str
 }
 
 /** expireStaleIn in a transaction of its own; events are published after commit. */
-export function expireStaleRuns(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>, companyId: string | null, runId: string | null = null): Promise<string[]> {
-  return write(ctx, (tx) => expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId, runId))
+export async function expireStaleRuns(ctx: Pick<AppContext, 'db' | 'bus' | 'config'>, companyId: string | null, runId: string | null = null): Promise<string[]> {
+  const expired = await write(ctx, (tx) => expireStaleIn(tx, ctx.config.runLeaseSeconds, companyId, runId))
+  leaseExpiries.inc(expired.length)
+  return expired
 }

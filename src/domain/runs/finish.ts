@@ -43,6 +43,43 @@ export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, act
       ...(run.error !== null && run.status === 'failed' ? { error: [null, run.error] } : {}),
     },
   })
+  if (previous === 'running' && (run.status === 'failed' || run.status === 'cancelled') && run.task_id) {
+    await taskBackAfterRun(tx, run, agentName)
+  }
   // A budget of 0 is no limit: nothing to add up.
   if (agent && agent.budget > 0 && !agentLeaving) await enforceBudget(tx, run.company_id, run.agent_id)
+}
+
+/**
+ * Tasks after a failed run (API-DECISIONS.md): when the claim of this run moved its task to
+ * in_progress (runs.task_status_before, migration 095) and the task is still in_progress with
+ * no other running run, the task goes back to the status it had, by the system on behalf of
+ * the agent, like the claim's move. A task someone moved on meanwhile is left alone.
+ */
+async function taskBackAfterRun(tx: Tx, run: Run, agentName: string): Promise<void> {
+  const task = await tx.one<{ id: string; title: string; key: string; status: string }>(
+    `WITH back AS (
+       SELECT t.id, r.task_status_before AS status
+         FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id = r.company_id
+        WHERE r.id = $1 AND r.company_id = $2 AND r.task_status_before IS NOT NULL AND t.status = 'in_progress'
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND x.status = 'running' AND x.id <> r.id)
+        FOR NO KEY UPDATE OF t
+     )
+     UPDATE tasks t SET status = back.status, updated_at = now()
+       FROM back, companies c
+      WHERE t.id = back.id AND c.id = t.company_id AND t.status = 'in_progress'
+      RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, t.status`,
+    [run.id, run.company_id],
+  )
+  if (!task) return
+  await recordAudit(tx, {
+    companyId: run.company_id,
+    actor: systemActor(agentName),
+    verb: 'moved',
+    entityType: 'task',
+    entityId: task.id,
+    label: `${task.key} ${task.title}`,
+    changes: { status: ['in_progress', task.status] },
+  })
+  tx.publish(run.company_id, { type: 'task.updated', id: task.id })
 }

@@ -20,6 +20,8 @@ export interface Run {
   cost_cents: number
   summary: string | null
   error: string | null
+  /** The agent CLI's session id, as the runner reported it (API-DECISIONS.md). */
+  session_id: string | null
   heartbeat_at: string | null
   started_at: string | null
   ended_at: string | null
@@ -37,7 +39,7 @@ export interface TranscriptEntry {
 export function runColumns(alias?: string): string {
   const p = alias ? `${alias}.` : ''
   return ['id', 'company_id', 'agent_id', 'task_id', 'routine_id', 'runner_id', 'status', 'trigger', 'tokens_in',
-    'tokens_out', 'cost_cents', 'summary', 'error', 'heartbeat_at', 'started_at', 'ended_at', 'created_at']
+    'tokens_out', 'cost_cents', 'summary', 'error', 'session_id', 'heartbeat_at', 'started_at', 'ended_at', 'created_at']
     .map((c) => p + c)
     .join(', ')
 }

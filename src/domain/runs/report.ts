@@ -1,5 +1,5 @@
 import type { AppContext } from '../../server/context.ts'
-import { write } from '../../server/db/write.ts'
+import { write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
 import { type Actor, actorColumns, auditInstantSql, isAuditInstantTaken } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
@@ -14,6 +14,7 @@ export interface RunReport {
   cost_cents?: number
   summary?: string | null
   error?: string | null
+  session_id?: string | null
   transcript?: Partial<TranscriptEntry>[]
 }
 
@@ -42,10 +43,10 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
     report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
-    JSON.stringify(entries),
+    JSON.stringify(entries), report.session_id ?? null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
-    ? await finishingReport(ctx, params, actor)
+    ? await finishingReport(ctx, companyId, params, actor)
     : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
@@ -59,6 +60,7 @@ const REPORTED = `UPDATE runs SET
     cost_cents = coalesce($8, cost_cents),
     summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
     error = CASE WHEN $11::boolean THEN $12 ELSE error END,
+    session_id = coalesce($14, session_id),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -73,13 +75,16 @@ const REPORTED = `UPDATE runs SET
  * its agent back to idle (error when it failed) when this was its last running run
  * (agent-status.ts; the statement's snapshot still sees this run running, so it is left out),
  * and the run's audit event, labelled with the agent's name. Null when the run is not held by
- * the runner or its agent has a budget, which needs the check of the transaction below. A taken
+ * the runner, its agent has a budget, or it failed after its claim moved its task (which goes back:
+ * runEnded), all of which need the transaction below. A taken
  * audit instant fails the statement, which then writes nothing and is tried again.
  */
 const FINISH_UNBUDGETED = `
   WITH run AS (
     ${REPORTED}
       AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND monthly_budget_cents > 0)
+      -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
+      AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
     RETURNING ${runColumns()}
   ), moved AS (
     UPDATE agents a SET status = CASE WHEN run.status = 'failed' THEN 'error' ELSE 'idle' END,
@@ -90,7 +95,7 @@ const FINISH_UNBUDGETED = `
   ), audit AS (
     INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
                               verb, entity_type, entity_id, label, changes, created_at)
-    SELECT $2, $14, $15, $16::uuid, $17::uuid, $18::uuid, run.status, 'run', run.id, a.name || ' (' || run.trigger || ')',
+    SELECT $2, $15, $16, $17::uuid, $18::uuid, $19::uuid, run.status, 'run', run.id, a.name || ' (' || run.trigger || ')',
            jsonb_build_object('status', jsonb_build_array('running', run.status))
              || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
                      THEN jsonb_build_object('error', jsonb_build_array(NULL, run.error)) ELSE '{}'::jsonb END,
@@ -104,20 +109,25 @@ const FINISH_UNBUDGETED = `
  * budget, the budget check (runEnded), all in one transaction; one statement when the agent
  * has no budget (FINISH_UNBUDGETED).
  */
-async function finishingReport(ctx: AppContext, params: unknown[], actor: Actor): Promise<Run | null> {
+async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor): Promise<Run | null> {
   const a = actorColumns(actor)
   const unbudgeted = [...params, a.actor_type, a.actor_name, a.actor_user_id, a.actor_agent_id, a.run_id]
   for (let attempt = 0; attempt < AUDIT_ATTEMPTS; attempt++) {
     let run: Run | null
     try {
-      run = await ctx.db.one<Run>(FINISH_UNBUDGETED, unbudgeted)
+      run = await writeHot(ctx, companyId, async (tx) => {
+        const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
+        if (finished) {
+          tx.publish(companyId, { type: 'agent.updated', id: finished.agent_id })
+          tx.publish(companyId, runUpdatedEvent(finished))
+        }
+        return finished
+      })
     } catch (err) {
       if (isAuditInstantTaken(err)) continue
       throw err
     }
     if (!run) break
-    ctx.bus.publish(run.company_id, { type: 'agent.updated', id: run.agent_id })
-    ctx.bus.publish(run.company_id, runUpdatedEvent(run))
     return run
   }
   return write(ctx, async (tx) => {
@@ -138,22 +148,23 @@ const AUDIT_ATTEMPTS = 20
  * agent back to running when something moved it meanwhile (agent-status.ts), the run locked
  * before its agent as everywhere. `agent.updated` only when the agent moved.
  */
-async function progressReport(ctx: AppContext, companyId: string, params: unknown[]): Promise<Run | null> {
-  const row = await ctx.db.one<Run & { agent_moved: boolean }>(
-    `WITH run AS (${REPORTED} RETURNING ${runColumns()}),
+const PROGRESS = `WITH run AS (${REPORTED} RETURNING ${runColumns()}),
      agent AS (
        UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
         WHERE id = (SELECT agent_id FROM run) AND company_id = $2 AND $5 = 'running' AND status IN ('idle', 'error')
        RETURNING id
      )
-     SELECT run.*, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`,
-    params,
-  )
-  if (!row) return null
-  const { agent_moved: agentMoved, ...run } = row
-  ctx.bus.publish(companyId, runUpdatedEvent(run))
-  if (agentMoved) ctx.bus.publish(companyId, { type: 'agent.updated', id: run.agent_id })
-  return run
+     SELECT run.*, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`
+
+async function progressReport(ctx: AppContext, companyId: string, params: unknown[]): Promise<Run | null> {
+  return writeHot(ctx, companyId, async (tx) => {
+    const row = await tx.one<Run & { agent_moved: boolean }>(PROGRESS, params)
+    if (!row) return null
+    const { agent_moved: agentMoved, ...run } = row
+    tx.publish(companyId, runUpdatedEvent(run))
+    if (agentMoved) tx.publish(companyId, { type: 'agent.updated', id: run.agent_id })
+    return run
+  })
 }
 
 /** A heartbeat keeps the lease; it changes nothing else and publishes nothing. */

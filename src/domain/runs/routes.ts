@@ -1,7 +1,11 @@
 import type { FastifyInstance } from 'fastify'
+import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
+import { claims } from '../../server/metrics.ts'
 import { userActor } from '../../server/http/guards.ts'
+import { RunnerVersions } from '../../contract/runners.ts'
 import { idParams, nullable, nullableUuid, uuid } from '../companies/json-schema.ts'
+import { runnerSeen } from '../runners/seen.ts'
 import { cancelRun } from './cancel.ts'
 import { claimRun } from './claim.ts'
 import { expireStaleRuns } from './expire.ts'
@@ -32,7 +36,9 @@ const claimBody = {
   properties: {
     runner_id: runnerId,
     agent_ids: nullable({ type: 'array', items: uuid }),
-    adapters: nullable({ type: 'array', items: { type: 'string' } }),
+    adapters: nullable({ type: 'array', items: { type: 'string', maxLength: 100 }, maxItems: 50 }),
+    // The runner's CLI versions by program, shown in the runners list.
+    versions: nullable(RunnerVersions),
   },
 } as const
 
@@ -50,6 +56,7 @@ const reportBody = {
     cost_cents: count,
     summary: nullable({ type: 'string' }),
     error: nullable({ type: 'string' }),
+    session_id: nullable({ type: 'string', maxLength: 200 }),
     transcript: {
       type: 'array',
       items: {
@@ -84,11 +91,15 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
   })
 
   app.post('/runs/claim', { schema: { tags, params: idParams(), body: claimBody } }, async (request, reply) => {
-    const body = request.body as { runner_id: string; agent_ids?: string[] | null; adapters?: string[] | null }
+    const body = request.body as { runner_id: string; agent_ids?: string[] | null; adapters?: string[] | null; versions?: Record<string, string> | null }
     const { companyId } = request.membership
+    await runnerSeen(ctx, companyId, { runnerId: body.runner_id, offer: { adapters: body.adapters ?? null, versions: body.versions ?? {} } })
     const run = await claimRun(ctx, companyId, { runnerId: body.runner_id, agentIds: body.agent_ids, adapters: body.adapters }, userActor(request))
+    claims.inc({ result: run ? 'claimed' : 'empty' })
     if (!run) return reply.status(204).send()
-    return runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+    // The agent's own credential for this run, handed to its process instead of the runner's key.
+    return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
   })
 
   app.post('/runs/expire-stale', { schema: { tags, params: idParams() } }, async (request) => {
@@ -97,6 +108,7 @@ export async function runRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
 
   app.post('/runs/:run_id/heartbeat', { schema: { tags, params: idParams('run_id'), body: heartbeatBody } }, async (request) => {
     const { runner_id } = request.body as { runner_id: string }
+    await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id })
     return heartbeatRun(ctx, request.membership.companyId, (request.params as Params).run_id, runner_id)
   })
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../server/context.ts'
 import type { Queryable } from '../../server/db/db.ts'
+import { writeHot } from '../../server/db/write.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
 import { type Actor, actorColumns, auditInstantSql, isAuditInstantTaken } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
@@ -90,7 +91,8 @@ const CREATE_ATTEMPTS = 20
  * Creates a task. Everything is checked before the number is taken, and the number comes from
  * the company row (`last_task_number + 1` under its row lock), so numbers are consecutive and
  * a failed create consumes none. Publishes `task.created`, and `run.created` when an
- * assignment run was queued.
+ * assignment run was queued (through writeHot: a company with webhooks gets a transaction, so
+ * their deliveries are written with the task).
  *
  * The create is one statement sent outside BEGIN/COMMIT: PostgreSQL commits it as it completes,
  * so the company row - which every create of the company waits for - stays locked only while
@@ -109,7 +111,14 @@ export async function createTask(ctx: Pick<AppContext, 'db' | 'bus'>, companyId:
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
     let row: (Task & { run_id: string | null; run_agent_id: string | null }) | null
     try {
-      row = await ctx.db.one(CREATE_SQL, params)
+      row = await writeHot(ctx, companyId, async (tx) => {
+        const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(CREATE_SQL, params)
+        if (created) {
+          tx.publish(companyId, { type: 'task.created', id: created.id })
+          if (created.run_id) tx.publish(companyId, { type: 'run.created', id: created.run_id, agent_id: created.run_agent_id })
+        }
+        return created
+      })
     } catch (err) {
       if (isAuditInstantTaken(err)) continue
       throw err
@@ -120,9 +129,7 @@ export async function createTask(ctx: Pick<AppContext, 'db' | 'bus'>, companyId:
       await checkTaskLinks(ctx.db, companyId, input)
       continue // what was missing has appeared since: try again
     }
-    const { run_id: runId, run_agent_id: runAgentId, ...task } = row
-    ctx.bus.publish(companyId, { type: 'task.created', id: task.id })
-    if (runId) ctx.bus.publish(companyId, { type: 'run.created', id: runId, agent_id: runAgentId! })
+    const { run_id: _runId, run_agent_id: _runAgentId, ...task } = row
     return task
   }
   throw new Error('could not create the task')

@@ -4,6 +4,7 @@ import { type Actor, diff, recordAudit } from '../audit/record.ts'
 import { chainReaches } from '../companies/references.ts'
 import { type Assignee, findAssignee, queueAssignment } from './assignment.ts'
 import { checkTaskLinks, type TaskInput } from './create.ts'
+import { wakeOnSubtasksClosed } from './delegation.ts'
 import { findTask } from './find.ts'
 import { TASK_FIELDS, type Task, type TaskField, taskLabel } from './model.ts'
 
@@ -50,11 +51,13 @@ export async function updateTask(tx: Tx, companyId: string, ref: string, actor: 
             parent_id = $10, due_date = $11, sort_order = $12, updated_at = now(),
             started_at = CASE WHEN $5 = 'in_progress' THEN coalesce(started_at, now()) ELSE started_at END,
             completed_at = CASE WHEN $5 <> 'done' THEN NULL WHEN status = 'done' THEN completed_at ELSE now() END,
+            blocked_by_run_id = CASE WHEN $5 <> 'blocked' THEN NULL WHEN status = 'blocked' THEN blocked_by_run_id ELSE $13::uuid END,
             status = $5
       WHERE id = $1 AND company_id = $2`,
     [
       before.id, companyId, after.title, after.description, after.status, after.priority, after.assignee_agent_id,
       after.project_id, after.goal_id, after.parent_id, after.due_date, after.sort_order,
+      actor.type === 'agent' ? actor.runId : null,
     ],
   )
   const task = await findTask(tx, companyId, before.id)
@@ -69,5 +72,6 @@ export async function updateTask(tx: Tx, companyId: string, ref: string, actor: 
   })
   tx.publish(companyId, { type: 'task.updated', id: task.id })
   if (assignee) await queueAssignment(tx, companyId, task, assignee, actor)
+  if (changed('status')) await wakeOnSubtasksClosed(tx, companyId, task, actor)
   return task
 }

@@ -14,12 +14,34 @@ export interface AdapterInput {
   prompt: string
   /** Working directory: the project's worktree or the runner's work folder. */
   cwd: string
-  /** Environment of the agent process (API-DECISIONS.md names the variables). */
-  env: NodeJS.ProcessEnv
+  /**
+   * The run's home folder: empty and removed after the run, or the agent's own kept home with
+   * --agent-homes. CLI adapters write their configuration (MCP server) there.
+   */
+  home: string
+  /** Environment of the agent process: the allow-list of environment.ts. */
+  env: Record<string, string>
+  /** The agent's `adapter_config`, less `command`/`args` unless the runner allows them. */
+  config: AgentSettings
+  /** The CLI session to resume (the last one of this agent on this task), with --agent-homes. */
+  resumeSession: string | null
   transcript(role: TranscriptRole, text: string): void
   usage(totals: Usage): void
+  /** The CLI's session id, kept with the run. */
+  session(id: string): void
   /** Aborted when the run must stop (cancelled, lease lost, runner shutting down). */
   signal: AbortSignal
+}
+
+/** What an adapter reads of the agent's adapter_config (contract/adapter-config.ts). */
+export interface AgentSettings {
+  model?: string
+  command?: string
+  args?: string[]
+  max_turns?: number
+  url?: string
+  timeout_seconds?: number
+  secret_env?: string
 }
 
 export interface AdapterResult {
@@ -33,5 +55,9 @@ export interface AdapterResult {
 /** Executes one run of an agent; never throws for the agent's own failures. */
 export interface Adapter {
   readonly name: string
+  /** Credential variables of the CLI passed to the agent (environment.ts). */
+  readonly credentials?: readonly string[]
+  /** Whether the agent's HOME is the run's home folder (CLI adapters) or the runner's (process). */
+  readonly ownHome?: boolean
   run(input: AdapterInput): Promise<AdapterResult>
 }

@@ -1,29 +1,55 @@
-import type { RunnerOptions } from '../options.ts'
+import type { Logger } from 'pino'
+import { CLI_ADAPTERS, type CliAdapterName, type RunnerOptions } from '../options.ts'
 import type { Adapter } from './adapter.ts'
-import { agentCliAdapter } from './agent-cli.ts'
+import { claudeCode } from './claude-code.ts'
+import { cliAdapter, type Dialect } from './cli/run.ts'
+import { codex } from './codex.ts'
+import { cursor } from './cursor.ts'
+import { findCli } from './detect.ts'
+import { gemini } from './gemini.ts'
+import { httpAdapter } from './http.ts'
+import { opencode } from './opencode.ts'
+import { processAdapter } from './process.ts'
 import { simulatedAdapter } from './simulated.ts'
-import { unimplementedAdapter } from './unimplemented.ts'
 
-const CLI_ADAPTERS = ['agent_cli_1', 'agent_cli_2'] as const
-const UNIMPLEMENTED = ['agent_cli_3', 'agent_cli_4', 'agent_cli_5', 'http']
-
-/** The adapters this runner can take runs for, by agent `adapter` value. */
-export function buildAdapters(options: RunnerOptions): Map<string, Adapter> {
-  const adapters = new Map<string, Adapter>([['simulated', simulatedAdapter]])
-  for (const name of UNIMPLEMENTED) adapters.set(name, unimplementedAdapter(name))
-  for (const name of CLI_ADAPTERS) {
-    const command = options.agentCommands[name]
-    if (command) {
-      adapters.set(name, agentCliAdapter(name, { command, promptVia: options.promptVia, killAfterMs: options.killAfterSeconds * 1000 }))
-    }
-  }
-  return adapters
+export const DIALECTS: Record<CliAdapterName, Dialect> = {
+  agent_cli_1: claudeCode,
+  agent_cli_2: codex,
+  agent_cli_3: gemini,
+  agent_cli_4: opencode,
+  agent_cli_5: cursor,
 }
 
 /**
- * The adapter values to claim runs for: null (every run) with --simulate, else the ones with an
- * adapter here. A runner without an agent command leaves agent_cli_1/2 runs to another runner.
+ * The adapters this runner can take runs for, by agent `adapter` value: simulated and http
+ * always, process with an agent command (or agents' own, with --allow-agent-commands), and each
+ * agent CLI whose executable is there. The start-up log names the CLIs found and their versions.
  */
+export async function buildAdapters(options: RunnerOptions, log?: Logger): Promise<Map<string, Adapter>> {
+  const adapters = new Map<string, Adapter>([['simulated', simulatedAdapter], ['http', httpAdapter(process.env)]])
+  const killAfterMs = options.killAfterSeconds * 1000
+  if (options.agentCommand || options.allowAgentCommands) {
+    adapters.set('process', processAdapter({ command: options.agentCommand, promptVia: options.promptVia, killAfterMs }))
+  }
+  const found = await Promise.all(CLI_ADAPTERS.map(async (name) => {
+    const dialect = DIALECTS[name]
+    const command = options.cliCommands[name] ?? dialect.executable
+    return [name, command, await findCli(command)] as const
+  }))
+  const clis: Record<string, string> = {}
+  for (const [name, command, cli] of found) {
+    if (!cli) {
+      if (options.cliCommands[name]) log?.warn({ adapter: name, command }, `${DIALECTS[name].product} executable not found; its runs are left to other runners`)
+      continue
+    }
+    clis[name] = `${DIALECTS[name].product} ${cli.version} (${cli.path})`
+    adapters.set(name, cliAdapter(DIALECTS[name], { executable: cli.path, killAfterMs, keptHomes: options.agentHomes !== null }))
+  }
+  log?.info({ clis }, Object.keys(clis).length ? 'agent CLIs found' : 'no agent CLI found on PATH')
+  return adapters
+}
+
+/** The adapter values to claim runs for: null (every run) with --simulate, else the ones with an adapter here. */
 export function claimableAdapters(options: RunnerOptions, adapters: Map<string, Adapter>): string[] | null {
   return options.simulate ? null : [...adapters.keys()]
 }
@@ -31,5 +57,10 @@ export function claimableAdapters(options: RunnerOptions, adapters: Map<string, 
 /** The adapter for a claimed run's agent (the claim only hands out claimable adapters). */
 export function adapterFor(options: RunnerOptions, adapters: Map<string, Adapter>, agentAdapter: string | null): Adapter {
   if (options.simulate) return simulatedAdapter
-  return adapters.get(agentAdapter ?? '') ?? unimplementedAdapter(String(agentAdapter))
+  const adapter = adapters.get(agentAdapter ?? '')
+  if (adapter) return adapter
+  return {
+    name: String(agentAdapter),
+    run: async () => ({ ok: false, reply: '', error: `adapter "${agentAdapter}" cannot be run by this runner` }),
+  }
 }

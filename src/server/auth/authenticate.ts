@@ -1,13 +1,24 @@
 import type { Queryable } from '../db/db.ts'
 import { AppError } from '../errors.ts'
 import type { CredentialCache } from './credential-cache.ts'
-import { sha256, verifyToken } from './tokens.ts'
+import { type RunTokenClaims, sha256, verifyRunToken, verifyToken } from './tokens.ts'
 
 /** The person behind a request, and how they proved it. */
 export interface Principal {
+  /** With a run credential: the person whose runner claimed the run (never the agent's authority). */
   user: { id: string; name: string; email: string }
-  via: 'session' | 'key'
+  via: 'session' | 'key' | 'run'
   keyId: string | null
+  /** Set for a run credential: the request acts as this run's agent, with its rights (domain/agents/rights.ts). */
+  run?: RunCredential
+}
+
+/** The run a run credential belongs to; only ever set while that run is `running`. */
+export interface RunCredential {
+  runId: string
+  agentId: string
+  agentName: string
+  companyId: string
 }
 
 const API_KEY_PREFIXES = ['svc_live_', 'svc_test_']
@@ -50,7 +61,11 @@ export async function authenticate(ctx: AuthContext, credential: string, company
   }
   // The signature and expiry are checked on every request; only the database answer is cached.
   const claims = await verifyToken(ctx.config.jwtSecret, credential, 'access')
-  if (!claims) throw invalidToken()
+  if (!claims) {
+    const run = await verifyRunToken(ctx.config.jwtSecret, credential)
+    if (run) return authenticateRun(ctx.db, run, companyId)
+    throw invalidToken()
+  }
   return cached(ctx.credentials, `session ${claims.sub} ${claims.iat} ${companyId}`, () => authenticateSession(ctx.db, claims, companyId))
 }
 
@@ -105,4 +120,31 @@ async function authenticateKey(db: Queryable, keyHash: string, companyId: string
   }
   const principal: Principal = { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }
   return { answer: { principal, role: row.role }, until: row.expires_at ? Date.parse(row.expires_at) : undefined }
+}
+
+/**
+ * A run credential holds while its run is `running` (finishing, cancelling, expiry and the
+ * agent's termination end it at once) and while the person whose runner claimed it is active
+ * and a member of the run's company. It is checked on every request, never cached: one lookup
+ * by primary keys. Its company is the run's; any other company answers as for a stranger.
+ */
+async function authenticateRun(db: Queryable, claims: RunTokenClaims, companyId: string | null): Promise<Authenticated> {
+  const row = await db.one<Principal['user'] & { agent_name: string }>(
+    `SELECT u.id, u.name, u.email, a.name AS agent_name
+       FROM runs r
+       JOIN agents a ON a.id = r.agent_id AND a.status <> 'terminated'
+       JOIN users u ON u.id = $4 AND u.is_active
+       JOIN memberships m ON m.user_id = u.id AND m.company_id = r.company_id
+      WHERE r.id = $1 AND r.agent_id = $2 AND r.company_id = $3 AND r.status = 'running'`,
+    [claims.sub, claims.agent, claims.company, claims.user],
+  )
+  if (!row) throw invalidToken()
+  const principal: Principal = {
+    user: { id: row.id, name: row.name, email: row.email },
+    via: 'run',
+    keyId: null,
+    run: { runId: claims.sub, agentId: claims.agent, agentName: row.agent_name, companyId: claims.company },
+  }
+  // What the agent may do is decided by its rights, not by the person's role: `member` is the floor.
+  return { principal, role: companyId === claims.company ? 'member' : null }
 }

@@ -13,8 +13,17 @@ export interface Mailer {
   send(message: MailMessage): Promise<void>
 }
 
-/** Seconds allowed to open the SMTP connection. */
+/** Time allowed to open the SMTP connection. */
 export const SMTP_CONNECTION_TIMEOUT_MS = 15_000
+/**
+ * Time allowed for the server's greeting, and for any answer once connected. nodemailer's
+ * defaults (30 s and 10 minutes) let a server that accepts the connection and then says
+ * nothing hold a message, unreported, for ten minutes.
+ */
+export const SMTP_GREETING_TIMEOUT_MS = 10_000
+export const SMTP_SOCKET_TIMEOUT_MS = 30_000
+/** Pauses before the second and third attempts of a message that could not be sent. */
+export const SMTP_RETRY_DELAYS_MS = [10_000, 60_000]
 
 /** Email goes out only when host, user and password are all set. */
 export function smtpConfigured(smtp: SmtpConfig): boolean {
@@ -29,7 +38,15 @@ export function transportOptions(smtp: SmtpConfig) {
     secure: smtp.secure,
     auth: { user: smtp.user!, pass: smtp.password! },
     connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
+    greetingTimeout: SMTP_GREETING_TIMEOUT_MS,
+    socketTimeout: SMTP_SOCKET_TIMEOUT_MS,
   }
+}
+
+/** What a test may shorten. */
+export interface MailerTiming {
+  retryDelaysMs?: number[]
+  greetingTimeoutMs?: number
 }
 
 /**
@@ -37,7 +54,7 @@ export function transportOptions(smtp: SmtpConfig) {
  * message (password-reset link included) is logged so a developer can follow it; in production
  * only a warning is logged, because the message carries a secret.
  */
-export function createMailer(smtp: SmtpConfig, production: boolean, log: Logger): Mailer {
+export function createMailer(smtp: SmtpConfig, production: boolean, log: Logger, timing: MailerTiming = {}): Mailer {
   if (!smtpConfigured(smtp)) {
     return {
       async send(message) {
@@ -46,11 +63,34 @@ export function createMailer(smtp: SmtpConfig, production: boolean, log: Logger)
       },
     }
   }
-  const transport = nodemailer.createTransport(transportOptions(smtp))
-  const from = smtp.from ?? smtp.user!
+  const options = transportOptions(smtp)
+  if (timing.greetingTimeoutMs) Object.assign(options, { greetingTimeout: timing.greetingTimeoutMs, socketTimeout: timing.greetingTimeoutMs })
+  const transport = nodemailer.createTransport(options)
+  // The sender is SMTP_FROM, else the SMTP user when it is an address (a server refuses a
+  // sender that is not one).
+  const from = smtp.from ?? (smtp.user!.includes('@') ? smtp.user! : `shopfloor@${smtp.host}`)
+  const delays = timing.retryDelaysMs ?? SMTP_RETRY_DELAYS_MS
   return {
+    /**
+     * Tries the message up to 1 + delays.length times. Every failed attempt is logged as an
+     * error with the server's reason and the recipient, never the message (it may carry a
+     * secret such as a reset link); the last one also rejects.
+     */
     async send(message) {
-      await transport.sendMail({ from, ...message })
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await transport.sendMail({ from, ...message })
+          log.info({ to: message.to, subject: message.subject, attempt }, 'email sent')
+          return
+        } catch (err: any) {
+          const delay = delays[attempt - 1]
+          const reason = { message: String(err?.message ?? err), code: err?.code, response_code: err?.responseCode }
+          log.error({ err: reason, to: message.to, attempt, retry_in_ms: delay ?? null },
+            delay === undefined ? 'email could not be sent; giving up' : 'email could not be sent; retrying')
+          if (delay === undefined) throw err
+          await new Promise((r) => setTimeout(r, delay))
+        }
+      }
     },
   }
 }

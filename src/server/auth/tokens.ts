@@ -53,11 +53,56 @@ export async function signRefreshToken(secret: string, userId: string): Promise<
   return { token, jti, exp }
 }
 
-/** The claims of a valid, unexpired token of the given type, or null. */
+/**
+ * Every token we sign carries exp, iat and sub: a correctly signed token that lacks one (a
+ * token without `exp` would never expire) is refused like a forged one.
+ */
+const VERIFY = { algorithms: ['HS256'], requiredClaims: ['exp', 'iat', 'sub'] }
+
+/** How long a run credential's signature holds; the run's status ends it much sooner (auth/run-credential.ts). */
+export const RUN_TOKEN_SECONDS = 7 * 24 * 60 * 60
+
+export interface RunTokenClaims {
+  /** The run. */
+  sub: string
+  type: 'run'
+  agent: string
+  company: string
+  /** The person whose runner claimed the run: a run credential never reaches beyond them. */
+  user: string
+  iat: number
+  exp: number
+}
+
+/** A bearer credential for one claimed run, its agent and its company (API-DECISIONS.md "Agents acting through a run"). */
+export async function signRunToken(secret: string, run: { id: string; agent_id: string; company_id: string }, userId: string): Promise<string> {
+  return new SignJWT({ type: 'run', agent: run.agent_id, company: run.company_id, user: userId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(run.id)
+    .setIssuedAt()
+    .setExpirationTime(`${RUN_TOKEN_SECONDS}s`)
+    .sign(encoder.encode(secret))
+}
+
+/** The claims of a valid, unexpired run credential, or null. */
+export async function verifyRunToken(secret: string, token: string): Promise<RunTokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
+    const p = payload as Record<string, unknown>
+    if (p.type !== 'run' || [p.sub, p.agent, p.company, p.user].some((v) => typeof v !== 'string')) return null
+    return payload as unknown as RunTokenClaims
+  } catch {
+    return null
+  }
+}
+
+/**
+ * The claims of a valid, unexpired token of the given type (`access` or `refresh`), or null.
+ */
 export async function verifyToken(secret: string, token: string, type: 'access' | 'refresh'): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), { algorithms: ['HS256'] })
-    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number') return null
+    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
+    if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null
     return payload as unknown as TokenClaims
   } catch {
     return null

@@ -22,6 +22,8 @@ export interface Db extends Queryable {
    * listening connection was lost or has just come back. Ends with close().
    */
   listen(channel: string, onSignal: () => void): Listener
+  /** Connections of the pool (PostgreSQL only): open, idle, and requests waiting for one. */
+  poolStats?(): { total: number; idle: number; waiting: number }
   close(): Promise<void>
 }
 

@@ -41,6 +41,9 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
         : await client.query(sql)
       return { rows: result.rows, rowCount: result.rowCount ?? result.rows.length }
     }
+  // A statement on its own (outside transaction()) is its own transaction, so one that lost a
+  // deadlock or a serialization conflict can simply run again; the caller never sees it.
+  const runAlone = retryingConflicts(run(pool))
 
   const exec = (client: pg.Pool | pg.PoolClient) => async (sql: string) => {
     await client.query(sql) // no parameters: the simple protocol accepts several statements
@@ -48,9 +51,19 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
 
   return {
     kind: 'postgres',
-    ...queryable(run(pool), exec(pool)),
+    ...queryable(runAlone, exec(pool)),
     async transaction(fn) {
       const client = await pool.connect()
+      // The pool listens for errors of idle connections only. A checked-out connection that
+      // breaks between two statements (the server restarted) emits `error`, which would crash
+      // the process without a listener; the next statement fails instead, and the broken
+      // connection is discarded on release rather than handed out again.
+      let broken: Error | undefined
+      const onError = (err: Error) => {
+        broken = err
+        log?.warn({ err: err.message }, 'database connection lost during a transaction')
+      }
+      client.on('error', onError)
       try {
         await client.query('BEGIN')
         const result = await fn(queryable(run(client), exec(client)))
@@ -60,9 +73,11 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
         await client.query('ROLLBACK').catch(() => {})
         throw err
       } finally {
-        client.release()
+        client.off('error', onError)
+        client.release(broken)
       }
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     listen(channel, onSignal) {
       const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
       listeners.add(listener)
@@ -139,5 +154,23 @@ function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => v
       current = null
       await client?.end().catch(() => {})
     },
+  }
+}
+
+/** SQLSTATEs of a statement that lost to a concurrent one and may run again as it is. */
+const CONFLICTS = new Set(['40P01', '40001']) // deadlock_detected, serialization_failure
+const CONFLICT_ATTEMPTS = 4
+
+/** Runs a single statement again (after a short random pause) when it lost a deadlock or a serialization conflict. */
+function retryingConflicts(query: Queryable['query']): Queryable['query'] {
+  return async (sql, params) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await query(sql, params)
+      } catch (err: any) {
+        if (!CONFLICTS.has(err?.code) || attempt >= CONFLICT_ATTEMPTS) throw err
+        await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt))
+      }
+    }
   }
 }

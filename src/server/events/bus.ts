@@ -8,6 +8,8 @@ export interface CompanyEvent {
 }
 
 export type EventListener = (event: CompanyEvent) => void
+/** A listener to every company's events (the scheduler). */
+export type AnyCompanyListener = (companyId: string, event: CompanyEvent) => void
 
 /**
  * What subscribe returns: call it to unsubscribe. `ready` resolves once events published from
@@ -40,6 +42,11 @@ export interface EventBus {
    */
   publish(companyId: string, event: CompanyEvent): void
   subscribe(companyId: string, listener: EventListener): Unsubscribe
+  /**
+   * Every company's events, those of companies created later included (with Redis: one
+   * pattern subscription to `sat:company:*:events`, from any process).
+   */
+  subscribeAll(listener: AnyCompanyListener): Unsubscribe
   stats(): BusStats
   close(): Promise<void>
 }
@@ -116,22 +123,40 @@ export function unsubscriber(unsubscribe: () => void, ready: Promise<void>): Uns
   return fn
 }
 
+/** Calls every listener to all companies; one failing listener does not stop the others. */
+export function deliverToAll(listeners: Set<AnyCompanyListener>, companyId: string, event: CompanyEvent, onError: (err: unknown) => void): void {
+  for (const listener of listeners) {
+    try {
+      listener(companyId, event)
+    } catch (err) {
+      onError(err)
+    }
+  }
+}
+
 /** The in-process backend: one API instance only. */
 export function memoryBus(onListenerError: (err: unknown) => void = () => {}): EventBus {
   const registry = new ListenerRegistry()
+  const everyCompany = new Set<AnyCompanyListener>()
   return {
     publish(companyId, event) {
       registry.deliver(companyId, event, onListenerError)
+      deliverToAll(everyCompany, companyId, event, onListenerError)
     },
     subscribe(companyId, listener) {
       registry.add(companyId, listener)
       return unsubscriber(() => registry.remove(companyId, listener), Promise.resolve())
+    },
+    subscribeAll(listener) {
+      everyCompany.add(listener)
+      return unsubscriber(() => everyCompany.delete(listener), Promise.resolve())
     },
     stats() {
       return { backend: 'memory', connected: true, publishFailures: 0, ...registry.sizes() }
     },
     async close() {
       registry.clear()
+      everyCompany.clear()
     },
   }
 }

@@ -1,6 +1,6 @@
 import { Redis, type RedisOptions } from 'ioredis'
 import type { Logger } from 'pino'
-import { type CompanyEvent, type EventBus, ListenerRegistry, unsubscriber } from './bus.ts'
+import { type AnyCompanyListener, type CompanyEvent, deliverToAll, type EventBus, ListenerRegistry, unsubscriber } from './bus.ts'
 
 /** The channel of a company's events (SPEC.md Events, Backends). */
 export function channelOf(companyId: string): string {
@@ -8,6 +8,8 @@ export function channelOf(companyId: string): string {
 }
 
 const CHANNEL = /^sat:company:(.+):events$/
+/** Every company's channel, for listeners to all companies. */
+export const ALL_COMPANIES = 'sat:company:*:events'
 
 /**
  * Shared publish/subscribe on `sat:company:<company_id>:events`, so that several API instances
@@ -31,6 +33,11 @@ export function redisBus(url: string, log: Logger): EventBus {
   const waiting = new Map<string, (() => void)[]>()
   let publishFailures = 0
   let closed = false
+  /** Listeners to every company, fed by one pattern subscription while there are any. */
+  const everyCompany = new Set<AnyCompanyListener>()
+  /** The pattern is subscribed on the subscriber's current connection. */
+  let patternLive = false
+  let patternWaiting: (() => void)[] = []
 
   const options: RedisOptions = { enableOfflineQueue: false, maxRetriesPerRequest: 0, lazyConnect: false }
   const publisher = watch(new Redis(url, { ...options, connectionName: 'shopfloor-events-publish' }), 'publisher')
@@ -78,19 +85,47 @@ export function redisBus(url: string, log: Logger): EventBus {
     )
   }
 
-  subscriber.on('ready', () => listen(registry.companies()))
-  subscriber.on('close', () => live.clear())
-  subscriber.on('message', (channel: string, message: string) => {
+  function listenToAll() {
+    if (subscriber.status !== 'ready' || everyCompany.size === 0 || patternLive) return // done on the next 'ready'
+    subscriber.psubscribe(ALL_COMPANIES).then(
+      () => {
+        if (everyCompany.size === 0) return
+        patternLive = true
+        for (const resolve of patternWaiting) resolve()
+        patternWaiting = []
+      },
+      (err) => log.warn({ err: err.message }, 'event bus could not subscribe to every company; retrying on reconnect'),
+    )
+  }
+
+  subscriber.on('ready', () => {
+    listen(registry.companies())
+    listenToAll()
+  })
+  subscriber.on('close', () => {
+    live.clear()
+    patternLive = false
+  })
+
+  /** A message of a company's channel, or null (logged) when it is not one. */
+  function parse(channel: string, message: string): [string, CompanyEvent] | null {
     const companyId = CHANNEL.exec(channel)?.[1]
-    if (!companyId) return
-    let event: CompanyEvent
+    if (!companyId) return null
     try {
-      event = JSON.parse(message)
+      return [companyId, JSON.parse(message)]
     } catch {
       log.warn({ channel }, 'event bus ignored a message that is not JSON')
-      return
+      return null
     }
-    registry.deliver(companyId, event, (err) => log.error({ err }, 'event listener failed'))
+  }
+  const onListenerError = (err: unknown) => log.error({ err }, 'event listener failed')
+  subscriber.on('message', (channel: string, message: string) => {
+    const parsed = parse(channel, message)
+    if (parsed) registry.deliver(parsed[0], parsed[1], onListenerError)
+  })
+  subscriber.on('pmessage', (_pattern: string, channel: string, message: string) => {
+    const parsed = parse(channel, message)
+    if (parsed) deliverToAll(everyCompany, parsed[0], parsed[1], onListenerError)
   })
 
   return {
@@ -123,6 +158,19 @@ export function redisBus(url: string, log: Logger): EventBus {
       }, ready)
     },
 
+    subscribeAll(listener) {
+      everyCompany.add(listener)
+      const ready = patternLive ? Promise.resolve() : new Promise<void>((resolve) => patternWaiting.push(resolve))
+      listenToAll()
+      return unsubscriber(() => {
+        if (!everyCompany.delete(listener) || everyCompany.size > 0) return
+        patternLive = false
+        if (subscriber.status === 'ready') {
+          subscriber.punsubscribe(ALL_COMPANIES).catch((err) => log.warn({ err: err.message }, 'event bus could not unsubscribe'))
+        }
+      }, ready)
+    },
+
     stats() {
       return {
         backend: 'redis',
@@ -135,6 +183,9 @@ export function redisBus(url: string, log: Logger): EventBus {
     async close() {
       closed = true
       registry.clear()
+      everyCompany.clear()
+      for (const resolve of patternWaiting) resolve()
+      patternWaiting = []
       for (const companyId of [...waiting.keys()]) release(companyId)
       live.clear()
       await Promise.all([publisher, subscriber].map(disconnect))

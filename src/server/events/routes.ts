@@ -44,7 +44,12 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       unsubscribe()
       streams.delete(stream)
     })
-    const unsubscribe = ctx.bus.subscribe(companyId, (event) => stream.send(event))
+    // A run credential's stream ends with its run (reconnecting then answers 401).
+    const runId = request.principal.run?.runId
+    const unsubscribe = ctx.bus.subscribe(companyId, (event) => {
+      stream.send(event)
+      if (runId && event.type === 'run.updated' && event.id === runId && event.status !== 'running') stream.end()
+    })
     streams.add(stream)
 
     // The first byte tells the client it is live, so a refetch it makes then misses nothing.

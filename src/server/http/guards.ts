@@ -23,10 +23,23 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value)
 }
 
-/** Hook: a valid bearer credential (access token or API key) or 401. */
+/**
+ * Hook for account-level routes (/api/me, keys, logout, the list of companies): a valid bearer
+ * credential (access token or API key) or 401. A run credential acts inside its company only:
+ * 403 here.
+ */
 export function requireAuth(ctx: AppContext) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     request.principal = (await authenticate(ctx, bearer(request.headers.authorization))).principal
+    if (request.principal.run) throw new AppError('FORBIDDEN', 'A run credential cannot use account routes')
+  }
+}
+
+/** Hook: a valid run credential (its run still `running`, else 401); any other credential is 403. */
+export function requireRun(ctx: AppContext) {
+  return async (request: FastifyRequest, _reply: FastifyReply) => {
+    request.principal = (await authenticate(ctx, bearer(request.headers.authorization))).principal
+    if (!request.principal.run) throw new AppError('FORBIDDEN', 'Only a run credential has a run')
   }
 }
 
@@ -55,7 +68,12 @@ export function requireMember(ctx: AppContext) {
   }
 }
 
-/** The signed-in person as an audit actor. */
+/**
+ * Who the request acts as, for the audit trail and the records it writes: the signed-in person,
+ * or, with a run credential, the run's agent (as a write with that `run_id` would be).
+ */
 export function userActor(request: FastifyRequest): Actor {
-  return { type: 'user', userId: request.principal.user.id, name: request.principal.user.name }
+  const { run, user } = request.principal
+  if (run) return { type: 'agent', agentId: run.agentId, name: run.agentName, runId: run.runId }
+  return { type: 'user', userId: user.id, name: user.name }
 }

@@ -1,6 +1,8 @@
 // Agents: the roster, hiring, the life-cycle actions, waking, and the org chart.
-import type { Agent, OrgNode } from '../../../client/index.ts'
-import { type CommandSpec, type GroupSpec, cents, flag, list, nullable, text } from '../cli.ts'
+import type { AdapterConfig, Agent, OrgNode } from '../../../client/index.ts'
+import type { OptionSpec, OptionValues } from '../args.ts'
+import { type CommandSpec, type GroupSpec, cents, flag, integer, list, nullable, text } from '../cli.ts'
+import { UsageError } from '../errors.ts'
 import { budget, details, money, table, time, tree } from '../format.ts'
 
 function describe(agent: Agent, manager: string | undefined): string {
@@ -11,6 +13,7 @@ function describe(agent: Agent, manager: string | undefined): string {
     ['Title', agent.title],
     ['Role', agent.role],
     ['Adapter', agent.adapter],
+    ['Adapter settings', Object.keys(agent.adapter_config ?? {}).length ? JSON.stringify(agent.adapter_config) : null],
     ['Reports to', manager ?? agent.reports_to_id],
     ['Budget', budget(agent.monthly_budget_cents)],
     ['Spend this month', money(agent.spend_mtd_cents ?? 0)],
@@ -21,6 +24,49 @@ function describe(agent: Agent, manager: string | undefined): string {
     ['Created', time(agent.created_at)],
     ['Instructions', agent.instructions],
   ])
+}
+
+/** Options that set `adapter_config`: the whole object as JSON, or one key each. */
+const ADAPTER_CONFIG_OPTIONS: OptionSpec[] = [
+  { name: 'adapter-config', value: 'JSON', help: 'adapter settings as a JSON object (replaces them; {} clears)' },
+  { name: 'model', value: 'MODEL', help: 'adapter setting: the model the CLI uses' },
+  { name: 'max-turns', value: 'N', help: 'adapter setting: turn limit (Claude Code, Gemini CLI)' },
+  { name: 'pass-env', value: 'NAME', help: "adapter setting: a runner variable passed to the agent (repeatable)", repeat: true },
+  { name: 'command', value: 'COMMAND', help: 'adapter setting: executable to run (runners with --allow-agent-commands)' },
+  { name: 'agent-arg', value: 'ARG', help: 'adapter setting: extra argument (repeatable; --agent-arg=--flag)', repeat: true },
+  { name: 'url', value: 'URL', help: 'adapter setting (http): the endpoint' },
+  { name: 'timeout-seconds', value: 'N', help: 'adapter setting (http): how long an answer may take' },
+  { name: 'secret-env', value: 'NAME', help: "adapter setting (http): runner variable holding the bearer secret" },
+]
+
+/**
+ * The adapter settings the options ask for, on top of `current` (an update keeps the keys it
+ * does not name); undefined when no option names any.
+ */
+function adapterConfig(options: OptionValues, current: AdapterConfig = {}): AdapterConfig | undefined {
+  let config: AdapterConfig | undefined
+  const json = text(options, 'adapter-config')
+  if (json !== undefined) {
+    try {
+      config = JSON.parse(json)
+    } catch {
+      throw new UsageError('--adapter-config must be a JSON object')
+    }
+    if (!config || typeof config !== 'object' || Array.isArray(config)) throw new UsageError('--adapter-config must be a JSON object')
+  }
+  const keys: AdapterConfig = {
+    model: text(options, 'model'),
+    max_turns: integer(options, 'max-turns'),
+    env: list(options, 'pass-env'),
+    command: text(options, 'command'),
+    args: options['agent-arg'] === undefined ? undefined : (options['agent-arg'] as string[]),
+    url: text(options, 'url'),
+    timeout_seconds: integer(options, 'timeout-seconds'),
+    secret_env: text(options, 'secret-env'),
+  }
+  const named = Object.fromEntries(Object.entries(keys).filter(([, v]) => v !== undefined))
+  if (config === undefined && Object.keys(named).length === 0) return undefined
+  return { ...(config ?? current), ...named }
 }
 
 /** pause, resume and terminate: one call on an agent named by id or name. */
@@ -81,6 +127,7 @@ export const agents: GroupSpec = {
         { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule' },
         { name: 'capability', value: 'TEXT', help: 'a capability (repeatable, or comma-separated)', repeat: true },
         { name: 'request-approval', help: 'open a hire approval instead of hiring at once' },
+        ...ADAPTER_CONFIG_OPTIONS,
       ],
       async run(cli, { args, options }) {
         const manager = text(options, 'reports-to')
@@ -95,6 +142,7 @@ export const agents: GroupSpec = {
           capabilities: list(options, 'capability'),
           monthly_budget_cents: cents(options, 'budget'),
           request_approval: flag(options, 'request-approval') || undefined,
+          adapter_config: adapterConfig(options),
         })
         await cli.print(agent, () =>
           agent.status === 'pending_approval'
@@ -114,6 +162,39 @@ export const agents: GroupSpec = {
           const manager = full.reports_to_id ? (await cli.agentNames()).get(full.reports_to_id) : undefined
           return describe(full, manager)
         })
+      },
+    },
+    {
+      name: 'update',
+      summary: "Change an agent's fields and adapter settings",
+      args: ['<agent>'],
+      options: [
+        { name: 'name', value: 'NAME', help: 'new name' },
+        { name: 'title', value: 'TITLE', help: 'job title (none clears)' },
+        { name: 'role', value: 'ROLE', help: 'role (none clears)' },
+        { name: 'adapter', value: 'ADAPTER', help: 'how runners execute it' },
+        { name: 'reports-to', value: 'AGENT', help: 'manager, by id or name (none clears)' },
+        { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
+        { name: 'instructions', value: 'TEXT', help: "part of the agent's system prompt (none clears)" },
+        { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule (none clears)' },
+        ...ADAPTER_CONFIG_OPTIONS,
+      ],
+      async run(cli, { args, options }) {
+        const companyId = await cli.companyId()
+        const agent = await cli.findAgent(args.agent!)
+        const manager = nullable(options, 'reports-to')
+        const updated = await cli.client.agents.update(companyId, agent.id, {
+          name: text(options, 'name'),
+          title: nullable(options, 'title'),
+          role: nullable(options, 'role'),
+          adapter: text(options, 'adapter'),
+          reports_to_id: manager ? (await cli.findAgent(manager)).id : manager,
+          heartbeat_cron: nullable(options, 'heartbeat-cron'),
+          instructions: nullable(options, 'instructions'),
+          monthly_budget_cents: cents(options, 'budget'),
+          adapter_config: adapterConfig(options, agent.adapter_config),
+        })
+        await cli.print(updated, () => `Updated ${updated.name}`)
       },
     },
     lifecycle('pause', 'Pause an agent (its running run goes on, queued runs wait)', 'Paused'),

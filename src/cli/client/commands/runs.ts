@@ -10,6 +10,11 @@ function duration(run: Run): string {
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`
 }
 
+/** The start of a run's id, as lists show it; `runs show` and `runs cancel` take it. */
+export function shortId(id: string): string {
+  return id.slice(0, 8)
+}
+
 export const runs: GroupSpec = {
   name: 'runs',
   summary: 'Runs: list, show with transcript, cancel',
@@ -34,12 +39,14 @@ export const runs: GroupSpec = {
           limit: integer(options, 'limit'),
         })
         await cli.print(rows, async () => {
-          const names = await cli.agentNames()
+          const [names, keys] = await Promise.all([cli.agentNames(), cli.taskKeys(rows.map((r) => r.task_id))])
           return table(rows, [
-            { header: 'id', value: (r) => r.id },
+            { header: 'run', value: (r) => shortId(r.id) },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
+            { header: 'task', value: (r) => (r.task_id ? (keys.get(r.task_id) ?? '(deleted)') : null) },
             { header: 'status', value: (r) => r.status },
             { header: 'trigger', value: (r) => r.trigger },
+            { header: 'runner', value: (r) => r.runner_id },
             { header: 'created', value: (r) => time(r.created_at) },
             { header: 'took', value: duration, right: true },
             { header: 'cost', value: (r) => money(r.cost_cents), right: true },
@@ -50,18 +57,20 @@ export const runs: GroupSpec = {
     {
       name: 'show',
       summary: 'Show a run and its transcript',
-      args: ['<run-id>'],
+      args: ['<run>'],
+      notes: 'RUN is the run id or its first characters, as `runs list` shows them.',
       async run(cli, { args }) {
-        const run = await cli.client.runs.get(await cli.companyId(), args['run-id']!)
+        const run = await cli.findRun(args.run!)
         await cli.print(run, async () => {
           const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id
+          const task = run.task_id ? await cli.client.tasks.get(await cli.companyId(), run.task_id).catch(() => null) : null
           return [
             details([
               ['Id', run.id],
               ['Agent', agent],
               ['Status', run.status],
               ['Trigger', run.trigger],
-              ['Task', run.task_id],
+              ['Task', run.task_id ? (task ? `${task.key} ${task.title}` : '(deleted)') : null],
               ['Routine', run.routine_id],
               ['Runner', run.runner_id],
               ['Created', time(run.created_at)],
@@ -82,10 +91,12 @@ export const runs: GroupSpec = {
     {
       name: 'cancel',
       summary: 'Cancel a queued or running run',
-      args: ['<run-id>'],
+      args: ['<run>'],
+      notes: 'RUN is the run id or its first characters, as `runs list` shows them.',
       async run(cli, { args }) {
-        const run = await cli.client.runs.cancel(await cli.companyId(), args['run-id']!)
-        await cli.print(run, () => `Cancelled run ${run.id}`)
+        const run = await cli.client.runs.cancel(await cli.companyId(), (await cli.findRun(args.run!)).id)
+        const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id
+        await cli.print(run, () => `Cancelled run ${shortId(run.id)} of ${agent}`)
       },
     },
   ],

@@ -1,5 +1,6 @@
-// agent_cli_1 / agent_cli_2: an agent command line run through the shell, in its own process
-// group so that stopping it also stops whatever it started. The prompt goes to its standard
+// process: any agent command line (--agent-command, or the agent's own adapter_config.command
+// and args on a runner started with --allow-agent-commands), run through the shell, in its own
+// process group so that stopping it also stops whatever it started. The prompt goes to its standard
 // input (default) or, with --prompt-via arg, as its last argument. Its standard output is its
 // reply and is streamed into the transcript line by line; a line
 //   SHOPFLOOR_USAGE {"tokens_in": 1200, "tokens_out": 340, "cost_cents": 4}
@@ -10,26 +11,31 @@ import { spawn } from 'node:child_process'
 import type { PromptVia } from '../options.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../text.ts'
 import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
+import { signalGroup, splitLines } from './child.ts'
 
 const USAGE_LINE = /^SHOPFLOOR_USAGE\s+(\{.*\})\s*$/
 /** The reply kept in memory: more than any report or comment uses. */
 const REPLY_KEEP_CHARS = 16_000
 
-export interface AgentCliSettings {
-  command: string
+export interface ProcessSettings {
+  /** The runner's --agent-command; null when it has none. */
+  command: string | null
   promptVia: PromptVia
   killAfterMs: number
 }
 
-export function agentCliAdapter(name: string, settings: AgentCliSettings): Adapter {
-  return { name, run: (input) => runAgentCommand(settings, input) }
+export function processAdapter(settings: ProcessSettings): Adapter {
+  return { name: 'process', run: (input) => runAgentCommand(settings, input) }
 }
 
-function runAgentCommand(settings: AgentCliSettings, input: AdapterInput): Promise<AdapterResult> {
+async function runAgentCommand(settings: ProcessSettings, input: AdapterInput): Promise<AdapterResult> {
+  const command = input.config.command ?? settings.command
+  if (!command) return { ok: false, reply: '', error: 'no agent command: start the runner with --agent-command' }
   const viaArg = settings.promptVia === 'arg'
-  // `"$@"` passes the prompt as one argument whatever it contains; no quoting of ours involved.
-  const script = viaArg ? `${settings.command} "$@"` : settings.command
-  const child = spawn('/bin/sh', ['-c', script, 'shopfloor-agent', ...(viaArg ? [input.prompt] : [])], {
+  // `"$@"` passes the arguments (and the prompt) as they are; no quoting of ours involved.
+  const extra = [...(input.config.args ?? []), ...(viaArg ? [input.prompt] : [])]
+  const script = extra.length ? `${command} "$@"` : command
+  const child = spawn('/bin/sh', ['-c', script, 'shopfloor-agent', ...extra], {
     cwd: input.cwd,
     env: input.env,
     detached: true,
@@ -64,7 +70,7 @@ function runAgentCommand(settings: AgentCliSettings, input: AdapterInput): Promi
   if (input.signal.aborted) stop()
   else input.signal.addEventListener('abort', stop, { once: true })
 
-  return new Promise((resolve) => {
+  return new Promise<AdapterResult>((resolve) => {
     child.once('error', (err) => {
       input.signal.removeEventListener('abort', stop)
       resolve({ ok: false, reply: '', error: `could not start the agent command: ${err.message}` })
@@ -80,33 +86,6 @@ function runAgentCommand(settings: AgentCliSettings, input: AdapterInput): Promi
       const room = ERROR_MAX_CHARS - how.length - 2
       resolve({ ok: false, reply: reply.trim(), error: tail ? `${how}: ${tail.slice(-room)}` : how })
     })
-  })
-}
-
-/** Terminates the agent's whole process group (it was started detached, as its leader). */
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (!pid) return
-  try {
-    process.kill(-pid, signal)
-  } catch {
-    // already gone
-  }
-}
-
-function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
-  let pending = ''
-  stream.setEncoding('utf8')
-  stream.on('data', (chunk: string) => {
-    pending += chunk
-    let newline: number
-    while ((newline = pending.indexOf('\n')) >= 0) {
-      onLine(pending.slice(0, newline).replace(/\r$/, ''))
-      pending = pending.slice(newline + 1)
-    }
-  })
-  stream.on('end', () => {
-    if (pending) onLine(pending)
-    pending = ''
   })
 }
 

@@ -1,0 +1,115 @@
+import type { FastifyRequest } from 'fastify'
+import type { RunCredential } from '../../server/auth/authenticate.ts'
+import type { AppContext } from '../../server/context.ts'
+import type { Queryable } from '../../server/db/db.ts'
+import { AppError } from '../../server/errors.ts'
+import { chainReaches, findInCompany } from '../companies/references.ts'
+import { findTask } from '../tasks/find.ts'
+
+// What an agent may do through its run credential (API-DECISIONS.md "Agents acting through a
+// run"), in one place: every read of its company; tasks for nobody, itself or an agent below it
+// in the org chart; updates of tasks it is assigned to or created; comments on any task; new
+// goals and projects; waking agents below it; hiring, always through a `hire_agent` approval.
+// Everything else is 403 FORBIDDEN naming the right that is missing. A write route that is not
+// in RULES is refused: a new route is closed to agents until a rule here opens it.
+//
+// The checks run after validation (preHandler), so the body is well formed; a referenced task
+// or agent that does not exist is left to the handler's own 404.
+
+interface Check {
+  db: Queryable
+  run: RunCredential
+  params: Record<string, string>
+  body: Record<string, unknown>
+}
+
+type Rule = (check: Check) => Promise<void> | void
+
+function forbidden(right: string): AppError {
+  return new AppError('FORBIDDEN', `An agent's run credential lacks the right to ${right}`, { right })
+}
+
+const deny = (right: string): Rule => () => {
+  throw forbidden(right)
+}
+const allow: Rule = () => {}
+
+/** True when `agentId` reports to `managerId`, directly or through other managers. */
+async function isBelow(db: Queryable, companyId: string, agentId: string, managerId: string): Promise<boolean> {
+  return agentId !== managerId && chainReaches(db, 'agents', companyId, agentId, managerId)
+}
+
+/** Tasks go to nobody, to the agent itself or to an agent below it. */
+async function checkAssignee(db: Queryable, run: RunCredential, assigneeId: unknown): Promise<void> {
+  if (typeof assigneeId !== 'string' || assigneeId === run.agentId) return
+  await findInCompany(db, 'agents', run.companyId, assigneeId, 'Assignee')
+  if (!(await isBelow(db, run.companyId, assigneeId, run.agentId))) {
+    throw forbidden('assign tasks to agents other than itself and those below it in the org chart')
+  }
+}
+
+const RULES: Record<string, Rule> = {
+  'POST /tasks': ({ db, run, body }) => checkAssignee(db, run, body.assignee_agent_id),
+  'PATCH /tasks/:task_ref': async ({ db, run, params, body }) => {
+    const task = await findTask(db, run.companyId, params.task_ref)
+    if (task.assignee_agent_id !== run.agentId && task.created_by_agent_id !== run.agentId) {
+      throw forbidden('update tasks it is neither assigned to nor created')
+    }
+    if (body.assignee_agent_id !== undefined && body.assignee_agent_id !== task.assignee_agent_id) {
+      await checkAssignee(db, run, body.assignee_agent_id)
+    }
+  },
+  'DELETE /tasks/:task_ref': deny('delete tasks'),
+  'POST /tasks/:task_ref/comments': allow,
+  'PATCH /tasks/:task_ref/comments/:comment_id': deny('edit comments'),
+  'DELETE /tasks/:task_ref/comments/:comment_id': deny('delete comments'),
+  'POST /goals': allow,
+  'PATCH /goals/:goal_id': deny('change goals'),
+  'DELETE /goals/:goal_id': deny('delete goals'),
+  'POST /projects': ({ body }) => {
+    if (body.monthly_budget_cents) throw forbidden('set budgets')
+  },
+  'PATCH /projects/:project_id': deny('change projects'),
+  // A hire made by an agent waits for a person: it always opens a `hire_agent` approval.
+  'POST /agents': ({ body }) => {
+    body.request_approval = true
+  },
+  'PATCH /agents/:agent_id': deny('change agents'),
+  'POST /agents/:agent_id/pause': deny('pause, resume or terminate agents'),
+  'POST /agents/:agent_id/resume': deny('pause, resume or terminate agents'),
+  'POST /agents/:agent_id/terminate': deny('pause, resume or terminate agents'),
+  'POST /agents/:agent_id/wake': async ({ db, run, params }) => {
+    await findInCompany(db, 'agents', run.companyId, params.agent_id, 'Agent')
+    if (!(await isBelow(db, run.companyId, params.agent_id, run.agentId))) {
+      throw forbidden('wake agents that are not below it in the org chart')
+    }
+  },
+  'POST /approvals/:approval_id/approve': deny('decide approvals'),
+  'POST /approvals/:approval_id/reject': deny('decide approvals'),
+  'PATCH ': deny('change the company'),
+  'POST /invitations': deny('invite people'),
+  'DELETE /invitations/:invitation_id': deny('revoke invitations'),
+  'PATCH /members/:user_id': deny('change members'),
+  'DELETE /members/:user_id': deny('remove members'),
+}
+
+const COMPANY_PREFIX = '/api/companies/:company_id'
+
+/**
+ * preHandler for every route: lets a run credential through only where its agent has the
+ * right. Other credentials pass untouched (account routes already refuse run credentials).
+ */
+export function enforceRunRights(ctx: Pick<AppContext, 'db'>) {
+  return async (request: FastifyRequest) => {
+    const run = request.principal?.run
+    if (!run || request.method === 'GET' || request.method === 'HEAD') return
+    const url = request.routeOptions.url ?? ''
+    const path = url.startsWith(COMPANY_PREFIX) ? url.slice(COMPANY_PREFIX.length) : url
+    const rule = RULES[`${request.method} ${path}`]
+    if (!rule) throw forbidden(`${request.method} ${path || url}`)
+    const body = (request.body ?? {}) as Record<string, unknown>
+    // Writes are the run's own without `run_id`; naming another run would borrow its agent.
+    if (typeof body.run_id === 'string' && body.run_id !== run.runId) throw forbidden('act for another run')
+    await rule({ db: ctx.db, run, params: request.params as Record<string, string>, body })
+  }
+}

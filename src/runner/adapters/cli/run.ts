@@ -1,0 +1,156 @@
+// One run of an agent CLI: its executable started without a shell, in its own process group,
+// the prompt on standard input, its JSON-lines output read by the CLI's dialect (transcript,
+// usage, session id, final reply, errors), standard error kept for a failure's message.
+import { spawn } from 'node:child_process'
+import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
+import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
+import { signalGroup, splitLines } from '../child.ts'
+import { failureMessage } from './errors.ts'
+import { UsageMeter } from './usage.ts'
+
+/** What a dialect tells the run as it reads the CLI's output. */
+export interface DialectSink {
+  transcript: AdapterInput['transcript']
+  session(id: string): void
+  meter: UsageMeter
+  /** Sends the running totals (after the meter changed). */
+  usageChanged(): void
+}
+
+export interface Outcome {
+  /** The final result message was seen. */
+  finished: boolean
+  reply: string
+  /** An error the CLI reported (null when none). */
+  error: string | null
+}
+
+/** Reads one CLI's output events. */
+export interface DialectParser {
+  event(event: any): void
+  outcome(): Outcome
+}
+
+export interface Dialect {
+  name: string
+  /** The product, in messages: "Claude Code". */
+  product: string
+  /** The executable's usual name, found on PATH. */
+  executable: string
+  /** Credential variables of the CLI: passed to the agent, and one of them needed without a kept home. */
+  credentials: readonly string[]
+  providerId?: string
+  /** The arguments, with the agent's own `extra` ones in their place; the prompt goes to standard input. */
+  args(input: AdapterInput, extra: string[]): string[]
+  /** Writes the CLI's configuration (the MCP server) into the run's home. */
+  prepare?(input: AdapterInput): void
+  parser(input: AdapterInput, sink: DialectSink): DialectParser
+}
+
+export interface CliSettings {
+  /** Path of the executable found at start (or set by flag, environment or config file). */
+  executable: string
+  killAfterMs: number
+  /** Homes are kept per agent (--agent-homes): a login there may stand in for a credential variable. */
+  keptHomes: boolean
+}
+
+export function cliAdapter(dialect: Dialect, settings: CliSettings): Adapter {
+  return {
+    name: dialect.name,
+    credentials: dialect.credentials,
+    ownHome: true,
+    run: (input) => runCli(dialect, settings, input),
+  }
+}
+
+async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInput): Promise<AdapterResult> {
+  const { product, credentials } = dialect
+  if (!settings.keptHomes && credentials.length && !credentials.some((name) => input.env[name])) {
+    return {
+      ok: false,
+      reply: '',
+      error: `${product}: credentials missing: set ${credentials.join(' or ')} in the runner's environment ` +
+        '(or start the runner with --agent-homes and log the CLI in there)',
+    }
+  }
+  dialect.prepare?.(input)
+  const executable = input.config.command ?? settings.executable
+  const args = dialect.args(input, input.config.args ?? [])
+  input.transcript('system', `Running ${product}: ${[executable, ...args].join(' ')}\n`)
+
+  const meter = new UsageMeter(dialect.providerId)
+  const sink: DialectSink = {
+    transcript: input.transcript,
+    session: input.session,
+    meter,
+    usageChanged: () => input.usage(meter.totals()),
+  }
+  const parser = dialect.parser(input, sink)
+  const stderr = new Tail(STDERR_KEEP_CHARS)
+
+  const child = spawn(executable, args, { cwd: input.cwd, env: input.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  splitLines(child.stdout, (line) => {
+    if (!line.trim()) return
+    let event: unknown
+    try {
+      event = JSON.parse(line)
+    } catch {
+      // Banners and warnings some CLIs print among their events.
+      input.transcript('system', `${line.slice(0, 2000)}\n`)
+      return
+    }
+    try {
+      parser.event(event)
+    } catch (err: any) {
+      input.transcript('system', `Could not read an event of ${product}: ${err.message}\n`)
+    }
+  })
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk))
+  child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
+  child.stdin.end(input.prompt)
+
+  let stopped = false
+  let killTimer: NodeJS.Timeout | undefined
+  const stop = () => {
+    stopped = true
+    signalGroup(child.pid, 'SIGTERM')
+    killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), settings.killAfterMs)
+  }
+  if (input.signal.aborted) stop()
+  else input.signal.addEventListener('abort', stop, { once: true })
+
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: NodeJS.ErrnoException }>((resolve) => {
+    child.once('error', (err) => resolve({ code: null, signal: null, spawnError: err }))
+    child.once('close', (code, signal) => resolve({ code, signal }))
+  })
+  clearTimeout(killTimer)
+  input.signal.removeEventListener('abort', stop)
+
+  if (exit.spawnError) {
+    const missing = exit.spawnError.code === 'ENOENT'
+    return {
+      ok: false,
+      reply: '',
+      error: `${product}: ${missing ? 'executable not found' : 'could not start'}: ${executable}${missing ? '' : ` (${exit.spawnError.message})`}`,
+    }
+  }
+
+  const outcome = parser.outcome()
+  input.usage(meter.totals())
+  input.transcript('system', `${meter.line()}\n`)
+  const tail = stderr.toString().trim()
+  const fail = (detail: string): AdapterResult => {
+    if (tail) input.transcript('system', `Standard error of ${product} (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
+    const message = failureMessage(product, detail, credentials)
+    return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
+  }
+  if (stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
+  if (outcome.error) return fail(outcome.error)
+  if (exit.code !== 0) {
+    const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`
+    return fail(tail ? `${how}: ${tail.slice(-(ERROR_MAX_CHARS - 200))}` : how)
+  }
+  if (!outcome.finished) return fail(`ended without its final result message${tail ? `: ${tail.slice(-1000)}` : ''}`)
+  return { ok: true, reply: outcome.reply.trim(), error: null }
+}

@@ -1,0 +1,90 @@
+// agent_cli_2: Codex, `codex exec --json`. Events: `thread.started` (thread id: the session),
+// `item.started`/`item.completed` (agent_message, reasoning, command_execution, file_change,
+// mcp_tool_call, web_search, error), `turn.completed` (usage: input_tokens with
+// cached_input_tokens among them, output_tokens), `turn.failed`, `error`. Codex reports no
+// cost: its tokens are priced by model.
+import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
+import { MCP_ENV, MCP_SERVER_NAME, mcpServer } from './cli/mcp.ts'
+import { toolCall, toolEntry } from './cli/tool-line.ts'
+
+/** What Codex runs without a model setting, for pricing. */
+export const CODEX_DEFAULT_MODEL = 'gpt-5-codex'
+
+const toml = (value: unknown) => JSON.stringify(value)
+
+export const codex: Dialect = {
+  name: 'agent_cli_2',
+  product: 'Codex',
+  executable: 'codex',
+  credentials: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
+  providerId: 'openai',
+  args({ config, resumeSession }, extra) {
+    const server = mcpServer()
+    const key = `mcp_servers.${MCP_SERVER_NAME}`
+    return [
+      'exec', '--json', '--skip-git-repo-check', '--full-auto',
+      // The MCP server gets the run's variables by name (env_vars), never their values on argv.
+      '-c', `${key}.command=${toml(server.command)}`,
+      '-c', `${key}.args=${toml(server.args)}`,
+      '-c', `${key}.env_vars=${toml(MCP_ENV)}`,
+      ...(config.model ? ['-m', config.model] : []),
+      ...extra,
+      ...(resumeSession ? ['resume', resumeSession] : []),
+      '-', // the prompt on standard input
+    ]
+  },
+  parser({ config }, sink) {
+    const model = config.model ?? CODEX_DEFAULT_MODEL
+    let turns = 0
+    let reply = ''
+    let finished = false
+    let turnError: string | null = null
+    let streamError: string | null = null
+    return {
+      event(e) {
+        if (e.type === 'thread.started' && e.thread_id) {
+          sink.session(e.thread_id)
+          sink.transcript('system', `Codex started (session ${e.thread_id}).\n`)
+        } else if (e.type === 'item.completed' && e.item) {
+          const item = e.item
+          switch (item.type) {
+            case 'agent_message':
+              reply = item.text ?? ''
+              sink.transcript('agent', `${reply}\n`)
+              break
+            case 'command_execution':
+              sink.transcript('tool', toolEntry(toolCall('Shell', item.command), item.aggregated_output, typeof item.exit_code === 'number' && item.exit_code !== 0))
+              break
+            case 'file_change':
+              sink.transcript('tool', toolEntry(toolCall('Edit', (item.changes ?? []).map((c: any) => `${c.kind ?? 'update'} ${c.path}`).join(', ')), '', item.status === 'failed'))
+              break
+            case 'mcp_tool_call':
+              sink.transcript('tool', toolEntry(toolCall(`${item.server}.${item.tool}`, item.arguments), item.error?.message ?? item.result?.content ?? item.result, item.status === 'failed'))
+              break
+            case 'web_search':
+              sink.transcript('tool', toolEntry(toolCall('Web search', item.query), ''))
+              break
+            case 'error':
+              sink.transcript('system', `${item.message}\n`)
+              break
+          }
+        } else if (e.type === 'turn.completed') {
+          finished = true
+          streamError = null
+          const u = e.usage ?? {}
+          const cached = u.cached_input_tokens ?? 0
+          sink.meter.record(`turn-${turns++}`, model, { input: (u.input_tokens ?? 0) - cached, cacheRead: cached, output: u.output_tokens })
+          sink.usageChanged()
+        } else if (e.type === 'turn.failed') {
+          turnError = e.error?.message ?? 'the turn failed'
+        } else if (e.type === 'error') {
+          streamError = e.message ?? 'error'
+          sink.transcript('system', `${streamError}\n`)
+        }
+      },
+      outcome: () => ({ finished, reply, error: turnError ?? (finished ? null : streamError) }),
+    }
+  },
+}
+
+export const codexAdapter = (settings: CliSettings) => cliAdapter(codex, settings)

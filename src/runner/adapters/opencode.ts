@@ -1,0 +1,76 @@
+// agent_cli_4: OpenCode, `opencode run --format json`. Events, each with `sessionID` and a
+// `part`: `step_start`, `text` (part.text), `tool_use` (part.tool, part.state: status, input,
+// output, error), `step_finish` (part.cost in US dollars, part.tokens: input, output,
+// reasoning, cache.read, cache.write), and `error` (error.name, error.data.message).
+import { join } from 'node:path'
+import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
+import { envReferences, MCP_SERVER_NAME, mcpServer, mergeJsonFile } from './cli/mcp.ts'
+import { toolCall, toolEntry } from './cli/tool-line.ts'
+
+export const opencode: Dialect = {
+  name: 'agent_cli_4',
+  product: 'OpenCode',
+  executable: 'opencode',
+  credentials: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
+  args({ config, resumeSession }, extra) {
+    return [
+      'run', '--format', 'json',
+      ...(config.model ? ['--model', config.model] : []),
+      ...(resumeSession ? ['--session', resumeSession] : []),
+      ...extra,
+    ]
+  },
+  prepare({ home }) {
+    // $XDG_CONFIG_HOME/opencode/opencode.json, XDG_CONFIG_HOME being the run's home.
+    const { command, args } = mcpServer()
+    mergeJsonFile(join(home, 'opencode', 'opencode.json'), (data) => {
+      data.$schema ??= 'https://opencode.ai/config.json'
+      data.mcp = {
+        ...data.mcp,
+        [MCP_SERVER_NAME]: { type: 'local', command: [command, ...args], environment: envReferences((n) => `{env:${n}}`), enabled: true },
+      }
+    })
+  },
+  parser({ config }, sink) {
+    let session = false
+    let text = ''
+    let steps = 0
+    let cost = 0
+    let finished = false
+    let error: string | null = null
+    return {
+      event(e) {
+        if (!session && e.sessionID) {
+          session = true
+          sink.session(e.sessionID)
+          sink.transcript('system', `OpenCode started (session ${e.sessionID}).\n`)
+        }
+        const part = e.part ?? {}
+        if (e.type === 'text' && typeof part.text === 'string') {
+          text = part.text
+          sink.transcript('agent', `${part.text}\n`)
+        } else if (e.type === 'tool_use') {
+          const state = part.state ?? {}
+          if (state.status === 'completed' || state.status === 'error') {
+            sink.transcript('tool', toolEntry(toolCall(part.tool ?? 'tool', state.input), state.status === 'error' ? state.error : state.output, state.status === 'error'))
+          }
+        } else if (e.type === 'step_finish') {
+          finished = true
+          const t = part.tokens ?? {}
+          sink.meter.record(part.id ?? `step-${steps}`, config.model ?? null, {
+            input: t.input, output: (t.output ?? 0) + (t.reasoning ?? 0), cacheRead: t.cache?.read, cacheWrite: t.cache?.write,
+          })
+          steps++
+          if (typeof part.cost === 'number') sink.meter.reportCost((cost += part.cost))
+          sink.usageChanged()
+        } else if (e.type === 'error') {
+          const err = e.error ?? {}
+          error = [err.name, err.data?.message ?? err.message].filter(Boolean).join(': ') || 'error'
+        }
+      },
+      outcome: () => ({ finished, reply: text, error }),
+    }
+  },
+}
+
+export const opencodeAdapter = (settings: CliSettings) => cliAdapter(opencode, settings)

@@ -1,0 +1,62 @@
+// The environment an agent process gets: an allow-list, never the runner's whole environment.
+// A runner holds secrets of its own (its API key, and on a shared machine DATABASE_URL,
+// JWT_SECRET_KEY, SMTP_*, REDIS_URL...); an agent sees only what it needs to work, its CLI's
+// credentials, the run's SHOPFLOOR_* variables and the names someone chose to pass on.
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { RunContext } from '../client/index.ts'
+
+/** Variables every agent gets from the runner's environment when they are set. */
+const BASE = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR']
+/** Locale variables (LC_ALL, LC_CTYPE, ...). */
+const LOCALE = /^LC_[A-Z_]+$/
+
+export interface AgentEnvironmentInput {
+  /** The runner's own environment. */
+  runnerEnv: NodeJS.ProcessEnv
+  context: RunContext
+  apiUrl: string
+  /** The key the agent uses for the API (SHOPFLOOR_API_KEY). */
+  apiKey: string
+  /** The run's configuration folder (SHOPFLOOR_CONFIG_DIR, XDG_CONFIG_HOME). */
+  configDir: string
+  /** The agent's HOME when it is not the runner's (CLI adapters: the run's home folder). */
+  home: string | null
+  /** The adapter's own credential variables (ANTHROPIC_API_KEY, ...). */
+  credentials: readonly string[]
+  /** Names passed on by the runner's --pass-env and the agent's adapter_config.env. */
+  passEnv: readonly string[]
+}
+
+export function agentEnvironment(input: AgentEnvironmentInput): Record<string, string> {
+  const { runnerEnv, context } = input
+  const env: Record<string, string> = {}
+  const take = (name: string) => {
+    const value = runnerEnv[name]
+    if (value !== undefined) env[name] = value
+  }
+  for (const name of BASE) take(name)
+  for (const name of Object.keys(runnerEnv)) if (LOCALE.test(name)) take(name)
+  for (const name of input.credentials) take(name)
+  for (const name of input.passEnv) take(name)
+
+  if (input.home) {
+    env.HOME = input.home
+    // Commits made by the agent keep the identity (and credential helper) of the runner's user.
+    const gitConfig = runnerEnv.HOME ? join(runnerEnv.HOME, '.gitconfig') : null
+    if (gitConfig && existsSync(gitConfig) && !existsSync(join(input.home, '.gitconfig'))) env.GIT_CONFIG_GLOBAL = gitConfig
+  }
+  // The run's own variables last: nothing passed on may replace them.
+  Object.assign(env, {
+    SHOPFLOOR_API_URL: input.apiUrl,
+    SHOPFLOOR_API_KEY: input.apiKey,
+    SHOPFLOOR_RUN_ID: context.run.id,
+    SHOPFLOOR_AGENT_ID: context.agent.id,
+    SHOPFLOOR_AGENT_NAME: context.agent.name,
+    SHOPFLOOR_COMPANY_ID: context.company.id,
+    SHOPFLOOR_TASK_KEY: context.task?.key ?? '',
+    SHOPFLOOR_CONFIG_DIR: input.configDir,
+    XDG_CONFIG_HOME: input.configDir,
+  })
+  return env
+}

@@ -1,0 +1,89 @@
+// Prometheus metrics of this process (prom-client), served by GET /metrics (http/metrics.ts).
+// Counters and histograms live here, one set per process, and are fed where things happen;
+// gauges that describe the database (runs queued, oldest queued run) are read at scrape time.
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+
+export const registry = new Registry()
+collectDefaultMetrics({ register: registry, prefix: 'shopfloor_' })
+
+export const httpRequests = new Counter({
+  name: 'shopfloor_http_requests_total',
+  help: 'HTTP requests answered, by method, route template and status code',
+  labelNames: ['method', 'route', 'status'] as const,
+  registers: [registry],
+})
+
+export const httpDuration = new Histogram({
+  name: 'shopfloor_http_request_duration_seconds',
+  help: 'Time to answer HTTP requests, by method and route template',
+  labelNames: ['method', 'route'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+})
+
+export const claims = new Counter({
+  name: 'shopfloor_run_claims_total',
+  help: 'Claims by runners, by result: claimed (a run was started) or empty (nothing to run)',
+  labelNames: ['result'] as const,
+  registers: [registry],
+})
+
+export const leaseExpiries = new Counter({
+  name: 'shopfloor_run_lease_expiries_total',
+  help: 'Runs failed because their runner stopped reporting within the lease',
+  registers: [registry],
+})
+
+export const schedulerSlots = new Counter({
+  name: 'shopfloor_scheduler_slots_total',
+  help: 'Scheduler slots due in this process, by kind (routine, heartbeat) and result: fired, or skipped (already fired by another instance, or nothing to do)',
+  labelNames: ['kind', 'result'] as const,
+  registers: [registry],
+})
+
+export const webhookDeliveries = new Counter({
+  name: 'shopfloor_webhook_deliveries_total',
+  help: 'Webhook delivery attempts by outcome: delivered, retry (failed, tried again later), failed (given up after 24 hours)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+})
+
+export const transcriptsTrimmed = new Counter({
+  name: 'shopfloor_transcripts_trimmed_total',
+  help: 'Run transcripts emptied by the retention policy (TRANSCRIPT_RETENTION_DAYS)',
+  registers: [registry],
+})
+
+// Read at scrape time by http/metrics.ts.
+export const runsGauge = new Gauge({
+  name: 'shopfloor_runs',
+  help: 'Runs waiting or in progress, by status (queued, running)',
+  labelNames: ['status'] as const,
+  registers: [registry],
+})
+export const oldestQueuedRun = new Gauge({
+  name: 'shopfloor_oldest_queued_run_age_seconds',
+  help: 'Age of the oldest queued run (0 when none is queued)',
+  registers: [registry],
+})
+export const pendingDeliveries = new Gauge({
+  name: 'shopfloor_webhook_deliveries_pending',
+  help: 'Webhook deliveries waiting to be sent or retried',
+  registers: [registry],
+})
+export const eventStreams = new Gauge({
+  name: 'shopfloor_event_listeners',
+  help: 'Live event listeners (open event streams and the scheduler) in this process',
+  registers: [registry],
+})
+export const publishFailures = new Gauge({
+  name: 'shopfloor_event_publish_failures_total',
+  help: 'Live events that could not be handed to the event bus (Redis down) since the process started',
+  registers: [registry],
+})
+export const dbPool = new Gauge({
+  name: 'shopfloor_db_pool_connections',
+  help: 'Database pool connections by state: in_use, idle, waiting (requests waiting for a connection)',
+  labelNames: ['state'] as const,
+  registers: [registry],
+})

@@ -1,0 +1,238 @@
+// Runner settings around the agent CLIs, with real runners and a real server: the http adapter
+// against a local HTTP server (server-sent events, JSON lines, one JSON reply, timeout, bearer
+// secret); a runner that claims only the CLIs it has, refuses to start a CLI without its
+// credentials, and runs agents' own commands only with --allow-agent-commands; kept agent homes
+// that resume the CLI's session on the same task.
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Run } from '../../src/client/index.ts'
+import { tempDir } from '../server-process.ts'
+import {
+  makeWorkspace,
+  planDescription,
+  type RunnerProcess,
+  type StandIns,
+  standIns,
+  startRunner,
+  startTestServer,
+  type TestServer,
+  waitFor,
+  type Workspace,
+} from './harness.ts'
+
+let server: TestServer
+let ws: Workspace
+let homesWs: Workspace
+let clis: StandIns
+let runner: RunnerProcess
+let homesRunner: RunnerProcess
+let agentHomes: string
+let endpoint: http.Server
+let endpointUrl: string
+const requests: { path: string; authorization?: string; body: any }[] = []
+
+/** The local agent endpoint: one route per way of answering. */
+function startEndpoint(): Promise<void> {
+  endpoint = http.createServer(async (req, res) => {
+    let raw = ''
+    for await (const chunk of req) raw += chunk
+    requests.push({ path: req.url!, authorization: req.headers.authorization, body: JSON.parse(raw) })
+    if (req.headers.authorization !== undefined && req.headers.authorization !== 'Bearer s3cret') {
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"bad token"}')
+      return
+    }
+    const events = [
+      { type: 'text', text: 'Working on it.\n' },
+      { type: 'tool', name: 'search', input: { query: 'widgets' }, output: '3 results' },
+      { type: 'usage', tokens_in: 500, tokens_out: 50, cost_cents: 2 },
+      { type: 'result', reply: 'Found three widgets.', session_id: 'http-session-1', tokens_in: 900, tokens_out: 120, cache_read_tokens: 400, cost_cents: 3 },
+    ]
+    switch (req.url) {
+      case '/sse':
+        res.writeHead(200, { 'content-type': 'text/event-stream' })
+        for (const event of events) res.write(`event: message\ndata: ${JSON.stringify(event)}\n\n`)
+        res.end()
+        break
+      case '/lines':
+        res.writeHead(200, { 'content-type': 'application/x-ndjson' })
+        for (const event of events) res.write(`${JSON.stringify(event)}\n`)
+        res.end()
+        break
+      case '/json':
+        res.writeHead(200, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ reply: 'BLOCKED: need access to the repository', session_id: 'json-1', usage: { tokens_in: 10, tokens_out: 5, cost_usd: 0.004 } }))
+        break
+      case '/slow':
+        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"reply":"late"}'), 5000)
+        break
+      case '/busy':
+        res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":"rate limit exceeded"}')
+        break
+      default:
+        res.writeHead(404).end()
+    }
+  })
+  return new Promise((resolve) => endpoint.listen(0, '127.0.0.1', () => {
+    endpointUrl = `http://127.0.0.1:${(endpoint.address() as AddressInfo).port}`
+    resolve()
+  }))
+}
+
+beforeAll(async () => {
+  server = await startTestServer()
+  ws = await makeWorkspace(server.url)
+  homesWs = await makeWorkspace(server.url)
+  await startEndpoint()
+  // Only two of the five CLIs on this runner's PATH.
+  clis = standIns(['claude', 'codex'])
+  const env = {
+    PATH: `${clis.bin}:/usr/bin:/bin`, ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '',
+    OPENAI_API_KEY: 'sk-openai-test', AGENT_SECRET: 's3cret', EXTRA_VAR: 'extra', OTHER_VAR: 'other',
+  }
+  runner = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'settings-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
+      '--flush-seconds', '0.2', '--allow-agent-commands'],
+    { SHOPFLOOR_API_KEY: ws.apiKey, ...env },
+  )
+  agentHomes = tempDir('shopfloor-agent-homes-')
+  homesRunner = startRunner(
+    ['--url', server.url, '--company', homesWs.companyId, '--runner-id', 'homes-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
+      '--flush-seconds', '0.2', '--agent-homes', agentHomes],
+    { SHOPFLOOR_API_KEY: homesWs.apiKey, ...env },
+  )
+  await waitFor(() => runner.logs().find((l) => l.msg === 'runner started') && homesRunner.logs().find((l) => l.msg === 'runner started'), 30_000)
+})
+
+afterAll(async () => {
+  await runner?.stop()
+  await homesRunner?.stop()
+  await server?.close()
+  endpoint?.close()
+})
+
+async function hire(space: Workspace, adapter: string, adapterConfig: Record<string, unknown> = {}) {
+  return space.client.agents.hire(space.companyId, { name: `${adapter} ${Math.random().toString(36).slice(2, 7)}`, adapter, adapter_config: adapterConfig })
+}
+
+async function finished(space: Workspace, runId: string): Promise<Run> {
+  return waitFor(async () => {
+    const run = await space.client.runs.get(space.companyId, runId)
+    return ['succeeded', 'failed'].includes(run.status) ? run : null
+  }, 30_000)
+}
+
+async function runTask(space: Workspace, agentId: string, plan: Record<string, unknown> = {}) {
+  const task = await space.client.tasks.create(space.companyId, { title: 'Look for widgets', description: planDescription(plan as any), assignee_agent_id: agentId })
+  const [queued] = await waitFor(async () => {
+    const runs = await space.client.runs.list(space.companyId, { task_id: task.id })
+    return runs.length ? runs : null
+  })
+  return { task, run: await finished(space, queued.id) }
+}
+
+const entries = (run: Run, role: string) => (run.transcript ?? []).filter((e) => e.role === role).map((e) => e.text)
+
+describe('http', () => {
+  it('reads server-sent events with the bearer secret named by secret_env', async () => {
+    const agent = await hire(ws, 'http', { url: `${endpointUrl}/sse`, secret_env: 'AGENT_SECRET', model: 'my-model' })
+    const { task, run } = await runTask(ws, agent.id)
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'Found three widgets.', session_id: 'http-session-1', tokens_in: 900, tokens_out: 120, cost_cents: 3 })
+    expect(entries(run, 'agent').join('')).toBe('Working on it.\n')
+    expect(entries(run, 'tool')).toEqual(['search: widgets\n3 results\n'])
+    const request = requests.find((r) => r.body.run_id === run.id)!
+    expect(request.authorization).toBe('Bearer s3cret')
+    expect(request.body).toMatchObject({ model: 'my-model', session_id: null, context: { task: { id: task.id } } })
+    expect(request.body.prompt).toContain('# Task')
+    expect(JSON.stringify(request.body)).not.toContain('s3cret')
+  })
+
+  it('reads JSON lines, and one JSON reply (BLOCKED: works as ever)', async () => {
+    const lines = await hire(ws, 'http', { url: `${endpointUrl}/lines` })
+    const { run } = await runTask(ws, lines.id)
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'Found three widgets.', tokens_in: 900, cost_cents: 3 })
+    expect(requests.find((r) => r.body.run_id === run.id)!.authorization).toBeUndefined()
+
+    const json = await hire(ws, 'http', { url: `${endpointUrl}/json` })
+    const blocked = await runTask(ws, json.id)
+    expect(blocked.run).toMatchObject({ status: 'succeeded', session_id: 'json-1', tokens_in: 10, tokens_out: 5, cost_cents: 1 })
+    expect((await ws.client.tasks.get(ws.companyId, blocked.task.id)).status).toBe('blocked')
+  })
+
+  it('fails on a timeout, a missing or refused secret, and a rate limit, saying which', async () => {
+    const cases: [Record<string, unknown>, string | RegExp][] = [
+      [{ url: `${endpointUrl}/slow`, timeout_seconds: 1 }, 'HTTP agent: no answer within 1 seconds (timeout_seconds)'],
+      [{ url: `${endpointUrl}/sse`, secret_env: 'NOT_SET_ANYWHERE' }, "HTTP agent: credentials missing: NOT_SET_ANYWHERE is not set in the runner's environment"],
+      [{ url: `${endpointUrl}/sse`, secret_env: 'EXTRA_VAR' }, /^HTTP agent: credentials refused or missing \(EXTRA_VAR\): HTTP 401/],
+      [{ url: `${endpointUrl}/busy` }, /^HTTP agent: rate limited: HTTP 429/],
+    ]
+    for (const [config, error] of cases) {
+      const agent = await hire(ws, 'http', config)
+      const { run } = await runTask(ws, agent.id)
+      expect(run.status, JSON.stringify(config)).toBe('failed')
+      expect(run.error).toMatch(error)
+    }
+  })
+})
+
+describe('a runner with some CLIs, without credentials for one, allowing agent commands', () => {
+  it('claims only the CLIs it has: a Gemini CLI run stays queued', async () => {
+    const started = runner.logs().find((l) => l.msg === 'runner started')
+    expect(started.adapters).toEqual(expect.arrayContaining(['agent_cli_1', 'agent_cli_2', 'process', 'http', 'simulated']))
+    for (const name of ['agent_cli_3', 'agent_cli_4', 'agent_cli_5']) expect(started.adapters).not.toContain(name)
+    const gemini = await hire(ws, 'agent_cli_3')
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Waits', assignee_agent_id: gemini.id })
+    // Another run is taken and finished meanwhile; the Gemini CLI one is left for another runner.
+    const codex = await hire(ws, 'agent_cli_2')
+    await runTask(ws, codex.id, { reply: 'done' })
+    const [run] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    expect(run.status).toBe('queued')
+  })
+
+  it('a CLI without its credentials fails the run naming the variables, and starts nothing', async () => {
+    const agent = await hire(ws, 'agent_cli_1')
+    const { run } = await runTask(ws, agent.id, { reply: 'never' })
+    expect(run.status).toBe('failed')
+    expect(run.error).toBe("Claude Code: credentials missing: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN or ANTHROPIC_AUTH_TOKEN in the runner's environment (or start the runner with --agent-homes and log the CLI in there)")
+    expect(clis.seen(run.id)).toBeNull()
+  })
+
+  it("runs an agent's own command and args, and passes the variables it names", async () => {
+    const agent = await hire(ws, 'agent_cli_2', { command: path.join(clis.bin, 'codex'), args: ['--search'], env: ['EXTRA_VAR'] })
+    const { run } = await runTask(ws, agent.id, { reply: 'custom' })
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'custom' })
+    const seen = clis.seen(run.id)
+    expect(seen.argv.slice(-2)).toEqual(['--search', '-'])
+    expect(seen.env.EXTRA_VAR).toBe('extra')
+    expect(seen.env.OTHER_VAR).toBeUndefined()
+  })
+
+  it('a missing executable fails the run saying so', async () => {
+    const agent = await hire(ws, 'agent_cli_2', { command: '/nonexistent/codex' })
+    const { run } = await runTask(ws, agent.id)
+    expect(run.status).toBe('failed')
+    expect(run.error).toBe('Codex: executable not found: /nonexistent/codex')
+  })
+})
+
+describe('kept agent homes (--agent-homes)', () => {
+  it("keep one home per agent and resume the CLI's session on the same task", async () => {
+    const agent = await hire(homesWs, 'agent_cli_1')
+    // No ANTHROPIC_API_KEY on this runner: a kept home may hold a login, so the CLI is started.
+    const { task, run: first } = await runTask(homesWs, agent.id, { reply: 'first pass' })
+    expect(first).toMatchObject({ status: 'succeeded', session_id: `claude-session-${first.id.slice(0, 8)}` })
+    const home = path.join(agentHomes, agent.id)
+    expect(clis.seen(first.id).env.HOME).toBe(home)
+    expect(clis.seen(first.id).argv).not.toContain('--resume')
+    expect(fs.existsSync(path.join(home, '.claude-ran'))).toBe(true) // kept after the run
+
+    const second = await homesWs.client.agents.wake(homesWs.companyId, agent.id, { task_id: task.id })
+    const done = await finished(homesWs, second.id)
+    expect(done.status).toBe('succeeded')
+    const seen = clis.seen(second.id)
+    expect(seen.argv.slice(seen.argv.indexOf('--resume'), seen.argv.indexOf('--resume') + 2)).toEqual(['--resume', first.session_id])
+    expect(seen.homeEntries).toContain('.claude-ran')
+  })
+})

@@ -1,0 +1,52 @@
+// Shared by the stand-in agent CLIs: each prints its CLI's real output format, following a plan
+// carried in the prompt (`FAKE:{...}`), and records what it was given (arguments, environment,
+// working folder, the configuration files in its home) for the test to check.
+import fs from 'node:fs'
+import path from 'node:path'
+
+/**
+ * The plan: text (messages before the tools), tools [{name, input, output, error}], reply,
+ * usage {input, cacheRead, cacheWrite, output} (input uncached), cost (USD, where the CLI
+ * reports one), model, session, sleep (seconds after the first message), fail
+ * (rate_limit | overloaded | auth | error).
+ */
+export function begin(name, version, configFiles = () => []) {
+  if (process.argv.includes('--version')) {
+    process.stdout.write(`${version}\n`)
+    process.exit(0)
+  }
+  const prompt = fs.readFileSync(0, 'utf8')
+  const match = /FAKE:(\{.*\})/.exec(prompt)
+  const plan = match ? JSON.parse(match[1]) : {}
+  const home = process.env.HOME
+  const files = {}
+  for (const file of configFiles(process.argv.slice(2))) {
+    files[file] = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null
+  }
+  const homeEntries = fs.readdirSync(home)
+  // A kept home remembers earlier runs.
+  fs.writeFileSync(path.join(home, `.${name}-ran`), String(Date.now()))
+  const runId = process.env.SHOPFLOOR_RUN_ID
+  const out = process.env.STANDIN_OUT
+  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries }))
+  fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, ...plan.usage }
+  return {
+    plan,
+    prompt,
+    usage,
+    session: plan.session ?? `${name}-session-${runId.slice(0, 8)}`,
+    model: plan.model ?? 'model-x',
+    emit: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
+    pause: () => new Promise((resolve) => setTimeout(resolve, (plan.sleep ?? 0) * 1000)),
+    exit: (code) => process.stdout.write('', () => process.exit(code)),
+  }
+}
+
+/** Messages the real services give for each failure. */
+export const FAILURES = {
+  rate_limit: 'API Error: 429 {"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization"}}',
+  overloaded: 'API Error: 529 {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}',
+  auth: 'Invalid API key · Please run /login',
+  error: 'Tool execution crashed: ENOSPC: no space left on device',
+}
