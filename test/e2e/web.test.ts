@@ -95,12 +95,16 @@ describe('web app in a browser', () => {
     await page.getByRole('heading', { name: 'New company' }).waitFor()
     await page.getByLabel('Name').fill('Acme Robotics')
     await page.getByLabel(/Mission/).fill('Build friendly robots.')
+    expect(await page.getByLabel(/Task prefix/).inputValue()).toBe('ACME') // proposed from the name
     await page.getByLabel(/Task prefix/).fill('acme')
     await page.getByRole('button', { name: 'Create company' }).click()
 
-    await page.waitForURL(/\/c\/[0-9a-f-]{36}$/)
-    companyId = page.url().split('/c/')[1]
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    // A new company opens on the guided start; the dashboard says what is left of it.
+    await page.waitForURL(/\/c\/[0-9a-f-]{36}\/start$/)
+    companyId = page.url().split('/c/')[1].split('/')[0]
+    await page.getByRole('heading', { name: 'Get Acme Robotics working' }).waitFor()
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click()
+    await page.getByRole('note', { name: 'Getting started' }).getByText(/hire an agent, connect a runner, give it a task/).waitFor()
     await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('live')
 
     other = new ShopfloorClient({ baseUrl: server.url })

@@ -30,6 +30,12 @@ const signedIn = createRoute({ getParentRoute: () => rootRoute, id: 'signed-in',
 const home = createRoute({ getParentRoute: () => signedIn, path: '/', component: Home })
 const account = createRoute({ getParentRoute: () => signedIn, id: 'account', component: AccountLayout })
 const profile = createRoute({ getParentRoute: () => account, path: '/profile', component: page(() => import('./pages/ProfilePage.tsx'), 'ProfilePage') })
+const acceptInvitation = createRoute({
+  getParentRoute: () => account,
+  path: '/invitations/accept',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: page(() => import('./pages/AcceptInvitationPage.tsx'), 'AcceptInvitationPage'),
+})
 const newCompany = createRoute({ getParentRoute: () => account, path: '/companies/new', component: page(() => import('./pages/NewCompanyPage.tsx'), 'NewCompanyPage') })
 
 const company = createRoute({ getParentRoute: () => signedIn, path: '/c/$companyId', component: CompanyLayout })
@@ -38,6 +44,7 @@ const at = <P extends string>(path: P) => ({ getParentRoute: () => company, path
 const companyRoutes = [
   createRoute({ ...at('/'), component: page(() => import('./pages/DashboardPage.tsx'), 'DashboardPage') }),
 
+  createRoute({ ...at('start'), component: page(() => import('./pages/StartPage.tsx'), 'StartPage') }),
   createRoute({ ...at('inbox'), component: page(() => import('./pages/InboxPage.tsx'), 'InboxPage') }),
   createRoute({ ...at('tasks'), validateSearch: cleanTaskSearch, component: page(() => import('./pages/TasksPage.tsx'), 'TasksPage') }),
   createRoute({ ...at('tasks/$taskRef'), component: page(() => import('./pages/TaskPage.tsx'), 'TaskPage') }),
@@ -68,6 +75,7 @@ const companyRoutes = [
     validateSearch: (s: Record<string, unknown>): { month?: string } => (typeof s.month === 'string' && /^\d{4}-\d{2}$/.test(s.month) ? { month: s.month } : {}),
     component: page(() => import('./pages/CostsPage.tsx'), 'CostsPage'),
   }),
+  createRoute({ ...at('runners'), component: page(() => import('./pages/RunnersPage.tsx'), 'RunnersPage') }),
   createRoute({ ...at('activity'), component: page(() => import('./pages/ActivityPage.tsx'), 'ActivityPage') }),
   createRoute({ ...at('settings'), component: page(() => import('./pages/CompanySettingsPage.tsx'), 'CompanySettingsPage') }),
 ] as const
@@ -75,7 +83,7 @@ const companyRoutes = [
 const routeTree = rootRoute.addChildren([
   publicOnly.addChildren([signIn, signUp, forgot]),
   reset,
-  signedIn.addChildren([home, account.addChildren([profile, newCompany]), company.addChildren(companyRoutes)]),
+  signedIn.addChildren([home, account.addChildren([profile, newCompany, acceptInvitation]), company.addChildren(companyRoutes)]),
 ])
 
 export const router = createRouter({

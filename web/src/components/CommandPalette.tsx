@@ -8,7 +8,7 @@ import { useAgents, useTasks } from '../lib/queries.ts'
 import { Dialog } from './Dialog.tsx'
 import { NewTaskDialog } from './tasks/NewTaskDialog.tsx'
 
-type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings'
+type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners'
 
 /** Pages by name, with the letter that follows `g` to open them. */
 export const PAGES: { path: PagePath; label: string; key?: string }[] = [
@@ -22,6 +22,7 @@ export const PAGES: { path: PagePath; label: string; key?: string }[] = [
   { path: 'goals', label: 'Goals' },
   { path: 'projects', label: 'Projects' },
   { path: 'routines', label: 'Routines' },
+  { path: 'runners', label: 'Runners', key: 'n' },
   { path: 'costs', label: 'Costs', key: 'c' },
   { path: 'activity', label: 'Activity' },
   { path: 'settings', label: 'Settings', key: 's' },

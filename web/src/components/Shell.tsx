@@ -25,6 +25,7 @@ const NAV: { path: string; label: string; icon: string }[] = [
   { path: 'goals', label: 'Goals', icon: '◎' },
   { path: 'projects', label: 'Projects', icon: '▣' },
   { path: 'routines', label: 'Routines', icon: '↻' },
+  { path: 'runners', label: 'Runners', icon: '⇄' },
   { path: 'costs', label: 'Costs', icon: '$' },
   { path: 'activity', label: 'Activity', icon: '≡' },
   { path: 'settings', label: 'Settings', icon: '⚙' },

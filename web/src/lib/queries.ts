@@ -76,6 +76,10 @@ export const useRun = (cid: string, id: string, enabled = true) =>
     refetchInterval: (query) => (query.state.data && ['queued', 'running'].includes(query.state.data.status) ? LIVE_RUN_POLL_MS : false),
   })
 
+// Runners are not on the event stream (the server notes them at most every few seconds): a short poll.
+export const useRunners = (cid: string) =>
+  useQuery({ queryKey: keys.company(cid, 'runners'), queryFn: () => api.runners.list(cid), refetchInterval: 5_000 })
+
 export const useApprovals = (cid: string, status?: ApprovalStatus) =>
   useQuery({ queryKey: keys.company(cid, 'approvals', status ?? 'all'), queryFn: () => api.approvals.list(cid, status ? { status } : {}) })
 export const useInbox = (cid: string) =>

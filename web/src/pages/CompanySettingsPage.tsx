@@ -4,33 +4,21 @@ import type { Company } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
-import { centsToInput, humanize, parseCents } from '../lib/format.ts'
-import { useFormat } from '../lib/preferences.tsx'
-import { keys, useCompany, useMembers } from '../lib/queries.ts'
+import { centsToInput, parseCents } from '../lib/format.ts'
+import { keys, useCompany } from '../lib/queries.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field } from '../components/form.tsx'
+import { People } from '../components/company/People.tsx'
 
 export function CompanySettingsPage() {
   const companyId = useCompanyId()
   const company = useCompany(companyId)
-  const members = useMembers(companyId)
-  const format = useFormat()
   return (
     <>
       <div className="page-head"><h1>Company settings</h1></div>
       <ErrorText error={company.error} />
       {company.data && <CompanyForm company={company.data} key={company.data.id} />}
-      <section className="panel table-wrap" aria-label="Members">
-        <h2>Members</h2>
-        <ErrorText error={members.error} />
-        <table>
-          <thead><tr><th>Name</th><th>Email</th><th>Role</th><th className="hide-phone">Since</th></tr></thead>
-          <tbody>
-            {members.data?.map((m) => <tr key={m.user_id}><td>{m.name}</td><td>{m.email}</td><td>{humanize(m.role)}</td><td className="hide-phone">{format.date(m.created_at)}</td></tr>)}
-          </tbody>
-        </table>
-        <p className="muted small" style={{ marginTop: 8 }}>Members are added and removed by an operator with <code>shopfloor admin members</code>.</p>
-      </section>
+      {company.data && <People company={company.data} />}
     </>
   )
 }
