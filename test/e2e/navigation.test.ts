@@ -71,6 +71,7 @@ describe('getting around', () => {
 
   /** Types into the open palette, waits until the best match is the one expected, and picks it. */
   async function chosen(text: string, option: RegExp) {
+    await page.getByRole('dialog', { name: 'Go to…' }).getByRole('combobox').waitFor()
     await page.keyboard.type(text)
     await page.getByRole('dialog', { name: 'Go to…' }).getByRole('option', { selected: true, name: option }).waitFor()
     await page.keyboard.press('Enter')
@@ -79,6 +80,7 @@ describe('getting around', () => {
   it('jumps to a task by key and by title, to an agent and a page, and creates a task from the palette', async () => {
     const palette = page.getByRole('dialog', { name: 'Go to…' })
     await page.keyboard.press('Control+k')
+    await palette.getByRole('combobox').waitFor()
     await page.keyboard.type('launch')
     await palette.getByRole('option', { selected: true, name: /^ACME-1/ }).waitFor()
     await shot('palette')

@@ -132,12 +132,20 @@ describe('web app in a browser', () => {
     await dialog.getByLabel('Title').fill('Chief engineer')
     await dialog.getByLabel('Role').fill('cto')
     await dialog.getByLabel(/Monthly budget/).fill('40')
+    // The CLI by its product name, and only the settings that CLI takes.
+    await dialog.getByLabel('Works with').selectOption({ label: 'HTTP endpoint' })
+    await dialog.getByLabel('URL').waitFor()
+    await dialog.getByLabel('Works with').selectOption({ label: 'Claude Code' })
+    expect(await dialog.getByLabel('URL').count()).toBe(0)
+    await dialog.getByLabel(/Model/).fill('claude-sonnet-4-5')
+    await dialog.getByLabel(/Max turns/).fill('30')
     await dialog.getByRole('button', { name: 'Hire', exact: true }).click()
 
     await page.getByRole('heading', { name: /Grace/ }).waitFor()
     graceId = page.url().split('/agents/')[1]
     const grace = await other.agents.get(companyId, graceId)
-    expect(grace).toMatchObject({ name: 'Grace', title: 'Chief engineer', role: 'cto', status: 'idle', monthly_budget_cents: 4000 })
+    expect(grace).toMatchObject({ name: 'Grace', title: 'Chief engineer', role: 'cto', status: 'idle', monthly_budget_cents: 4000, adapter: 'agent_cli_1', adapter_config: { model: 'claude-sonnet-4-5', max_turns: 30 } })
+    await page.getByText('Chief engineer · cto · Claude Code · claude-sonnet-4-5').waitFor()
 
     // A hire proposed for approval waits as pending until someone approves it.
     await page.getByRole('link', { name: 'Agents' }).first().click()
@@ -427,12 +435,12 @@ describe('web app in a browser', () => {
     expect((await other.companies.get(companyId)).monthly_budget_cents).toBe(25_000)
 
     // The switcher creates and opens companies.
-    await page.getByLabel('Company').selectOption({ label: '+ New company…' })
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: '+ New company…' })
     await page.getByRole('heading', { name: 'New company' }).waitFor()
     await page.getByLabel('Name').fill('Beta Labs')
     await page.getByRole('button', { name: 'Create company' }).click()
     await page.getByRole('heading', { name: 'Beta Labs' }).waitFor()
-    await page.getByLabel('Company').selectOption({ label: 'Acme Robotics' })
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Acme Robotics' })
     await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
   })
 

@@ -73,8 +73,8 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
             {companyId && (
-              <button className="palette-button hide-phone" aria-label="Command palette (Ctrl K)" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
-                Search… <kbd>Ctrl K</kbd>
+              <button className="palette-button" aria-label="Command palette (Ctrl K)" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
+                <span aria-hidden>⌕</span><span className="hide-phone"> Search… <kbd>Ctrl K</kbd></span>
               </button>
             )}
             {companyId && <LiveIndicator state={live} />}

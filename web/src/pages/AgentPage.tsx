@@ -15,6 +15,7 @@ import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgent, useAgents, useRuns, useTasks } from '../lib/queries.ts'
 import { Link, useParams } from '@tanstack/react-router'
+import { adapterLabel } from '../lib/adapters.ts'
 import { useSubmit } from '../lib/useForm.ts'
 
 export function AgentPage() {
@@ -42,7 +43,7 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
           <AgentAvatar agent={agent} />
           <div>
             <h1>{agent.name} <FavoriteButton agentId={agent.id} name={agent.name} /></h1>
-            <div className="muted">{[agent.title, agent.role, agent.adapter].filter(Boolean).join(' · ')}</div>
+            <div className="muted">{[agent.title, agent.role, adapterLabel(agent.adapter), agent.adapter_config?.model].filter(Boolean).join(' · ')}</div>
           </div>
           <Badge value={agent.status} />
         </div>
