@@ -1,7 +1,8 @@
-// Test set-up shared by every test file: a real app on a real database.
-//   - TEST_DATABASE_URL set: that PostgreSQL server (migrations applied once, under their lock).
+// Test set-up shared by every test file: a real app on a real database (test/databases.ts).
+//   - TEST_DATABASE_URL set: that PostgreSQL server, in a database of the test file's own.
 //   - otherwise: an in-memory embedded database per app.
-// Each test makes its own users and companies, so tests never depend on each other's data.
+// Both are copies of a template migrated once per run (test/global-setup.ts). Each test makes
+// its own users and companies, so tests never depend on each other's data.
 import type { FastifyInstance, InjectOptions } from 'fastify'
 import { buildApp } from '../src/server/app.ts'
 import { hashPassword } from '../src/server/auth/passwords.ts'
@@ -9,22 +10,16 @@ import { signAccessToken } from '../src/server/auth/tokens.ts'
 import { type Config, loadConfig } from '../src/server/config.ts'
 import type { AppContext } from '../src/server/context.ts'
 import type { Db } from '../src/server/db/db.ts'
-import { openPglite } from '../src/server/db/pglite.ts'
-import { openPostgres } from '../src/server/db/postgres.ts'
 import { createLogger } from '../src/server/logger.ts'
 import { createContext } from '../src/server/start.ts'
+import { testDb } from './databases.ts'
 
-export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || null
+export { embeddedDataDir, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testDb } from './databases.ts'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null
 
 /** A config for tests: environment `test`, quiet logs, overrides applied last. */
 export function testConfig(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Config {
   return { ...loadConfig({ ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', ...env }), ...overrides }
-}
-
-/** A fresh database handle: PostgreSQL from TEST_DATABASE_URL, else in-memory PGlite. */
-export async function testDb(): Promise<Db> {
-  return TEST_DATABASE_URL ? openPostgres(TEST_DATABASE_URL, undefined, 20) : openPglite(null)
 }
 
 export interface TestApp {
@@ -101,26 +96,4 @@ export async function call(
     body = response.body
   }
   return { status: response.statusCode, body, headers: response.headers }
-}
-
-/**
- * A database of its own for tests that need one (migration tests, process tests, global sweeps):
- * a new empty PostgreSQL database next to TEST_DATABASE_URL, or null without a server.
- */
-export async function scratchPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
-  if (!TEST_DATABASE_URL) return null
-  const name = `shopfloor_t_${process.pid}_${Date.now().toString(36)}_${++counter}`
-  const admin = openPostgres(TEST_DATABASE_URL, undefined, 1)
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.close()
-  const url = new URL(TEST_DATABASE_URL)
-  url.pathname = `/${name}`
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = openPostgres(TEST_DATABASE_URL!, undefined, 1)
-      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      await a.close()
-    },
-  }
 }

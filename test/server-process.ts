@@ -1,5 +1,7 @@
-// Starts the real `shopfloor serve` process (or `npm start`) for tests that need a server
-// over a real socket: process restarts, signals, the runner, the CLI, the browser.
+// The one way to start a server process and wait for it, shared by the tests (process
+// restarts, signals, the runner, the CLI), the browser tests and the benchmarks: the real
+// `shopfloor serve` (or `npm start`, or any script that serves HTTP) on a free port, ready once
+// a path answers 200. Plain Node: nothing here depends on the test framework.
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import net from 'node:net'
@@ -20,13 +22,13 @@ export async function freePort(): Promise<number> {
   })
 }
 
-// Folders made by tempDir are removed when the test process exits, whatever the outcome.
+// Folders made by tempDir are removed when the process exits, whatever the outcome.
 const madeDirs: string[] = []
 process.once('exit', () => {
   for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true })
 })
 
-/** A new empty folder under the system's temporary folder, removed when the tests end. */
+/** A new empty folder under the system's temporary folder, removed when the process exits. */
 export function tempDir(prefix = 'shopfloor-test-'): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
   madeDirs.push(dir)
@@ -36,56 +38,93 @@ export function tempDir(prefix = 'shopfloor-test-'): string {
 export interface ServerProcess {
   url: string
   port: number
+  pid: number
   child: ChildProcess
+  /** What the process printed (stdout and stderr), or its last `outputLimit` characters. */
   output(): string
-  /** Sends a signal and waits for the exit; resolves with the exit code. */
-  stop(signal?: NodeJS.Signals): Promise<number | null>
+  /**
+   * Sends a signal (SIGTERM by default) and waits for the exit, killing the process when it has
+   * not exited after `killAfterMs`; resolves with the exit code.
+   */
+  stop(signal?: NodeJS.Signals, options?: { killAfterMs?: number }): Promise<number | null>
+}
+
+export interface StartOptions {
+  /** Node arguments of the process; `shopfloor serve` by default. */
+  args?: string[]
+  /** Runs `npm start` exactly as the README says instead (signals go to its whole group). */
+  npm?: boolean
+  /** The path that answers 200 once the process is ready; /health by default. */
+  readyPath?: string
+  timeoutMs?: number
+  /** Keep only the last this many characters of output (long-running benchmark servers). */
+  outputLimit?: number
 }
 
 /**
- * Spawns a server and waits until /health answers 200. `npm: true` runs `npm start` exactly as
- * the README says; otherwise `node bin/shopfloor.js serve`.
+ * Spawns a server on a free port (or env.PORT) and waits until `readyPath` answers 200. The
+ * environment is this process's, then SCHEDULER=off and LOG_LEVEL=warn, then `env`; a DATA_DIR
+ * without a DATABASE_URL means the embedded database, whatever DATABASE_URL this process has.
  */
-export async function startServer(env: Record<string, string>, options: { npm?: boolean; timeoutMs?: number } = {}): Promise<ServerProcess> {
+export async function startServer(env: Record<string, string>, options: StartOptions = {}): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort()
-  const [command, args] = options.npm ? ['npm', ['start', '--silent']] : [process.execPath, [BIN, 'serve']]
+  const [command, args] = options.npm ? ['npm', ['start', '--silent']] : [process.execPath, options.args ?? [BIN, 'serve']]
+  const embedded = env.DATA_DIR !== undefined && env.DATABASE_URL === undefined ? { DATABASE_URL: '' } : {}
   const child = spawn(command, args, {
     cwd: ROOT,
-    env: { ...process.env, SCHEDULER: 'off', LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { ...process.env, SCHEDULER: 'off', LOG_LEVEL: 'warn', ...embedded, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.npm, // npm starts node as a child: signal the whole group
   })
   let output = ''
-  child.stdout!.on('data', (d) => (output += d))
-  child.stderr!.on('data', (d) => (output += d))
+  const keep = (d: Buffer) => {
+    output += d
+    if (options.outputLimit && output.length > options.outputLimit) output = output.slice(-options.outputLimit)
+  }
+  child.stdout!.on('data', keep)
+  child.stderr!.on('data', keep)
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000)
+  const signal = (s: NodeJS.Signals) => {
+    if (child.exitCode !== null || child.signalCode !== null) return
+    if (options.npm) process.kill(-child.pid!, s)
+    else child.kill(s)
+  }
+
+  const deadline = Date.now() + (options.timeoutMs ?? 120_000)
+  let answers = 0
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`)
     try {
-      const res = await fetch(`${url}/health`)
-      if (res.status === 200) break
+      const status = (await fetch(url + (options.readyPath ?? '/health'))).status
+      if (status === 200) break
+      answers++
     } catch {
       // not listening yet
     }
     if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`server did not become healthy:\n${output}`)
+      signal('SIGKILL')
+      throw new Error(`server did not become ready:\n${output}`)
     }
-    await new Promise((r) => setTimeout(r, 100))
+    // Quick polls until the server answers, then slower ones: /health allows 100 calls a minute
+    // per address, and a server that is starting answers 503 meanwhile.
+    await new Promise((r) => setTimeout(r, answers === 0 ? 100 : answers <= 20 ? 250 : 1000))
   }
+
   return {
     url,
     port,
+    pid: child.pid!,
     child,
     output: () => output,
-    async stop(signal = 'SIGTERM') {
-      if (child.exitCode === null && child.signalCode === null) {
-        if (options.npm) process.kill(-child.pid!, signal)
-        else child.kill(signal)
+    async stop(s = 'SIGTERM', { killAfterMs = 30_000 } = {}) {
+      signal(s)
+      const killer = setTimeout(() => signal('SIGKILL'), killAfterMs)
+      try {
+        return await exited
+      } finally {
+        clearTimeout(killer)
       }
-      return exited
     },
   }
 }

@@ -1,26 +1,15 @@
 // Child processes of the harness: the Shopfloor server, the bare ceiling server and the load
 // generator. Each runs in its own process so that the generator never shares an event loop
 // with the server it measures.
-import { type ChildProcess, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
-import net from 'node:net'
 import path from 'node:path'
+import { BIN, ROOT, startServer } from '../../test/server-process.ts'
 import type { Scenario } from '../load/generator.ts'
 import type { LoadResult } from './stats.ts'
 
-export const ROOT = path.resolve(import.meta.dirname, '..', '..')
+export { ROOT }
 const TSX = ['--import', 'tsx']
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo
-      server.close(() => resolve(port))
-    })
-  })
-}
 
 /** Resident memory of a process in MiB (Linux /proc), or null once it is gone. */
 export function rssMiB(pid: number): number | null {
@@ -51,46 +40,14 @@ export interface Child {
   stop(): Promise<void>
 }
 
-async function waitUntilUp(child: ChildProcess, url: string, output: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000
-  for (let attempt = 1; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`process exited early (${child.exitCode}):\n${output()}`)
-    try {
-      if ((await fetch(url)).status === 200) return
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`process did not come up:\n${output()}`)
-    }
-    // Quick polls first, then one a second: /health allows 100 calls a minute per address.
-    await new Promise((r) => setTimeout(r, attempt <= 20 ? 250 : 1000))
-  }
-}
-
+/** A server process started by the shared helper (test/server-process.ts), with benchmark settings. */
 async function start(args: string[], env: Record<string, string>, readyPath: string): Promise<Child> {
-  const port = await freePort()
-  const child = spawn(process.execPath, args, {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let output = ''
-  const keep = (d: Buffer) => (output = (output + d).slice(-20_000))
-  child.stdout!.on('data', keep)
-  child.stderr!.on('data', keep)
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  const url = `http://127.0.0.1:${port}`
-  await waitUntilUp(child, url + readyPath, () => output)
+  const server = await startServer(env, { args, readyPath, outputLimit: 20_000 })
   return {
-    url,
-    pid: child.pid!,
+    url: server.url,
+    pid: server.pid,
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-      const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
-      await exited
-      clearTimeout(killer)
+      await server.stop('SIGTERM', { killAfterMs: 10_000 })
     },
   }
 }
@@ -108,8 +65,7 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
     SCHEDULER: 'off',
     ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir }),
   }
-  if (!('databaseUrl' in db)) env.DATABASE_URL = ''
-  return start([path.join(ROOT, 'bin', 'shopfloor.js'), 'serve'], env, '/health')
+  return start([BIN, 'serve'], env, '/health')
 }
 
 /** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts), with `jobs` queued jobs. */

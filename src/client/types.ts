@@ -107,6 +107,14 @@ export interface Agent {
   instructions: string | null
   capabilities: unknown[] | null
   monthly_budget_cents: number
+  /** The runner stops a run whose own cost reaches it (0 = no cap). */
+  max_run_cost_cents: number
+  /** Runaway breaker: the agent is paused when it starts this many runs in 60 minutes (0 = off). */
+  max_runs_per_hour: number
+  /** Pause after 3 finished runs on one task with the same summary. */
+  pause_on_repeat: boolean
+  /** Scheduled heartbeats skip the agent when it has nothing to do. */
+  heartbeat_skip_idle: boolean
   spend_mtd_cents?: number
   open_tasks?: number
   last_activity: Timestamp | null
@@ -137,6 +145,10 @@ export interface AgentFields {
   instructions?: string | null
   capabilities?: unknown[] | null
   monthly_budget_cents?: number
+  max_run_cost_cents?: number
+  max_runs_per_hour?: number
+  pause_on_repeat?: boolean
+  heartbeat_skip_idle?: boolean
 }
 
 export type AgentHire = AgentFields & { name: string; request_approval?: boolean }
@@ -456,10 +468,18 @@ export interface Dashboard {
   tasks_by_priority: Record<string, number>
   spend_mtd_cents: number
   monthly_budget_cents: number
+  forecast: Forecast
   range_days: number
   series: DashboardDay[]
   active_runs: Run[]
   for_you: { blocked_tasks: number; open_tasks: number; recent: Task[] } | null
+}
+
+/** Projected month-end spend at the month's pace so far (docs/runs.md "Forecast"). */
+export interface Forecast {
+  month_end_cents: number
+  by_agent: { agent_id: Uuid; month_end_cents: number; budget_reached_on: string | null }[]
+  method: string
 }
 
 export interface Costs {
@@ -469,6 +489,7 @@ export interface Costs {
   by_agent: { agent_id: Uuid; name: string; cost_cents: number; tokens_in: number; tokens_out: number; runs: number }[]
   by_project: { project_id: Uuid; name: string; cost_cents: number }[]
   by_day: { date: string; cost_cents: number }[]
+  forecast: Forecast
 }
 
 export interface Inbox {
@@ -505,3 +526,8 @@ export interface LiveEvent {
   status?: string | null
   [extra: string]: string | null | undefined
 }
+
+// --- Operations: webhooks, export and import ----------------------------------------------------
+
+export type { Webhook, WebhookCreate, WebhookDelivery, WebhookPatch, WebhookWithSecret, WebhookPayload } from '../contract/webhooks.ts'
+export type { CompanyExport, CompanyImport, Template } from '../contract/company-export.ts'

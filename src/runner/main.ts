@@ -37,7 +37,6 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
   }
 
   const runner = new Runner(client, options, log)
-  await runner.start()
   let stopping = false
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.on(signal, () => {
@@ -56,4 +55,6 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
       )
     })
   }
+  // After the handlers: a signal while the CLIs are being found still stops the runner cleanly.
+  await runner.start()
 }

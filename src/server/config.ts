@@ -45,6 +45,8 @@ export interface Config {
   webhooksAllowPrivate: boolean
   /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
   transcriptRetentionDays: number | null
+  /** Folder of the built web app to serve (WEB_DIST_DIR); null: web/dist of this checkout. */
+  webDistDir: string | null
 }
 
 export class ConfigError extends Error {}
@@ -146,5 +148,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: text(env, 'METRICS_TOKEN'),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
     transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
+    webDistDir: text(env, 'WEB_DIST_DIR'),
   }
 }

@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { userCommands } from '../../src/cli/admin-users.ts'
 import { migrate } from '../../src/server/db/migrate.ts'
 import { openPglite } from '../../src/server/db/pglite.ts'
-import { call, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
+import { call, embeddedDataDir, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
 import { signUp } from './support.ts'
 
 let t: TestApp
@@ -65,7 +63,7 @@ describe('admin users deactivate|activate', () => {
 
 describe('the shopfloor executable', () => {
   it('`shopfloor admin users deactivate EMAIL` acts on the embedded database in DATA_DIR', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-admin-'))
+    const dataDir = embeddedDataDir()
     const email = uniqueEmail('cli')
     try {
       const db = await openPglite(dataDir)

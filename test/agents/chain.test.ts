@@ -90,7 +90,7 @@ beforeAll(async () => {
       ...['STANDIN_OUT', 'STANDIN_ROOT', 'STANDIN_BIN', 'STANDIN_OTHER_COMPANY'].flatMap((name) => ['--pass-env', name]), '--agent-command', `"${process.execPath}" "${path.join(dir, 'agent.mjs')}"`],
     { SHOPFLOOR_API_KEY: ws.apiKey, STANDIN_OUT: out, STANDIN_ROOT: ROOT, STANDIN_BIN: BIN, STANDIN_OTHER_COMPANY: otherCompany },
   )
-}, 60_000)
+})
 
 afterAll(async () => {
   await runner?.stop()
@@ -117,7 +117,7 @@ describe('a manager delegating to its reports through a real runner', () => {
       const runs = await client.runs.list(companyId, { agent_id: manager.id, task_id: parent.id })
       const done = runs.find((r) => r.trigger === 'manual' && r.status === 'succeeded')
       return done && recorded(done.id) ? done : null
-    }, 40_000).catch(async (err) => {
+    }, 90_000).catch(async (err) => {
       // What happened instead, for the failure message.
       const runs = await client.runs.list(companyId)
       const detail = runs.map((r) => `${r.agent_id} ${r.trigger} ${r.status} ${r.error ?? ''}`).join('\n')

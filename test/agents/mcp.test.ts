@@ -12,7 +12,7 @@ let ws: Workspace
 beforeAll(async () => {
   server = await startTestServer()
   ws = await makeWorkspace(server.url)
-}, 60_000)
+})
 afterAll(async () => server?.close())
 
 async function connect(env: Record<string, string>): Promise<Client> {
@@ -45,7 +45,7 @@ describe('shopfloor mcp', () => {
     claimed = (await client.runs.claim(companyId, { runner_id: 'mcp-test', agent_ids: [manager.id] }))!
     ids = { ceo: ceo.id, manager: manager.id, report: report.id, peer: peer.id, peerTask: peerTask.id }
     mcp = await connect({ SHOPFLOOR_API_URL: server.url, SHOPFLOOR_API_KEY: claimed.run_token! })
-  }, 60_000)
+  })
   afterAll(async () => mcp?.close())
 
   it('lists its tools', async () => {
@@ -108,5 +108,32 @@ describe('shopfloor mcp', () => {
     const after = await mcp.callTool({ name: 'list_tasks', arguments: {} })
     expect(after.isError).toBe(true)
     expect(text(after)).toMatch(/^INVALID_TOKEN: /)
+  })
+})
+
+describe('shopfloor mcp outside a run', () => {
+  it('with a person’s key and SHOPFLOOR_COMPANY_ID the tools act with the person’s rights; get_context has no run', async () => {
+    const mcp = await connect({ SHOPFLOOR_API_URL: server.url, SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_COMPANY_ID: ws.companyId })
+    try {
+      const created = json(await mcp.callTool({ name: 'create_task', arguments: { title: 'By hand' } }))
+      expect(created).toMatchObject({ parent_id: null, created_by_agent_id: null })
+      const context = await mcp.callTool({ name: 'get_context', arguments: {} })
+      expect(context.isError).toBe(true)
+      expect(text(context)).toMatch(/not a run credential/)
+      const comment = await mcp.callTool({ name: 'add_comment', arguments: { body: 'where?' } })
+      expect(comment.isError).toBe(true)
+      expect(text(comment)).toBe('This run has no task: name the task')
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  it('without SHOPFLOOR_API_URL and SHOPFLOOR_API_KEY it says so and exits 2', async () => {
+    const { spawnSync } = await import('node:child_process')
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SHOPFLOOR_')))
+    const r = spawnSync(process.execPath, [BIN, 'mcp'], { cwd: ROOT, env, encoding: 'utf8', input: '' })
+    expect(r.status).toBe(2)
+    expect(r.stderr).toContain('set SHOPFLOOR_API_URL and SHOPFLOOR_API_KEY')
+    expect(r.stdout).toBe('')
   })
 })

@@ -31,7 +31,8 @@ describe('agents', () => {
     const shown = await op.run('agents', 'show', 'Bo')
     expect(shown.stdout).toMatch(/Reports to:\s+Ada Boss/)
     const list = await op.run('agents', 'list')
-    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TITLE\s+STATUS\s+OPEN\s+SPEND\s+BUDGET$/)
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+TITLE\s+STATUS\s+OPEN\s+SPEND\s+BUDGET$/)
+    expect(list.stdout).not.toContain(boss.id)
     expect(list.stdout).toContain('$50.00')
   })
 
@@ -51,6 +52,23 @@ describe('agents', () => {
     expect(refused.stderr).toContain('adapter_config.max_turns: Not a setting of adapter http')
     const bad = await op.run('agents', 'update', 'Claude', '--adapter-config', '[1]')
     expect(bad.stderr).toContain('--adapter-config must be a JSON object')
+  })
+
+  it('hires and updates with spend settings, and shows them', async () => {
+    const op = await operator(api, url, 'SPD')
+    const hired = await op.json('agents', 'hire', 'Careful', '--adapter', 'simulated', '--max-run-cost', '250', '--max-runs-per-hour', '20',
+      '--pause-on-repeat', 'on', '--skip-idle-heartbeats', 'on')
+    expect(hired).toMatchObject({ max_run_cost_cents: 250, max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true })
+    const updated = await op.json('agents', 'update', 'Careful', '--pause-on-repeat', 'off', '--max-runs-per-hour', '0')
+    expect(updated).toMatchObject({ max_run_cost_cents: 250, max_runs_per_hour: 0, pause_on_repeat: false, heartbeat_skip_idle: true })
+    const shown = (await op.run('agents', 'show', 'Careful')).stdout
+    expect(shown).toMatch(/Cap per run:\s+\$2\.50/)
+    expect(shown).toMatch(/Runs per hour:\s+no limit/)
+    expect(shown).toMatch(/Pause on repeat:\s+off/)
+    expect(shown).toMatch(/Skip idle heartbeats:\s+on/)
+    const bad = await op.run('agents', 'update', 'Careful', '--pause-on-repeat', 'maybe')
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain('--pause-on-repeat must be on or off, got "maybe"')
   })
 
   it('pauses, resumes, terminates (hidden from the list unless --all) and wakes', async () => {
@@ -80,9 +98,11 @@ describe('agents', () => {
     const [approval] = await op.json('approvals', 'list', '--status', 'pending')
     expect(approval).toMatchObject({ type: 'hire_agent', status: 'pending' })
     const table = await op.run('approvals', 'list')
-    expect(table.stdout).toMatch(/hire_agent\s+pending\s+Newcomer/)
+    // An approval is shown, and taken, by the start of its id.
+    expect(table.stdout).toMatch(new RegExp(`^${approval.id.slice(0, 8)}\\s+hire_agent\\s+pending\\s+Newcomer`, 'm'))
+    expect(table.stdout).not.toContain(approval.id)
 
-    expect(await op.json('approvals', 'approve', approval.id, '--note', 'welcome')).toMatchObject({
+    expect(await op.json('approvals', 'approve', approval.id.slice(0, 8), '--note', 'welcome')).toMatchObject({
       status: 'approved',
       decision_note: 'welcome',
     })
@@ -111,7 +131,12 @@ describe('task filters', () => {
     expect(await keys('--assignee', 'filterer')).toEqual(['FLT-2'])
     expect(await keys('--parent', 'flt-1')).toEqual(['FLT-2'])
     expect(await keys('--project', project.id)).toEqual(['FLT-1'])
+    expect(await keys('--project', 'p')).toEqual(['FLT-1'])
     expect(await keys('--goal', goal.id)).toEqual(['FLT-2'])
+    expect(await keys('--goal', 'g')).toEqual(['FLT-2'])
+    const shown = (await op.run('tasks', 'show', 'FLT-2')).stdout
+    expect(shown).toMatch(/Goal:\s+G\n/)
+    expect(shown).toMatch(/Parent:\s+FLT-1 Parent\n/)
     expect(await keys('--mine', '--limit', '1')).toEqual(['FLT-2'])
     const tooMany = await op.run('tasks', 'list', '--limit', '1001')
     expect(tooMany.code).toBe(5)
@@ -123,11 +148,12 @@ describe('goals, projects, routines', () => {
   it('creates nested goals and lists them as a tree', async () => {
     const op = await operator(api, url, 'GOL')
     const top = await op.json('goals', 'create', 'Launch', '--status', 'planned', '--target-date', '2031-06-01')
-    const child = await op.json('goals', 'create', 'Write docs', '--parent', top.id)
+    const child = await op.json('goals', 'create', 'Write docs', '--parent', 'launch')
     expect(child.parent_id).toBe(top.id)
     const tree = await op.run('goals', 'list')
-    expect(tree.stdout).toMatch(/^Launch \[planned\] due 2031-06-01 {2}\(.+\)\n└── Write docs \[active\]/)
-    expect(await op.json('goals', 'update', child.id, '--status', 'achieved')).toMatchObject({ status: 'achieved' })
+    expect(tree.stdout).toMatch(/^Launch \[planned\] due 2031-06-01\n└── Write docs \[active\]/)
+    expect((await op.run('goals', 'show', 'write docs')).stdout).toMatch(/Parent:\s+Launch\n/)
+    expect(await op.json('goals', 'update', 'Write docs', '--status', 'achieved')).toMatchObject({ status: 'achieved' })
     const cycle = await op.run('goals', 'update', top.id, '--parent', child.id)
     expect(cycle.code).toBe(5)
     expect(cycle.stderr).toMatch(/^GOAL_CYCLE: /)
@@ -140,8 +166,9 @@ describe('goals, projects, routines', () => {
     const project = await op.json('projects', 'create', 'Website', '--repository', 'https://example.test/site.git', '--budget', '1200')
     expect(project).toMatchObject({ name: 'Website', status: 'active', monthly_budget_cents: 1200 })
     expect((await op.run('projects', 'list')).stdout).toMatch(/Website\s+active\s+https:\/\/example.test\/site.git\s+\$12\.00/)
-    expect(await op.json('projects', 'update', project.id, '--status', 'archived')).toMatchObject({ status: 'archived' })
-    expect((await op.run('projects', 'show', project.id)).stdout).toMatch(/Status:\s+archived/)
+    expect(await op.json('projects', 'update', 'website', '--status', 'archived')).toMatchObject({ status: 'archived' })
+    expect((await op.run('projects', 'show', 'Website')).stdout).toMatch(/Status:\s+archived/)
+    expect((await op.run('projects', 'show', project.id)).code).toBe(0)
     const empty = await op.run('projects', 'update', project.id)
     expect(empty.code).toBe(1)
     expect(empty.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)

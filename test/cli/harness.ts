@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ShopfloorClient } from '../../src/client/index.ts'
-import { scratchPostgres, uniqueEmail } from '../helpers.ts'
+import { embeddedDataDir, scratchPostgres, uniqueEmail } from '../helpers.ts'
 import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
 
 export interface CliResult {
@@ -33,7 +33,7 @@ export interface CliWorld {
 
 export async function startWorld(): Promise<CliWorld> {
   const scratch = await scratchPostgres()
-  const dataDir = scratch ? null : tempDir('shopfloor-cli-data-')
+  const dataDir = scratch ? null : embeddedDataDir()
   const server = await startServer({
     ENVIRONMENT: 'test',
     ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),

@@ -1,14 +1,12 @@
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
-import os from 'node:os'
-import path from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { memberCommands } from '../../src/cli/admin-members.ts'
 import { migrate } from '../../src/server/db/migrate.ts'
 import { openPglite } from '../../src/server/db/pglite.ts'
 import { createCompany } from '../fixtures.ts'
-import { call, createUser, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
+import { call, createUser, embeddedDataDir, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
 import { auditRows, recordEvents } from './support.ts'
 
 let t: TestApp
@@ -82,7 +80,7 @@ describe('shopfloor admin members', () => {
 
 describe('the shopfloor executable', () => {
   it('`shopfloor admin members` acts on the embedded database in DATA_DIR', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-members-'))
+    const dataDir = embeddedDataDir()
     const email = uniqueEmail('member')
     try {
       const db = await openPglite(dataDir)

@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `ada-${Date.now().toString(36)}@example.test`
@@ -48,7 +48,6 @@ async function claimFor(agentId: string) {
 
 describe('web app in a browser', () => {
   beforeAll(async () => {
-    buildWebApp()
     // With TEST_DATABASE_URL the server gets a PostgreSQL database of its own, else the embedded one.
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})

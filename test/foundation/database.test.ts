@@ -2,11 +2,10 @@ import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app.ts'
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
-import { openPglite } from '../../src/server/db/pglite.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
-import { call, scratchPostgres, TEST_DATABASE_URL, testConfig, testDb } from '../helpers.ts'
+import { call, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testConfig, testDb } from '../helpers.ts'
 
 describe('the Db interface', () => {
   it('runs queries, one/many, and rolls a failed transaction back', async () => {
@@ -35,7 +34,7 @@ describe('the Db interface', () => {
 
 describe('migrations', () => {
   it('apply once; a second run applies nothing', async () => {
-    const db = await openPglite(null)
+    const db = await emptyDb()
     try {
       const all = readMigrations().map((m) => m.version)
       expect(await migrate(db)).toEqual(all)
@@ -47,7 +46,7 @@ describe('migrations', () => {
   })
 
   it.runIf(TEST_DATABASE_URL)('two instances starting together on one PostgreSQL apply each migration exactly once', async () => {
-    const scratch = (await scratchPostgres())!
+    const scratch = (await scratchPostgres({ empty: true }))!
     const a = openPostgres(scratch.url)
     const b = openPostgres(scratch.url)
     try {
@@ -65,7 +64,7 @@ describe('migrations', () => {
 
   it('a failed migration leaves the process up with /health 503 "initialization failed"', async () => {
     const config = testConfig()
-    const db = await openPglite(null)
+    const db = await testDb() // already migrated: only the broken migration is new
     const ctx = await createContext(config, createLogger(config), {
       db,
       migrations: [...readMigrations(), { version: 99999, name: '99999_broken.sql', sql: 'CREATE TABLE broken (' }],
@@ -112,10 +111,10 @@ function pgProxy(target: URL) {
 
 describe.runIf(TEST_DATABASE_URL)('PostgreSQL outage', () => {
   it('answers 503 "database: unreachable" while the server is gone and recovers without a restart', async () => {
-    const target = new URL(TEST_DATABASE_URL!)
+    const target = new URL((await fileDatabaseUrl())!)
     const proxy = pgProxy(target)
     const port = await proxy.start()
-    const url = new URL(TEST_DATABASE_URL!)
+    const url = new URL(target)
     url.port = String(port)
     url.hostname = '127.0.0.1'
     const config = testConfig({ databaseUrl: url.toString() })

@@ -1,6 +1,8 @@
 import { spawn } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { embeddedDataDir } from '../databases.ts'
 import { BIN, freePort, ROOT, startServer, tempDir } from '../server-process.ts'
+import { builtWebApp } from '../web-build.ts'
 
 async function register(url: string, email: string) {
   return fetch(`${url}/api/register`, {
@@ -12,8 +14,10 @@ async function register(url: string, email: string) {
 
 describe('the server process', () => {
   it('`npm start` keeps its data in DATA_DIR across a restart', async () => {
-    const dataDir = tempDir()
-    const first = await startServer({ DATA_DIR: dataDir }, { npm: true, timeoutMs: 120_000 })
+    const dataDir = tempDir() // empty: the first start creates the database
+    // `npm start` builds the web app first when it is stale: into the tests' folder, not web/dist.
+    const web = { WEB_DIST_DIR: await builtWebApp() }
+    const first = await startServer({ DATA_DIR: dataDir, ...web }, { npm: true, timeoutMs: 120_000 })
     const email = `persist-${Date.now()}@example.test`
     try {
       expect((await register(first.url, email)).status).toBe(201)
@@ -21,7 +25,7 @@ describe('the server process', () => {
       // npm and the server both get the signal; the server's own clean exit is tested below.
       await first.stop()
     }
-    const second = await startServer({ DATA_DIR: dataDir }, { npm: true, timeoutMs: 120_000 })
+    const second = await startServer({ DATA_DIR: dataDir, ...web }, { npm: true, timeoutMs: 120_000 })
     try {
       const login = await fetch(`${second.url}/api/login`, {
         method: 'POST',
@@ -36,7 +40,7 @@ describe('the server process', () => {
   }, 300_000)
 
   it('a second process on the same DATA_DIR refuses with a clear message', async () => {
-    const dataDir = tempDir()
+    const dataDir = embeddedDataDir()
     const first = await startServer({ DATA_DIR: dataDir })
     try {
       const port = await freePort()
@@ -56,7 +60,7 @@ describe('the server process', () => {
   }, 120_000)
 
   it('on SIGTERM finishes the request in flight, then exits 0; logs are JSON lines with a request id', async () => {
-    const server = await startServer({ DATA_DIR: tempDir(), LOG_LEVEL: 'info' })
+    const server = await startServer({ DATA_DIR: embeddedDataDir(), LOG_LEVEL: 'info' })
     // Registration hashes a password with bcrypt: slow enough to still be in flight.
     const inFlight = register(server.url, `sigterm-${Date.now()}@example.test`)
     await new Promise((r) => setTimeout(r, 30))

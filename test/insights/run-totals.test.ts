@@ -1,4 +1,4 @@
-// run_totals and task_days (migration 060) are kept by triggers in the same transaction as
+// run_totals and task_days are kept by triggers in the same transaction as
 // every run and task write. After each kind of write they must equal a fresh count of the rows
 // behind them, and the dashboard, costs and agent spend must read them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

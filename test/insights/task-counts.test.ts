@@ -1,5 +1,5 @@
 // The dashboard's task counts (task_counts) and its daily series of tasks created and completed
-// (task_days) are kept by a trigger on every task write (migrations 040, 060, 061, 067).
+// (task_days) are kept by a trigger on every task write (tasks_counters_follow()).
 // Whatever the writes, they must equal a count of the tasks themselves.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createCompany, createTask } from '../fixtures.ts'

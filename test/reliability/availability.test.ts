@@ -4,18 +4,17 @@ import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app.ts'
 import { readMigrations } from '../../src/server/db/migrate.ts'
-import { openPglite } from '../../src/server/db/pglite.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
-import { call, scratchPostgres, TEST_DATABASE_URL, testApp, testConfig, uniqueEmail } from '../helpers.ts'
+import { call, emptyDb, scratchPostgres, TEST_DATABASE_URL, testApp, testConfig, uniqueEmail } from '../helpers.ts'
 
 const register = (app: Awaited<ReturnType<typeof buildApp>>) =>
   call(app, 'POST', '/api/register', { body: { email: uniqueEmail(), password: 'password123', name: 'Early Bird' } })
 
 describe('start-up', () => {
   it.runIf(TEST_DATABASE_URL)('an API request that arrives before the migrations waits for them instead of meeting a missing table', async () => {
-    const scratch = (await scratchPostgres())!
+    const scratch = (await scratchPostgres({ empty: true }))!
     const config = testConfig({ databaseUrl: scratch.url })
     const db = openPostgres(scratch.url)
     // The migrations start (the first one takes a second), but are not awaited.
@@ -57,7 +56,7 @@ describe('start-up', () => {
 
   it('after a failed migration every API request is 503 in the envelope, never a 500 from a missing table', async () => {
     const config = testConfig()
-    const db = await openPglite(null)
+    const db = await emptyDb()
     const ctx = await createContext(config, createLogger(config), {
       db,
       migrations: [{ version: 1, name: '001_broken.sql', sql: 'CREATE TABLE broken (' }],

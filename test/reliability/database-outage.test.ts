@@ -7,7 +7,7 @@ import { buildApp } from '../../src/server/app.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
-import { call, createUser, TEST_DATABASE_URL, testConfig } from '../helpers.ts'
+import { call, createUser, fileDatabaseUrl, TEST_DATABASE_URL, testConfig } from '../helpers.ts'
 
 /** A TCP proxy to PostgreSQL that the test can cut (every connection dropped) and restore. */
 function pgProxy(target: URL) {
@@ -36,9 +36,10 @@ function pgProxy(target: URL) {
 
 describe.runIf(TEST_DATABASE_URL)('the database going away', () => {
   it('a connection lost inside a transaction fails that transaction, not the process; routes answer 503 at once; service returns', async () => {
-    const proxy = pgProxy(new URL(TEST_DATABASE_URL!))
+    const target = new URL((await fileDatabaseUrl())!)
+    const proxy = pgProxy(target)
     const port = await proxy.start()
-    const url = new URL(TEST_DATABASE_URL!)
+    const url = new URL(target)
     url.hostname = '127.0.0.1'
     url.port = String(port)
     const config = testConfig({ databaseUrl: url.toString() })

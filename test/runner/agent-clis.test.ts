@@ -89,6 +89,16 @@ it('the start-up log names the CLIs found with their versions, and the runner cl
   expect(started.adapters).not.toContain('process') // no agent command
 })
 
+it('the claims tell the server the versions found, shown in the runners list', async () => {
+  const runners = await waitFor(async () => {
+    const list = await ws.client.runners.list(ws.companyId)
+    return list.find((r) => r.runner_id === 'cli-runner')?.versions?.claude ? list : null
+  })
+  expect(runners.find((r) => r.runner_id === 'cli-runner')!.versions).toEqual({
+    claude: '2.0.14 (Claude Code)', codex: 'codex-cli 0.46.0', gemini: '0.9.0', opencode: '0.15.3', 'cursor-agent': '2025.10.28-0a91dc2',
+  })
+})
+
 describe('Claude Code (agent_cli_1)', () => {
   it('streams roles, reports usage while it runs, keeps its cost, reply and session, and gets the MCP server', async () => {
     const agent = await hire('agent_cli_1', { model: 'claude-sonnet-4-5', max_turns: 12 })
@@ -141,12 +151,23 @@ describe('Claude Code (agent_cli_1)', () => {
 
     // The environment: an allow-list, the CLI's own credential, the run's variables, a home of its own.
     expect(seen.env).toMatchObject({ ANTHROPIC_API_KEY: 'sk-ant-test', SHOPFLOOR_RUN_ID: run.id, SHOPFLOOR_API_URL: server.url })
-    // The run's own credential (a JWT), never the runner's key.
-    expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
-    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3)
+    expect(seen.env.SHOPFLOOR_API_KEY.split('.')).toHaveLength(3) // the run's credential, not the runner's key
+    expect(JSON.stringify(seen.env)).not.toContain(ws.apiKey)
     for (const name of [...Object.keys(SECRETS), 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'CURSOR_API_KEY', 'LOG_LEVEL']) expect(seen.env[name], name).toBeUndefined()
     expect(seen.env.HOME).not.toBe(process.env.HOME)
     expect(seen.env.HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
+  })
+
+  it('the agent reaches the Shopfloor MCP server as configured and acts as itself through it', async () => {
+    const agent = await hire('agent_cli_1')
+    const { task, run } = await runTask(agent.id, { mcp: 'Halfway there: tests pass.', reply: 'Reported.' })
+    expect(run.status).toBe('succeeded')
+    const [context, comment] = entries(run, 'tool')
+    expect(context.split('\n')[0]).toBe('mcp__shopfloor__get_context')
+    expect(context).toContain(run.id) // its own run, read through the server
+    expect(comment.split('\n')[0]).toBe('mcp__shopfloor__add_comment: Halfway there: tests pass.')
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.find((c) => c.body === 'Halfway there: tests pass.')).toMatchObject({ author_agent_id: agent.id, run_id: run.id })
   })
 
   it('a subscription run that reports $0 is priced at list price', async () => {
@@ -178,7 +199,8 @@ describe('Claude Code (agent_cli_1)', () => {
       const { task, run } = await runTask(agent.id, { fail })
       expect(run.status, fail).toBe('failed')
       expect(run.error).toMatch(message)
-      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_progress')
+      // A failed run puts its task back where it was before the claim (API-DECISIONS.md).
+      expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('todo')
     }
   })
 })
@@ -202,7 +224,7 @@ describe('Codex (agent_cli_2)', () => {
       '-m', 'gpt-5',
     ]))
     expect(seen.argv.find((a: string) => a.startsWith('mcp_servers.shopfloor.env_vars='))).toContain('"SHOPFLOOR_API_KEY"')
-    expect(seen.argv.join(' ')).not.toContain(ws.apiKey) // the key goes by name, not on the command line
+    expect(seen.argv.join(' ')).not.toContain(seen.env.SHOPFLOOR_API_KEY) // the credential goes by name, not on the command line
     expect(seen.argv.at(-1)).toBe('-')
     expect(seen.env.OPENAI_API_KEY).toBe('sk-openai-test')
     expect(seen.env.ANTHROPIC_API_KEY).toBeUndefined()

@@ -144,7 +144,9 @@ describe('http', () => {
     expect(entries(run, 'tool')).toEqual(['search: widgets\n3 results\n'])
     const request = requests.find((r) => r.body.run_id === run.id)!
     expect(request.authorization).toBe('Bearer s3cret')
-    expect(request.body).toMatchObject({ model: 'my-model', session_id: null, context: { task: { id: task.id } } })
+    expect(request.body).toMatchObject({ model: 'my-model', session_id: null, api_url: server.url, context: { task: { id: task.id } } })
+    expect(request.body.api_key.split('.')).toHaveLength(3) // the run's credential
+    expect(JSON.stringify(request.body)).not.toContain(ws.apiKey)
     expect(request.body.prompt).toContain('# Task')
     expect(JSON.stringify(request.body)).not.toContain('s3cret')
   })

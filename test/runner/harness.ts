@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ShopfloorClient } from '../../src/client/index.ts'
-import { scratchPostgres } from '../helpers.ts'
+import { embeddedDataDir, scratchPostgres } from '../helpers.ts'
 import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
 
 export interface TestServer {
@@ -20,7 +20,7 @@ export interface TestServer {
 /** A server on a scratch PostgreSQL database, or on an embedded database in a temp folder. */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const scratch = await scratchPostgres()
-  const dataDir = tempDir('shopfloor-runner-data-')
+  const dataDir = embeddedDataDir()
   const serverEnv = { ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env }
   const server = await startServer(serverEnv)
   return {

@@ -30,6 +30,14 @@ describe('transcript buffer', () => {
     expect(sent).toEqual([[{ role: 'agent', text: 'one\ntwo\n' }, { role: 'system', text: 'note' }]])
   })
 
+  it('keeps each tool call an entry of its own', async () => {
+    const { b, sent } = buffer({ intervalMs: 60_000 })
+    b.add('tool', 'Bash: ls\nREADME.md\n')
+    b.add('tool', 'Read: README.md\n# Hi\n')
+    await b.flush()
+    expect(sent).toEqual([[{ role: 'tool', text: 'Bash: ls\nREADME.md\n' }, { role: 'tool', text: 'Read: README.md\n# Hi\n' }]])
+  })
+
   it('sends at once when the buffered text reaches the size limit', async () => {
     const { b, sent } = buffer({ intervalMs: 60_000, maxChars: 10 })
     b.add('agent', '12345')

@@ -6,13 +6,13 @@ import fs from 'node:fs'
 import { expect, it } from 'vitest'
 import { migrate } from '../../src/server/db/migrate.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { BIN, ROOT, tempDir } from '../server-process.ts'
+import { embeddedDataDir, scratchPostgres } from '../helpers.ts'
+import { BIN, ROOT } from '../server-process.ts'
 import { makeAgent, makeCompany, makeRoutine, waitFor } from './setup.ts'
 
 it('runs on its own, fires routines, and stops cleanly on SIGTERM', async () => {
   const scratch = await scratchPostgres()
-  const dataDir = tempDir('shopfloor-scheduler-')
+  const dataDir = embeddedDataDir()
   const db = scratch ? openPostgres(scratch.url, undefined, 2) : null
   try {
     let routineId: string | null = null

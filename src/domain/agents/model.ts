@@ -17,6 +17,14 @@ export interface Agent {
   instructions: string | null
   capabilities: unknown[] | null
   monthly_budget_cents: number
+  /** The runner stops a run whose own cost reaches it (0 = no cap). */
+  max_run_cost_cents: number
+  /** Runaway breaker: most runs started in 60 minutes (0 = off). */
+  max_runs_per_hour: number
+  /** Pause after 3 finished runs on one task with the same summary. */
+  pause_on_repeat: boolean
+  /** Scheduled heartbeats skip the agent when it has nothing to do. */
+  heartbeat_skip_idle: boolean
   spend_mtd_cents: number
   open_tasks: number
   last_activity: string | null
@@ -28,7 +36,7 @@ export interface Agent {
 /** Fields set on hire and changed by PATCH, in audit order. */
 export const AGENT_FIELDS = [
   'name', 'title', 'role', 'adapter', 'adapter_config', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities',
-  'monthly_budget_cents',
+  'monthly_budget_cents', 'max_run_cost_cents', 'max_runs_per_hour', 'pause_on_repeat', 'heartbeat_skip_idle',
 ] as const
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
@@ -36,7 +44,7 @@ export type AgentField = (typeof AGENT_FIELDS)[number]
  * Open = assigned and neither done nor cancelled. The agent row is already limited to the
  * company, and a task can only be assigned within its company, so the count needs no company
  * condition - adding one makes the planner combine it with a company-wide index. The partial
- * index tasks_open_assignee (migration 021) makes it an index-only scan.
+ * index tasks_open_assignee makes it an index-only scan.
  */
 const OPEN_TASKS_SQL = `
   SELECT count(*)::int AS open_tasks FROM tasks t
@@ -45,7 +53,8 @@ const OPEN_TASKS_SQL = `
 /** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
 export const AGENT_SELECT = `
   SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.adapter_config, a.reports_to_id, a.heartbeat_cron,
-         a.instructions, a.capabilities, a.monthly_budget_cents, s.spend_mtd_cents, o.open_tasks,
+         a.instructions, a.capabilities, a.monthly_budget_cents, a.max_run_cost_cents, a.max_runs_per_hour,
+         a.pause_on_repeat, a.heartbeat_skip_idle, s.spend_mtd_cents, o.open_tasks,
          a.last_activity, a.avatar_seed, a.status, a.created_at
     FROM agents a
     CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s

@@ -11,6 +11,8 @@ import { orgChart } from './org.ts'
 import { getAgent, listAgents } from './read.ts'
 import { type AgentPatch, updateAgent } from './update.ts'
 
+// 0 or more, within the stored integer (a larger number is a 422, not a database error).
+const count = { type: 'integer', minimum: 0, maximum: 2147483647 } as const
 const text = (maxLength?: number) => nullable({ type: 'string', ...(maxLength ? { maxLength } : {}) })
 
 // Create-time limits; on update title, role and adapter are not length-checked (SPEC.md).
@@ -21,6 +23,10 @@ const commonFields = {
   capabilities: nullable({ type: 'array' }),
   monthly_budget_cents: cents,
   adapter_config: AdapterConfig,
+  max_run_cost_cents: count,
+  max_runs_per_hour: count,
+  pause_on_repeat: { type: 'boolean' },
+  heartbeat_skip_idle: { type: 'boolean' },
 } as const
 const name = { type: 'string', minLength: 1, maxLength: 100 } as const
 

@@ -8,7 +8,7 @@ export const MONTH_START_SQL = `date_trunc('month', now())`
 /**
  * Month-to-date spend of the agent whose id is the SQL expression `agentId` (a parameter such
  * as `$1`, or a column of an outer query): the agent's rows of run_totals since the month began
- * (a few per day, kept by triggers: migration 060), whatever number of runs they add up.
+ * (a few per day, kept by triggers: runs_totals_follow()), whatever number of runs they add up.
  */
 export function agentSpendMtdSql(agentId: string): string {
   return `

@@ -13,7 +13,7 @@ import { approvalLabel } from './model.ts'
  * that approval.
  */
 export async function enforceBudget(tx: Tx, companyId: string, agentId: string): Promise<void> {
-  // The spend adds up run_totals, whose triggers run at commit (migration 060). Lock the agent,
+  // The spend adds up run_totals, whose triggers run at commit (runs_totals_follow()). Lock the agent,
   // then have this transaction's pending run changes written to the totals now, so the spend
   // includes the run that just finished. Run, agent, totals: the order every path locks them in.
   const exists = await tx.one('SELECT 1 FROM agents WHERE id = $1 AND company_id = $2 FOR NO KEY UPDATE', [agentId, companyId])

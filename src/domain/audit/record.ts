@@ -64,25 +64,9 @@ export async function recordAudit(tx: Queryable | Tx, entry: AuditEntry): Promis
 }
 
 /**
- * SQL for the instant of a company's next audit event (`company` is an SQL expression such as
- * `$1`): the database clock, or 1 µs after the company's newest event when the clock has not
- * moved on. Events written together take it and the following microseconds. Two transactions
- * that pick the same instant meet on the unique index audit_events_page, and the loser tries
- * again after the winner committed. created_at is thus unique per company, which lets the
- * activity list page by created_at alone. claim_run (migration 065) spells the same
- * expression out in SQL.
+ * The actor columns of an audit event; `runId` defaults to the agent actor's run. As JSON they
+ * are the actor part of an event for record_audit_events().
  */
-export function auditInstantSql(company: string): string {
-  return `greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = ${company}) + interval '1 microsecond')`
-}
-
-/** True for the error of an audit event that met another one's instant (see auditInstantSql). */
-export function isAuditInstantTaken(err: unknown): boolean {
-  const e = err as { code?: string; constraint?: string; message?: string }
-  return e?.code === '23505' && (e.constraint === 'audit_events_page' || String(e.message).includes('audit_events_page'))
-}
-
-/** The actor columns of an audit event; `runId` defaults to the agent actor's run. */
 export function actorColumns(actor: Actor, runId?: string | null) {
   return {
     actor_type: actor.type,
@@ -94,13 +78,17 @@ export function actorColumns(actor: Actor, runId?: string | null) {
 }
 
 /**
- * Writes audit events of one company in one statement, in the order given, 1 µs apart from
- * the instant auditInstantSql picks. Rows that met another transaction's instants are skipped
- * (ON CONFLICT, once the other committed); then this write takes its rows back and tries again.
+ * Writes audit events of one company in one statement, in the order given, through
+ * record_audit_events() (db/functions/record_audit_events.sql): the one writer of audit_events,
+ * which also picks their instants.
  */
 async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void> {
-  const { companyId } = entries[0]
-  const rows = JSON.stringify(entries.map((entry) => ({
+  await tx.query('SELECT record_audit_events($1, $2::jsonb)', [entries[0].companyId, auditEventsJson(entries)])
+}
+
+/** The `events` argument of record_audit_events() for these entries. */
+function auditEventsJson(entries: Omit<AuditEntry, 'companyId'>[]): string {
+  return JSON.stringify(entries.map((entry) => ({
     ...actorColumns(entry.actor, entry.runId),
     verb: entry.verb,
     entity_type: entry.entityType,
@@ -108,25 +96,4 @@ async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void>
     label: entry.label,
     changes: entry.changes ?? {},
   })))
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const inserted = await tx.many<{ id: string }>(
-      `INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id,
-                                 verb, entity_type, entity_id, label, changes, run_id, created_at)
-       SELECT $1, e.actor_type, e.actor_name, e.actor_user_id, e.actor_agent_id, e.verb, e.entity_type, e.entity_id,
-              e.label, e.changes, e.run_id, start.at + (e.n - 1) * interval '1 microsecond'
-         FROM ROWS FROM (jsonb_to_recordset($2::jsonb)
-                AS (actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, verb text,
-                    entity_type text, entity_id uuid, label text, changes jsonb, run_id uuid))
-              WITH ORDINALITY AS e(actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
-                                   label, changes, run_id, n),
-              (SELECT ${auditInstantSql('$1')} AS at) start
-        ORDER BY e.n
-       ON CONFLICT (company_id, created_at) DO NOTHING
-       RETURNING id`,
-      [companyId, rows],
-    )
-    if (inserted.length === entries.length) return
-    if (inserted.length > 0) await tx.query('DELETE FROM audit_events WHERE id = ANY($1::uuid[])', [inserted.map((r) => r.id)])
-  }
-  throw new Error('could not allocate audit timestamps')
 }

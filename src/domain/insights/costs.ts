@@ -1,5 +1,6 @@
 import type { Db } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
+import { forecast } from './forecast.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
 export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
@@ -9,7 +10,7 @@ export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
  * listed; lists ordered by cost. A run counts in the month it was created, as for month-to-date
  * spend, and for the project its task is in now. One statement over the month's rows of
- * run_totals (a few per agent and day, kept by triggers: migration 060).
+ * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
 export async function costs(db: Db, companyId: string, month: string | null) {
@@ -47,5 +48,6 @@ export async function costs(db: Db, companyId: string, month: string | null) {
     by_agent: sums.by_agent,
     by_project: sums.by_project,
     by_day: sums.by_day,
+    forecast: await forecast(db, companyId, `${sums.month}-01`),
   }
 }

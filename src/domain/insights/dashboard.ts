@@ -1,6 +1,7 @@
 import type { Db } from '../../server/db/db.ts'
 import { runColumns } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
+import { forecast } from './forecast.ts'
 
 export const DASHBOARD_DAYS = [7, 14, 30] as const
 
@@ -16,7 +17,9 @@ const OPEN = `status NOT IN ('done', 'cancelled')`
  * (tasks_open_creator, tasks_created_by). The queries are independent and run side by side.
  */
 export async function dashboard(db: Db, companyId: string, userId: string, days: number) {
-  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent] = await Promise.all([
+  const now = new Date()
+  const monthStart = now.toISOString().slice(0, 8) + '01'
+  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent, projected] = await Promise.all([
     db.one<{ total: number; running: number; paused: number }>(
       `SELECT count(*) FILTER (WHERE status <> 'terminated')::int AS total,
               count(*) FILTER (WHERE status = 'running')::int AS running,
@@ -25,7 +28,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId],
     ),
     db.many<{ status: string; priority: string; n: number }>(
-      // Kept by triggers in slots (migrations 040, 061).
+      // Kept by a trigger in slots (tasks_counters_follow()).
       'SELECT status, priority, sum(n)::int AS n FROM task_counts WHERE company_id = $1 GROUP BY status, priority',
       [companyId],
     ),
@@ -50,6 +53,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${RECENT_TASKS}`,
       [companyId, userId],
     ),
+    forecast(db, companyId, monthStart, now),
   ])
 
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<string, number>
@@ -69,6 +73,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
     tasks_by_priority: byPriority,
     spend_mtd_cents: money.spend,
     monthly_budget_cents: budget!.budget,
+    forecast: projected,
     range_days: days,
     series: money.series,
     active_runs: activeRuns,
@@ -79,7 +84,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
 /**
  * Month-to-date spend and the daily series: one entry per UTC day of the range, oldest first,
  * ending today, days without activity 0. Runs are read from run_totals and tasks from
- * task_days (migration 060), a few rows per agent and day kept by triggers, so the cost does
+ * task_days, a few rows per agent and day kept by triggers, so the cost does
  * not grow with the number of runs or tasks.
  */
 async function spendAndSeries(db: Db, companyId: string, days: number) {

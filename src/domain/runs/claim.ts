@@ -1,7 +1,8 @@
 import type { AppContext } from '../../server/context.ts'
-import { writeHot } from '../../server/db/write.ts'
-import { type Actor, actorColumns, isAuditInstantTaken } from '../audit/record.ts'
+import { write, writeHot } from '../../server/db/write.ts'
+import { type Actor, actorColumns } from '../audit/record.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
+import { tripRunLimit } from './breaker.ts'
 import { expireStaleRuns } from './expire.ts'
 import { runUpdatedEvent } from './finish.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
@@ -16,14 +17,16 @@ export interface ClaimFilter {
 
 /** Attempts per claim request (SPEC.md "Business limits"). */
 const CLAIM_ATTEMPTS = 5
-/** Attempts in all, counting those that only lost their audit instant or met stale runs. */
+/** Attempts in all, counting those that met stale runs. */
 const MAX_TRIES = 20
 
 /**
- * SQLSTATEs that mean "another claimer won this race, try again": the unique index allowing
- * one running run per agent (23505) and a deadlock with a concurrent write on the agent (40P01).
+ * True for the errors that mean "another claimer won this race, try again": the unique index
+ * allowing one running run per agent, and a deadlock with a concurrent write on the agent.
  */
-const LOST_RACE = new Set(['23505', '40P01'])
+function lostRace(err: { code?: string; constraint?: string }): boolean {
+  return (err?.code === '23505' && err.constraint === 'runs_one_running_per_agent') || err?.code === '40P01'
+}
 
 const RUN_FIELDS = runWithTranscriptColumns().split(', ') as (keyof Run)[]
 
@@ -31,7 +34,7 @@ const RUN_FIELDS = runWithTranscriptColumns().split(', ') as (keyof Run)[]
  * Claims the oldest eligible queued run of the company for a runner, or returns null. The run
  * comes with its transcript, for the run context.
  *
- * Each attempt is one statement, claim_run() (migration 065), committed as it completes. The
+ * Each attempt is one statement, claim_run() (db/functions/claim_run.sql), committed as it completes. The
  * candidate run and its agent are locked with SKIP LOCKED, so runners never wait for each other
  * or for a write on the agent (a wake, a pause) and never get the same run. Should two runners
  * still pick different runs of one agent, they collide on runs_one_running_per_agent; the loser
@@ -54,7 +57,7 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
           params,
         )
         const got = row!.claimed
-        if (got && !got.stale) {
+        if (got && !got.stale && !got.tripped) {
           // A run starting publishes agent.updated even when the agent was already running.
           tx.publish(companyId, { type: 'agent.updated', id: got.agent_id })
           if (got.started_task_id) tx.publish(companyId, { type: 'task.updated', id: got.started_task_id })
@@ -63,9 +66,7 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
         return got
       })
     } catch (err: any) {
-      // Its audit instant was taken by a concurrent write of the company: not a lost race.
-      if (isAuditInstantTaken(err)) continue
-      if (!LOST_RACE.has(err?.code)) throw err
+      if (!lostRace(err)) throw err
       if (++lostRaces === CLAIM_ATTEMPTS) return null
       continue
     }
@@ -74,7 +75,12 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
       await expireStaleRuns(ctx, companyId)
       continue
     }
+    if (claimed.tripped) {
+      // The runaway breaker: pause them (each re-checked under its lock), then claim again.
+      for (const agentId of claimed.tripped as string[]) await write(ctx, (tx) => tripRunLimit(tx, companyId, agentId))
+      continue
+    }
     return Object.fromEntries(RUN_FIELDS.map((field) => [field, claimed[field]])) as unknown as Run
   }
-  throw new Error('could not claim a run: every try met a taken audit instant or stale runs')
+  throw new Error('could not claim a run: every try met stale runs or agents the runaway breaker paused')
 }

@@ -15,8 +15,9 @@ export interface QueueRunInput {
 }
 
 /**
- * Queues a run, or reuses the identical queued run (same agent, task and routine) when there
- * is one: a partial unique index allows only one, so concurrent callers cannot make two.
+ * Queues a run (queue_run(), db/functions/queue_run.sql), or reuses the identical queued run
+ * (same agent, task and routine) when there is one: a partial unique index allows only one, so
+ * concurrent callers cannot make two.
  * Either way `run.created` is published (after commit) with the run's id. The caller has
  * already decided the agent may be woken (not dormant).
  */
@@ -26,16 +27,7 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
   const transcript = input.reason ? [{ timestamp: null, role: 'system', text: input.reason }] : []
   for (let attempt = 0; attempt < 5; attempt++) {
     const created = await tx.one<Run>(
-      `INSERT INTO runs (company_id, agent_id, task_id, routine_id, trigger, transcript)
-       VALUES ($1, $2, $3, $4, $5,
-               (SELECT coalesce(jsonb_agg(jsonb_set(e, '{timestamp}', to_jsonb(now()))), '[]'::jsonb)
-                  FROM jsonb_array_elements($6::jsonb) e))
-       ON CONFLICT (agent_id,
-                    coalesce(task_id, '00000000-0000-0000-0000-000000000000'::uuid),
-                    coalesce(routine_id, '00000000-0000-0000-0000-000000000000'::uuid))
-         WHERE status = 'queued'
-       DO NOTHING
-       RETURNING ${runColumns()}`,
+      `SELECT ${runColumns()} FROM queue_run($1, $2, $3, $4, $5, $6::jsonb)`,
       [input.companyId, input.agentId, taskId, routineId, input.trigger, JSON.stringify(transcript)],
     )
     if (created) {

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../server/context.ts'
 import { write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
-import { type Actor, actorColumns, auditInstantSql, isAuditInstantTaken } from '../audit/record.ts'
+import { type Actor, actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
@@ -74,15 +74,15 @@ const REPORTED = `UPDATE runs SET
  * without BEGIN/COMMIT (it was five round trips on the runners' hot path): the run's changes,
  * its agent back to idle (error when it failed) when this was its last running run
  * (agent-status.ts; the statement's snapshot still sees this run running, so it is left out),
- * and the run's audit event, labelled with the agent's name. Null when the run is not held by
- * the runner, its agent has a budget, or it failed after its claim moved its task (which goes back:
- * runEnded), all of which need the transaction below. A taken
- * audit instant fails the statement, which then writes nothing and is tried again.
+ * and the run's audit event (record_audit_events), labelled with the agent's name. Null when the
+ * run is not held by the runner, its agent has a budget or pause_on_repeat, or it failed after its claim moved its
+ * task (which goes back: runEnded), all of which need the transaction below.
  */
 const FINISH_UNBUDGETED = `
   WITH run AS (
     ${REPORTED}
-      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND monthly_budget_cents > 0)
+      -- A budget to check, or pause_on_repeat to look at (runEnded): transaction path.
+      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND (monthly_budget_cents > 0 OR pause_on_repeat))
       -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
     RETURNING ${runColumns()}
@@ -92,17 +92,16 @@ const FINISH_UNBUDGETED = `
       FROM run
      WHERE a.id = run.agent_id AND a.company_id = $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.agent_id = a.id AND r.status = 'running' AND r.id <> run.id)
-  ), audit AS (
-    INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
-                              verb, entity_type, entity_id, label, changes, created_at)
-    SELECT $2, $15, $16, $17::uuid, $18::uuid, $19::uuid, run.status, 'run', run.id, a.name || ' (' || run.trigger || ')',
-           jsonb_build_object('status', jsonb_build_array('running', run.status))
-             || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
-                     THEN jsonb_build_object('error', jsonb_build_array(NULL, run.error)) ELSE '{}'::jsonb END,
-           ${auditInstantSql('$2')}
+  ), audit AS MATERIALIZED (
+    SELECT record_audit_events($2, jsonb_build_array($15::jsonb || jsonb_build_object(
+             'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',
+             'changes', jsonb_build_object('status', jsonb_build_array('running', run.status))
+                          || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
+                                  THEN jsonb_build_object('error', jsonb_build_array(NULL, run.error)) ELSE '{}'::jsonb END))) AS written
       FROM run JOIN agents a ON a.id = run.agent_id
   )
-  SELECT * FROM run`
+  -- Joining audit makes the statement write the event.
+  SELECT run.* FROM run, audit`
 
 /**
  * A report that finishes the run: its audit event, the agent's move and, for an agent with a
@@ -110,26 +109,16 @@ const FINISH_UNBUDGETED = `
  * has no budget (FINISH_UNBUDGETED).
  */
 async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor): Promise<Run | null> {
-  const a = actorColumns(actor)
-  const unbudgeted = [...params, a.actor_type, a.actor_name, a.actor_user_id, a.actor_agent_id, a.run_id]
-  for (let attempt = 0; attempt < AUDIT_ATTEMPTS; attempt++) {
-    let run: Run | null
-    try {
-      run = await writeHot(ctx, companyId, async (tx) => {
-        const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
-        if (finished) {
-          tx.publish(companyId, { type: 'agent.updated', id: finished.agent_id })
-          tx.publish(companyId, runUpdatedEvent(finished))
-        }
-        return finished
-      })
-    } catch (err) {
-      if (isAuditInstantTaken(err)) continue
-      throw err
+  const unbudgeted = [...params, JSON.stringify(actorColumns(actor))]
+  const run = await writeHot(ctx, companyId, async (tx) => {
+    const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
+    if (finished) {
+      tx.publish(companyId, { type: 'agent.updated', id: finished.agent_id })
+      tx.publish(companyId, runUpdatedEvent(finished))
     }
-    if (!run) break
-    return run
-  }
+    return finished
+  })
+  if (run) return run
   return write(ctx, async (tx) => {
     const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, params)
     if (!run) return null
@@ -138,9 +127,6 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
     return run
   })
 }
-
-/** Attempts of the one-statement finish: each lost race for an audit instant costs one. */
-const AUDIT_ATTEMPTS = 20
 
 /**
  * A progress report (no status, or `running`) audits nothing, so it is one statement sent

@@ -2,7 +2,7 @@ import type { AppContext } from '../../server/context.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import { writeHot } from '../../server/db/write.ts'
 import { DORMANT_STATUSES } from '../agents/status.ts'
-import { type Actor, actorColumns, auditInstantSql, isAuditInstantTaken } from '../audit/record.ts'
+import { type Actor, actorColumns } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 import { actingUserId } from './acting.ts'
 import { NO_RUN_STATUSES, TASK_FIELDS, type Task } from './model.ts'
@@ -36,10 +36,10 @@ const CREATED_CHANGES = `(SELECT coalesce(jsonb_object_agg(f.key, jsonb_build_ar
 /**
  * The whole create as one statement: checks that the assignee and every linked entity are in
  * the company, takes the next number under the company row's lock, inserts the task, queues
- * its assignment run when the assignee is available and the status is open work (the rule of
- * queueAssignment; a task just made has no identical queued run, so none of queueRun's reuse
- * is needed), and writes both audit events (task created; run queued, 1 µs later).
- * Nothing is written when a check fails.
+ * its assignment run (queue_run) when the assignee is available and the status is open work
+ * (the rule of queueAssignment; a task just made has no identical queued run, so none of
+ * queueRun's reuse is needed), and writes both audit events (record_audit_events: task created;
+ * run queued, 1 µs later). Nothing is written when a check fails.
  */
 const CREATE_SQL = `
   WITH assignee AS (
@@ -60,31 +60,30 @@ const CREATE_SQL = `
            CASE WHEN $4 = 'done' THEN now() END
       FROM numbered
     RETURNING *
-  ), run AS (
-    INSERT INTO runs (company_id, agent_id, task_id, trigger)
-    SELECT $1, assignee.id, t.id, 'assignment' FROM t, assignee
+  ), wakes AS (
+    SELECT assignee.id AS agent_id, t.id AS task_id FROM t, assignee
      WHERE NOT (assignee.status = ANY($14::text[])) AND NOT (t.status = ANY($15::text[]))
-    RETURNING id, agent_id, trigger
-  ), stamp AS (
-    SELECT ${auditInstantSql('$1')} AS at
-  ), audit AS (
-    INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id, run_id,
-                              verb, entity_type, entity_id, label, changes, created_at)
-    SELECT $1, $16, $17, $18::uuid, $19::uuid, $20::uuid, 'created', 'task', t.id, numbered.task_prefix || '-' || t.number || ' ' || t.title,
-           ${CREATED_CHANGES}, stamp.at
-      FROM t, numbered, stamp
-    UNION ALL
-    SELECT $1, $16, $17, $18::uuid, $19::uuid, $20::uuid, 'queued', 'run', run.id, assignee.name || ' (' || run.trigger || ')',
-           '{"status": [null, "queued"]}'::jsonb, stamp.at + interval '1 microsecond'
-      FROM run, assignee, stamp
+  ), run AS MATERIALIZED (
+    SELECT q.id, q.agent_id, q.trigger FROM wakes, queue_run($1, wakes.agent_id, wakes.task_id, NULL, 'assignment', '[]') q
+  ), audit AS MATERIALIZED (
+    SELECT record_audit_events($1,
+             jsonb_build_array($16::jsonb || jsonb_build_object(
+               'verb', 'created', 'entity_type', 'task', 'entity_id', t.id,
+               'label', numbered.task_prefix || '-' || t.number || ' ' || t.title, 'changes', ${CREATED_CHANGES}))
+             || coalesce((SELECT jsonb_build_array($16::jsonb || jsonb_build_object(
+                  'verb', 'queued', 'entity_type', 'run', 'entity_id', run.id, 'label', assignee.name || ' (' || run.trigger || ')',
+                  'changes', '{"status": [null, "queued"]}'::jsonb))
+                  FROM run, assignee), '[]'::jsonb)) AS written
+      FROM t, numbered
   )
+  -- Joining audit makes the statement write the events.
   SELECT t.id, numbered.task_prefix || '-' || t.number AS key, t.number, t.title, t.description, t.status, t.priority,
          t.assignee_agent_id, t.project_id, t.goal_id, t.parent_id, t.due_date, t.sort_order,
          t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at,
          (SELECT id FROM run) AS run_id, (SELECT agent_id FROM run) AS run_agent_id
-    FROM t, numbered`
+    FROM t, numbered, audit`
 
-/** Attempts per create: each lost race for an audit instant costs one. */
+/** Attempts per create: each costs one only when a linked entity appeared during the create. */
 const CREATE_ATTEMPTS = 20
 
 /**
@@ -100,29 +99,21 @@ const CREATE_ATTEMPTS = 20
  * trips held it for about 12 ms per create). All or nothing still: a statement is atomic.
  */
 export async function createTask(ctx: Pick<AppContext, 'db' | 'bus'>, companyId: string, actor: Actor, input: TaskInput): Promise<Task> {
-  const actorCols = actorColumns(actor)
   const params = [
     companyId, input.title, input.description ?? null, input.status ?? 'todo', input.priority ?? 'medium',
     input.assignee_agent_id ?? null, input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null,
     input.due_date ?? null, input.sort_order ?? 0, actor.type === 'agent' ? actor.agentId : null, actingUserId(actor),
-    DORMANT_STATUSES, NO_RUN_STATUSES,
-    actorCols.actor_type, actorCols.actor_name, actorCols.actor_user_id, actorCols.actor_agent_id, actorCols.run_id,
+    DORMANT_STATUSES, NO_RUN_STATUSES, JSON.stringify(actorColumns(actor)),
   ]
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-    let row: (Task & { run_id: string | null; run_agent_id: string | null }) | null
-    try {
-      row = await writeHot(ctx, companyId, async (tx) => {
-        const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(CREATE_SQL, params)
-        if (created) {
-          tx.publish(companyId, { type: 'task.created', id: created.id })
-          if (created.run_id) tx.publish(companyId, { type: 'run.created', id: created.run_id, agent_id: created.run_agent_id })
-        }
-        return created
-      })
-    } catch (err) {
-      if (isAuditInstantTaken(err)) continue
-      throw err
-    }
+    const row = await writeHot(ctx, companyId, async (tx) => {
+      const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(CREATE_SQL, params)
+      if (created) {
+        tx.publish(companyId, { type: 'task.created', id: created.id })
+        if (created.run_id) tx.publish(companyId, { type: 'run.created', id: created.run_id, agent_id: created.run_agent_id })
+      }
+      return created
+    })
     if (!row) {
       // A check failed: find which, for the 404 that names it.
       if (input.assignee_agent_id) await findInCompany(ctx.db, 'agents', companyId, input.assignee_agent_id, 'Assignee')

@@ -46,6 +46,9 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv): Promi
       signal,
       body: JSON.stringify({
         run_id: context.run.id,
+        // Where and how the agent calls back: the API and the run's own credential.
+        api_url: input.env.SHOPFLOOR_API_URL,
+        api_key: input.env.SHOPFLOOR_API_KEY,
         prompt: input.prompt,
         session_id: input.resumeSession,
         model: config.model ?? null,

@@ -23,7 +23,8 @@ export const DIALECTS: Record<CliAdapterName, Dialect> = {
 /**
  * The adapters this runner can take runs for, by agent `adapter` value: simulated and http
  * always, process with an agent command (or agents' own, with --allow-agent-commands), and each
- * agent CLI whose executable is there. The start-up log names the CLIs found and their versions.
+ * agent CLI whose executable is there. The start-up log names the CLIs found and their versions,
+ * which also go into `options.versions` (by program) for the claims to tell the server.
  */
 export async function buildAdapters(options: RunnerOptions, log?: Logger): Promise<Map<string, Adapter>> {
   const adapters = new Map<string, Adapter>([['simulated', simulatedAdapter], ['http', httpAdapter(process.env)]])
@@ -37,15 +38,18 @@ export async function buildAdapters(options: RunnerOptions, log?: Logger): Promi
     return [name, command, await findCli(command)] as const
   }))
   const clis: Record<string, string> = {}
+  const versions: Record<string, string> = {}
   for (const [name, command, cli] of found) {
     if (!cli) {
       if (options.cliCommands[name]) log?.warn({ adapter: name, command }, `${DIALECTS[name].product} executable not found; its runs are left to other runners`)
       continue
     }
     clis[name] = `${DIALECTS[name].product} ${cli.version} (${cli.path})`
+    versions[DIALECTS[name].executable] = cli.version.slice(0, 100)
     adapters.set(name, cliAdapter(DIALECTS[name], { executable: cli.path, killAfterMs, keptHomes: options.agentHomes !== null }))
   }
   log?.info({ clis }, Object.keys(clis).length ? 'agent CLIs found' : 'no agent CLI found on PATH')
+  options.versions = versions
   return adapters
 }
 

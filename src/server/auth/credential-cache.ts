@@ -1,7 +1,7 @@
 import type { Db, Listener } from '../db/db.ts'
 import type { Authenticated } from './authenticate.ts'
 
-/** Notified by the triggers of migration 063 when a key, a user or a membership changes. */
+/** Notified by the triggers that call notify_credentials_changed() (db/functions/) when a key, a user or a membership changes. */
 export const CREDENTIALS_CHANNEL = 'credentials_changed'
 
 /** How long an answer is kept at most, whatever happens. */

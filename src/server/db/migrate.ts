@@ -13,13 +13,26 @@ export interface Migration {
   sql: string
 }
 
-/** Numbered files `NNN_name.sql`, in order. */
+/** Numbered files `NNN_name.sql`, in order, with their `\ir` includes expanded. */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
   return fs
     .readdirSync(dir)
     .filter((f) => /^\d+_.+\.sql$/.test(f))
-    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: fs.readFileSync(path.join(dir, f), 'utf8') }))
+    .map((f) => ({ version: Number(f.split('_')[0]), name: f, sql: readSql(path.join(dir, f)) }))
     .sort((a, b) => a.version - b.version)
+}
+
+/**
+ * A migration's text with each line `\ir <file>` replaced by that file, read relative to the
+ * including file: psql's meta-command, so a migration also runs as is with `psql -f`. Functions
+ * live in files of their own (db/functions/) that migrations include this way.
+ */
+function readSql(file: string, seen: string[] = []): string {
+  if (seen.includes(file)) throw new Error(`${file} includes itself (through ${seen.map((f) => path.basename(f)).join(' -> ')})`)
+  const text = fs.readFileSync(file, 'utf8')
+  return text.replace(/^\\ir\s+(\S+)[ \t]*$/gm, (_, included: string) =>
+    readSql(path.resolve(path.dirname(file), included), [...seen, file]),
+  )
 }
 
 /**

@@ -7,9 +7,11 @@ import { parsers } from './types.ts'
 /**
  * The embedded database. `dataDir` null keeps it in memory (tests). PGlite is a single
  * session, so its own transaction() serialises transactions; a folder lock stops a second
- * process from opening the same files, which would corrupt them.
+ * process from opening the same files, which would corrupt them. `from` starts the database
+ * as a copy of a data-folder archive (PGlite's dumpDataDir) instead of creating it, which takes
+ * seconds: the tests load a migrated template this way.
  */
-export async function openPglite(dataDir: string | null): Promise<Db> {
+export async function openPglite(dataDir: string | null, options: { from?: Blob } = {}): Promise<Db> {
   let release = () => {}
   if (dataDir) {
     fs.mkdirSync(dataDir, { recursive: true })
@@ -17,7 +19,7 @@ export async function openPglite(dataDir: string | null): Promise<Db> {
   }
   let db: PGlite
   try {
-    db = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, parsers })
+    db = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, loadDataDir: options.from, parsers })
     await db.waitReady
     await db.exec("SET TIME ZONE 'UTC'")
   } catch (err) {

@@ -6,7 +6,7 @@
 // trailing zeros of the fraction (`05.5+00`, `05+00`), and the embedded database's clock
 // often has milliseconds only, so the fraction is padded: every timestamp has six digits.
 
-export const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114, date: 1082 } as const
+export const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114, date: 1082, json: 114, jsonb: 3802 } as const
 
 export function isoTimestamp(value: string): string {
   // "2026-01-02 03:04:05.123456+00" -> "2026-01-02T03:04:05.123456+00:00"
@@ -16,6 +16,17 @@ export function isoTimestamp(value: string): string {
   if (/[+-]\d\d$/.test(out)) out += ':00'
   else if (!/([+-]\d\d:\d\d|Z)$/.test(out)) out += '+00:00'
   return out
+}
+
+// Timestamps inside JSON built by SQL (to_jsonb of a row, transcript stamps) come as
+// "...T03:04:05.5+00:00": the same six digits are restored there. The raw text is searched
+// first, so JSON without such a value (most of it) is parsed without a reviver.
+const SHORT_FRACTION = /T\d\d:\d\d:\d\d(?:\.\d{1,5})?[+-]\d\d:\d\d"/
+const JSON_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?[+-]\d\d:\d\d$/
+
+export function parseJson(text: string): unknown {
+  if (!SHORT_FRACTION.test(text)) return JSON.parse(text)
+  return JSON.parse(text, (_key, value) => (typeof value === 'string' && JSON_TIMESTAMP.test(value) ? isoTimestamp(value) : value))
 }
 
 /** Counts and sums: PostgreSQL sends bigint and numeric as text; our values fit a double. */
@@ -29,4 +40,6 @@ export const parsers: Record<number, (value: string) => unknown> = {
   [OID.timestamptz]: isoTimestamp,
   [OID.timestamp]: isoTimestamp,
   [OID.date]: (v: string) => v,
+  [OID.json]: parseJson,
+  [OID.jsonb]: parseJson,
 }

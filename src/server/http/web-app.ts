@@ -17,7 +17,7 @@ export function prefersHtml(request: FastifyRequest): boolean {
 }
 
 /**
- * Serves the built web app (web/dist) when it exists: its files as static assets, and its
+ * Serves the built web app (web/dist, or the folder WEB_DIST_DIR names) when it exists: its files as static assets, and its
  * index.html for any other browser page outside the API (so /reset-password?token=... works).
  * Returns the fallback used for pages that match no route.
  */

@@ -4,7 +4,7 @@
 const OUTPUT_KEEP_CHARS = 1000
 const CALL_KEEP_CHARS = 300
 /** Input fields that say the most about a call, in order. */
-const KEY_FIELDS = ['command', 'cmd', 'file_path', 'filePath', 'path', 'pattern', 'url', 'query', 'description', 'prompt']
+const KEY_FIELDS = ['command', 'cmd', 'file_path', 'filePath', 'path', 'pattern', 'url', 'query', 'title', 'body', 'description', 'prompt']
 
 export function toolCall(name: string, input: unknown): string {
   let detail = ''

@@ -1,0 +1,112 @@
+// Runs once per `vitest run`, before any test file: migrates one template database, which each
+// test file then clones instead of migrating a database of its own (test/databases.ts).
+//   - TEST_DATABASE_URL set: a template database on that PostgreSQL server; files clone it with
+//     CREATE DATABASE ... TEMPLATE.
+//   - always: an embedded database folder, also saved as a data-folder archive; without a
+//     server, testDb() loads the archive into memory; server processes on the embedded
+//     database start on a copy of the folder.
+// Also makes the run's temporary folder (where the web app is built for the tests that serve
+// it). At the end every database and folder the run made is removed.
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import type { TestProject } from 'vitest/node'
+import { migrate } from '../src/server/db/migrate.ts'
+import { openPglite } from '../src/server/db/pglite.ts'
+import { openPostgres } from '../src/server/db/postgres.ts'
+
+export interface TestRun {
+  /** The run's temporary folder, removed at the end. */
+  root: string
+  /** Every PostgreSQL database of the run starts with this; all are dropped at the end. */
+  prefix: string
+  /** The migrated template database on the TEST_DATABASE_URL server. */
+  postgresTemplate: string | null
+  /** The migrated embedded database: a data folder, and the same as an archive. */
+  pgliteDir: string
+  pgliteArchive: string
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testRun: TestRun
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const server = process.env.TEST_DATABASE_URL || null
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-tests-'))
+  const run: TestRun = {
+    root,
+    prefix: `shopfloor_t${process.pid}`,
+    postgresTemplate: server ? `shopfloor_t${process.pid}_template` : null,
+    pgliteDir: path.join(root, 'pglite-template'),
+    pgliteArchive: path.join(root, 'pglite-template.tar'),
+  }
+
+  // Both at once: PostgreSQL works in its own processes, the embedded database in this one.
+  await Promise.all([
+    server ? postgresTemplate(server, run) : null,
+    pgliteTemplate(run),
+  ])
+
+  project.provide('testRun', run)
+
+  return async () => {
+    if (server) {
+      const admin = openPostgres(server, undefined, 1)
+      try {
+        const made = await admin.many<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${run.prefix}%`])
+        for (const { datname } of made) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
+      } finally {
+        await admin.close()
+      }
+    }
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+}
+
+/** Creates and migrates the PostgreSQL template. */
+async function postgresTemplate(server: string, run: TestRun): Promise<void> {
+  const admin = openPostgres(server, undefined, 1)
+  try {
+    await admin.query(`CREATE DATABASE ${run.postgresTemplate}`)
+  } finally {
+    await admin.close()
+  }
+  const db = openPostgres(databaseUrl(server, run.postgresTemplate!), undefined, 1)
+  try {
+    await migrate(db)
+  } finally {
+    await db.close() // a template must have no connections when it is cloned
+  }
+}
+
+/**
+ * Creates and migrates the embedded template, in a folder (copied for server processes) and as
+ * an archive (loaded into memory by testDb()). Made on PostgreSQL runs too: server processes on
+ * the embedded database (the process tests, the operator commands) start from it.
+ */
+async function pgliteTemplate(run: TestRun): Promise<void> {
+  const db = await openPglite(run.pgliteDir!)
+  try {
+    await migrate(db)
+  } finally {
+    await db.close()
+  }
+  const raw = new PGlite({ dataDir: run.pgliteDir! })
+  try {
+    await raw.waitReady // dumpDataDir before it never settles
+    fs.writeFileSync(run.pgliteArchive!, Buffer.from(await (await raw.dumpDataDir('none')).arrayBuffer()))
+  } finally {
+    await raw.close()
+  }
+}
+
+/** The URL of database `name` on the server of `serverUrl`. */
+export function databaseUrl(serverUrl: string, name: string): string {
+  const url = new URL(serverUrl)
+  url.pathname = `/${name}`
+  return url.toString()
+}
