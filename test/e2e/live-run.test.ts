@@ -9,7 +9,7 @@ import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -38,7 +38,6 @@ let companyId = ''
 
 describe('a live run on the task page', () => {
   beforeAll(async () => {
-    buildWebApp()
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})
     client = new ShopfloorClient({ baseUrl: server.url })

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import type { Agent } from '../../src/client/types.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -40,7 +40,6 @@ async function dropOnto(from: Locator, to: Locator) {
 
 describe('getting around', () => {
   beforeAll(async () => {
-    buildWebApp()
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})
     client = new ShopfloorClient({ baseUrl: server.url })

@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `signin-${Date.now().toString(36)}@example.test`
@@ -21,7 +21,6 @@ async function freshPage(): Promise<{ browser: Browser; page: Page }> {
 
 describe('signing in from a fresh browser', () => {
   beforeAll(async () => {
-    buildWebApp()
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})
     const client = new ShopfloorClient({ baseUrl: server.url })

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `start-${Date.now().toString(36)}@example.test`
@@ -28,7 +28,6 @@ async function shot(name: string) {
 
 describe('the guided start', () => {
   beforeAll(async () => {
-    buildWebApp()
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})
     browser = await launchBrowser()

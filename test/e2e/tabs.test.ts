@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, buildWebApp, launchBrowser, type RunningServer, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -20,7 +20,6 @@ const openStreams = new Set<unknown>()
 
 describe('many tabs, one event stream', () => {
   beforeAll(async () => {
-    buildWebApp()
     database = await scratchPostgres()
     server = await startServer(database ? { DATABASE_URL: database.url } : {})
     client = new ShopfloorClient({ baseUrl: server.url })
