@@ -13,7 +13,7 @@ import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServ
 
 const PASSWORD = 'correct horse battery'
 
-// An agent command that takes its time: each line goes out, then a pause, so the runner's
+// An agent command (the process adapter) that takes its time: each line goes out, then a pause, so the runner's
 // transcript batches (flushed every second here) reach the server one by one.
 const SLOW_AGENT = `
 const say = (line) => console.log(line)
@@ -62,7 +62,7 @@ describe('a live run on the task page', () => {
   })
 
   it('shows the transcript growing while the runner works, then the outcome', async () => {
-    const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer', adapter: 'agent_cli_1' })
+    const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer', adapter: 'process' })
     const task = await client.tasks.create(companyId, { title: 'Write the launch post', status: 'todo' })
     await page.goto(`${server.url}/c/${companyId}/tasks/${task.key}`)
     const timeline = page.getByRole('region', { name: 'Timeline' })
