@@ -94,12 +94,16 @@ describe('web app in a browser', () => {
     await page.getByRole('heading', { name: 'New company' }).waitFor()
     await page.getByLabel('Name').fill('Acme Robotics')
     await page.getByLabel(/Mission/).fill('Build friendly robots.')
+    expect(await page.getByLabel(/Task prefix/).inputValue()).toBe('ACME') // proposed from the name
     await page.getByLabel(/Task prefix/).fill('acme')
     await page.getByRole('button', { name: 'Create company' }).click()
 
-    await page.waitForURL(/\/c\/[0-9a-f-]{36}$/)
-    companyId = page.url().split('/c/')[1]
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    // A new company opens on the guided start; the dashboard says what is left of it.
+    await page.waitForURL(/\/c\/[0-9a-f-]{36}\/start$/)
+    companyId = page.url().split('/c/')[1].split('/')[0]
+    await page.getByRole('heading', { name: 'Get Acme Robotics working' }).waitFor()
+    await page.getByRole('link', { name: 'Go to the dashboard' }).click()
+    await page.getByRole('note', { name: 'Getting started' }).getByText(/hire an agent, connect a runner, give it a task/).waitFor()
     await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('live')
 
     other = new ShopfloorClient({ baseUrl: server.url })
@@ -127,12 +131,20 @@ describe('web app in a browser', () => {
     await dialog.getByLabel('Title').fill('Chief engineer')
     await dialog.getByLabel('Role').fill('cto')
     await dialog.getByLabel(/Monthly budget/).fill('40')
+    // The CLI by its product name, and only the settings that CLI takes.
+    await dialog.getByLabel('Works with').selectOption({ label: 'HTTP endpoint' })
+    await dialog.getByLabel('URL').waitFor()
+    await dialog.getByLabel('Works with').selectOption({ label: 'Claude Code' })
+    expect(await dialog.getByLabel('URL').count()).toBe(0)
+    await dialog.getByLabel(/Model/).fill('claude-sonnet-4-5')
+    await dialog.getByLabel(/Max turns/).fill('30')
     await dialog.getByRole('button', { name: 'Hire', exact: true }).click()
 
     await page.getByRole('heading', { name: /Grace/ }).waitFor()
     graceId = page.url().split('/agents/')[1]
     const grace = await other.agents.get(companyId, graceId)
-    expect(grace).toMatchObject({ name: 'Grace', title: 'Chief engineer', role: 'cto', status: 'idle', monthly_budget_cents: 4000 })
+    expect(grace).toMatchObject({ name: 'Grace', title: 'Chief engineer', role: 'cto', status: 'idle', monthly_budget_cents: 4000, adapter: 'agent_cli_1', adapter_config: { model: 'claude-sonnet-4-5', max_turns: 30 } })
+    await page.getByText('Chief engineer · cto · Claude Code · claude-sonnet-4-5').waitFor()
 
     // A hire proposed for approval waits as pending until someone approves it.
     await page.getByRole('link', { name: 'Agents' }).first().click()
@@ -153,11 +165,13 @@ describe('web app in a browser', () => {
     await other.agents.hire(companyId, { name: 'Margaret', title: 'Flight software', reports_to_id: graceId })
     await other.agents.hire(companyId, { name: 'Ken', title: 'Tools', reports_to_id: linus.id })
     await page.getByRole('link', { name: 'Org chart' }).first().click()
+    await page.locator('[data-agent-node="Ken"]').waitFor()
+    await shot('org-chart')
+    await page.getByRole('button', { name: 'List', exact: true }).click()
     const tree = page.getByRole('list', { name: 'Org chart' })
     await tree.getByRole('listitem', { name: 'Ken' }).waitFor()
     // Ken sits under Linus, who sits under Grace.
     await tree.getByRole('listitem', { name: 'Grace' }).getByRole('listitem', { name: 'Linus' }).getByRole('listitem', { name: 'Ken' }).waitFor()
-    await shot('org-chart')
   })
 
   it('pauses, resumes, wakes, stars and terminates agents from their page', async () => {
@@ -224,7 +238,7 @@ describe('web app in a browser', () => {
     await expect.poll(async () => (await other.tasks.get(companyId, 'ACME-1')).due_date?.slice(0, 10)).toBe('2030-01-15')
     expect((await other.tasks.get(companyId, 'ACME-1')).assignee_agent_id).toBe(graceId)
 
-    const comments = page.getByRole('region', { name: 'Comments' })
+    const comments = page.getByRole('region', { name: 'Timeline' })
     await comments.getByLabel('Add a comment').fill('Keep it under 500 words.')
     await comments.getByLabel('Kind').selectOption('plan')
     await comments.getByRole('button', { name: 'Post' }).click()
@@ -420,12 +434,12 @@ describe('web app in a browser', () => {
     expect((await other.companies.get(companyId)).monthly_budget_cents).toBe(25_000)
 
     // The switcher creates and opens companies.
-    await page.getByLabel('Company').selectOption({ label: '+ New company…' })
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: '+ New company…' })
     await page.getByRole('heading', { name: 'New company' }).waitFor()
     await page.getByLabel('Name').fill('Beta Labs')
     await page.getByRole('button', { name: 'Create company' }).click()
     await page.getByRole('heading', { name: 'Beta Labs' }).waitFor()
-    await page.getByLabel('Company').selectOption({ label: 'Acme Robotics' })
+    await page.getByLabel('Company', { exact: true }).selectOption({ label: 'Acme Robotics' })
     await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
   })
 

@@ -1,4 +1,4 @@
-import type { Agent } from '../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 
 const HUES = [220, 200, 265, 160, 20, 330, 45, 185]
 

@@ -1,16 +1,16 @@
 // One approval: what it asks, and for a pending one the decision form (note, and for a budget
 // override an optional new budget).
 import { useQueryClient } from '@tanstack/react-query'
-import type { Approval } from '../../../src/client/types.ts'
+import type { Approval } from '#src/client/types.ts'
 import { api } from '../lib/api.ts'
-import { companyPath } from '../lib/company.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Badge } from './Badge.tsx'
 import { ErrorText } from './ErrorText.tsx'
+import { Field } from './form.tsx'
 
 export function ApprovalCard({ companyId, approval }: { companyId: string; approval: Approval }) {
   const client = useQueryClient()
@@ -42,7 +42,7 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
       <div className="row">
         <strong>{humanize(approval.type)}</strong>
         <Badge value={approval.status} />
-        {agent && <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link>}
+        {agent && <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link>}
         <span className="grow" />
         <span className="muted small">{format.dateTime(approval.created_at)}</span>
       </div>
@@ -59,9 +59,9 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
         <form onSubmit={(e) => e.preventDefault()}>
           <ErrorText error={approve.error ?? reject.error} />
           <div className="form-grid">
-            <label className="field">Note <span className="hint">(optional)</span><input {...form.bind('note')} /></label>
+            <Field label="Note" hint="optional"><input {...form.bind('note')} /></Field>
             {approval.type === 'budget_override' && (
-              <label className="field">New monthly budget <span className="hint">(optional)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+              <Field label="New monthly budget" hint="optional"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
             )}
           </div>
           <div className="actions">

@@ -1,11 +1,12 @@
+import { useNavigate } from '@tanstack/react-router'
 import { useCompanies } from '../lib/queries.ts'
-import { navigate } from '../lib/router.tsx'
 
 const NEW = '__new__'
 
 /** Picks the open company, or goes to company creation. */
 export function CompanySwitcher({ companyId }: { companyId: string | null }) {
   const companies = useCompanies()
+  const navigate = useNavigate()
   return (
     <label className="row" style={{ gap: 6 }}>
       <span className="sr-only">Company</span>
@@ -13,7 +14,7 @@ export function CompanySwitcher({ companyId }: { companyId: string | null }) {
         aria-label="Company"
         value={companyId ?? ''}
         style={{ width: 'auto', maxWidth: '14rem' }}
-        onChange={(event) => navigate(event.target.value === NEW ? '/companies/new' : `/c/${event.target.value}`)}
+        onChange={(event) => event.target.value === NEW ? navigate({ to: '/companies/new' }) : navigate({ to: '/c/$companyId', params: { companyId: event.target.value } })}
       >
         {!companyId && <option value="">Choose a company</option>}
         {(companies.data ?? []).map((company) => (

@@ -5,7 +5,11 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
   const ref = useRef<HTMLDialogElement>(null)
   useEffect(() => {
     const dialog = ref.current
-    if (dialog && !dialog.open) dialog.showModal()
+    if (dialog && !dialog.open) {
+      dialog.showModal()
+      // showModal focuses the first focusable element, the close button: the first field is more useful.
+      dialog.querySelector<HTMLElement>('input:not([type=hidden]), textarea, select')?.focus()
+    }
   }, [])
   return (
     <dialog ref={ref} onClose={onClose} aria-label={title}>

@@ -1,9 +1,8 @@
-import type { Run } from '../../../src/client/types.ts'
-import { companyPath } from '../lib/company.ts'
+import type { Run } from '#src/client/types.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgents } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { Badge } from './Badge.tsx'
 
 /** Runs, newest first, each linking to its page. */
@@ -19,7 +18,7 @@ export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }
         <tbody>
           {runs.map((run) => (
             <tr key={run.id}>
-              <td className="mono"><Link to={companyPath(companyId, `runs/${run.id}`)}>{run.id.slice(0, 8)}</Link></td>
+              <td className="mono"><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{run.id.slice(0, 8)}</Link></td>
               <td>{name(run.agent_id)}</td>
               <td><Badge value={run.status} /></td>
               <td className="hide-phone">{humanize(run.trigger)}</td>

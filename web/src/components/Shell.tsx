@@ -2,12 +2,13 @@
 // with the company switcher, the live indicator and the account links, and the page itself.
 import { useQueryClient } from '@tanstack/react-query'
 import { type ReactNode, useEffect, useState } from 'react'
-import { CompanyContext, companyPath } from '../lib/company.ts'
+import { CompanyContext } from '../lib/company.ts'
 import { useLiveEvents } from '../lib/live.ts'
 import { useSavePreferences } from '../lib/preferences.tsx'
 import { useAgents, useInbox, useMe } from '../lib/queries.ts'
-import { Link, useLocation } from '../lib/router.tsx'
+import { Link, useLocation, useNavigate } from '@tanstack/react-router'
 import { rememberCompany, signOut } from '../lib/session.ts'
+import { CommandPalette } from './CommandPalette.tsx'
 import { CompanySwitcher } from './CompanySwitcher.tsx'
 import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { LiveIndicator } from './LiveIndicator.tsx'
@@ -24,6 +25,7 @@ const NAV: { path: string; label: string; icon: string }[] = [
   { path: 'goals', label: 'Goals', icon: '◎' },
   { path: 'projects', label: 'Projects', icon: '▣' },
   { path: 'routines', label: 'Routines', icon: '↻' },
+  { path: 'runners', label: 'Runners', icon: '⇄' },
   { path: 'costs', label: 'Costs', icon: '$' },
   { path: 'activity', label: 'Activity', icon: '≡' },
   { path: 'settings', label: 'Settings', icon: '⚙' },
@@ -33,8 +35,9 @@ export function Shell({ companyId, children }: { companyId: string | null; child
   const me = useMe()
   const savePreferences = useSavePreferences()
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   const live = useLiveEvents(companyId)
-  const { pathname } = useLocation()
+  const pathname = useLocation({ select: (location) => location.pathname })
   const [drawerOpen, setDrawerOpen] = useState(false)
   const collapsed = me.data?.preferences.sidebar_collapsed ?? false
 
@@ -53,7 +56,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <span className="logo" aria-hidden />
             <span className="label">Shopfloor</span>
           </div>
-          {companyId && <CompanyNav companyId={companyId} pathname={pathname} />}
+          {companyId && <CompanyNav companyId={companyId} />}
           <div className="grow" />
           <button
             className="link hide-phone"
@@ -69,12 +72,17 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             <button className="menu-button" aria-label="Open menu" onClick={() => setDrawerOpen((open) => !open)}>☰</button>
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
+            {companyId && (
+              <button className="palette-button" aria-label="Command palette (Ctrl K)" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
+                <span aria-hidden>⌕</span><span className="hide-phone"> Search… <kbd>Ctrl K</kbd></span>
+              </button>
+            )}
             {companyId && <LiveIndicator state={live} />}
             <Link to="/profile" className="row account-link" style={{ gap: 6, flexWrap: 'nowrap' }}>
               {me.data && <UserAvatar user={me.data} />}
               <span className="nowrap account">{me.data?.name ?? 'Profile'}</span>
             </Link>
-            <button onClick={() => void signOut(queryClient)}>Sign out</button>
+            <button onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           </header>
           <main className="content" id="content" tabIndex={-1}>
             {/* A new page gets a fresh boundary, so one failing page does not stick. */}
@@ -82,11 +90,12 @@ export function Shell({ companyId, children }: { companyId: string | null; child
           </main>
         </div>
       </div>
+      {companyId && <CommandPalette companyId={companyId} />}
     </CompanyContext.Provider>
   )
 }
 
-function CompanyNav({ companyId, pathname }: { companyId: string; pathname: string }) {
+function CompanyNav({ companyId }: { companyId: string }) {
   const inbox = useInbox(companyId)
   const me = useMe()
   const agents = useAgents(companyId)
@@ -96,10 +105,10 @@ function CompanyNav({ companyId, pathname }: { companyId: string; pathname: stri
   return (
     <>
       {NAV.map((item) => {
-        const to = companyPath(companyId, item.path)
-        const active = item.path === '' ? pathname === to : pathname === to || pathname.startsWith(`${to}/`)
         return (
-          <Link key={item.path} to={to} className={`nav${active ? ' active' : ''}`} aria-current={active ? 'page' : undefined} title={item.label}>
+          // The dashboard is the parent path of every company page: active only on itself.
+          <Link key={item.path} to={`/c/$companyId${item.path ? `/${item.path}` : ''}` as '/c/$companyId'} params={{ companyId }} className="nav"
+            activeOptions={{ exact: item.path === '', includeSearch: false }} activeProps={{ className: 'active', 'aria-current': 'page' }} title={item.label}>
             <span className="icon" aria-hidden>{item.icon}</span>
             <span className="label grow">{item.label}</span>
             {item.path === 'inbox' && pending > 0 && <span className="badge label">{pending}</span>}
@@ -108,7 +117,7 @@ function CompanyNav({ companyId, pathname }: { companyId: string; pathname: stri
       })}
       {favoriteAgents.length > 0 && <div className="section">Favourites</div>}
       {favoriteAgents.map((agent) => (
-        <Link key={agent.id} to={companyPath(companyId, `agents/${agent.id}`)} className="nav" title={agent.name}>
+        <Link key={agent.id} to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} className="nav" title={agent.name}>
           <span className="icon" aria-hidden>★</span>
           <span className="label">{agent.name}</span>
         </Link>

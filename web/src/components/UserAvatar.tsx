@@ -1,4 +1,4 @@
-import type { User } from '../../../src/client/types.ts'
+import type { User } from '#src/client/types.ts'
 
 const COLORS = { royal: '#3554d1', sky: '#0284c7', slate: '#52627a', ink: '#1b1f24' } as const
 

@@ -1,8 +1,8 @@
 // The one API client of the web app, on the same origin that served the page. The session
 // (access and refresh token) is kept in localStorage so a reload stays signed in; the client
 // refreshes it once on 401 (shared among simultaneous failures) and reports every change here.
-import { ShopfloorClient } from '../../../src/client/api.ts'
-import type { TokenPair } from '../../../src/client/http.ts'
+import { ShopfloorClient } from '#src/client/api.ts'
+import type { TokenPair } from '#src/client/http.ts'
 
 const STORAGE_KEY = 'shopfloor.session'
 const listeners = new Set<() => void>()

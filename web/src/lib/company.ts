@@ -9,5 +9,9 @@ export function useCompanyId(): string {
   return id
 }
 
-/** Path of a page of the open company. */
-export const companyPath = (companyId: string, rest = '') => `/c/${companyId}${rest ? `/${rest}` : ''}`
+/** A task prefix proposed from the name: its first word's letters and digits, up to four, in capitals. */
+export function prefixFor(name: string): string {
+  const word = name.normalize('NFKD').toUpperCase().replace(/[^A-Z0-9 ]/g, '').trim().split(/\s+/)[0] ?? ''
+  const letters = word.replace(/^[0-9]+/, '').slice(0, 4)
+  return letters || 'SVC'
+}

@@ -1,6 +1,6 @@
 // Every failure is shown to people in words: the server's message, every validation problem
 // with the field it concerns, or a plain sentence for a network failure.
-import { ApiError, NetworkError } from '../../../src/client/http.ts'
+import { ApiError, NetworkError } from '#src/client/http.ts'
 
 interface ValidationProblem {
   loc?: (string | number)[]

@@ -1,6 +1,6 @@
 // Dates, money and numbers shown the way the user's preferences ask (locale, timezone, date
 // style, currency). One Formatter is made per preferences value and shared through context.
-import type { Preferences } from '../../../src/client/types.ts'
+import type { Preferences } from '#src/client/types.ts'
 
 export interface Formatter {
   date(iso: string | null | undefined): string

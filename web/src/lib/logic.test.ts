@@ -3,11 +3,12 @@
 // money entry.
 import { QueryClient } from '@tanstack/react-query'
 import { describe, expect, it } from 'vitest'
-import { ApiError, NetworkError } from '../../../src/client/http.ts'
+import { ApiError, NetworkError } from '#src/client/http.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
+import { prefixFor } from './company.ts'
 import { errorLines } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'
-import { mergePreferences } from '../../../src/contract/merge-preferences.ts'
+import { mergePreferences } from '#src/contract/merge-preferences.ts'
 import { invalidateFor } from './stale.ts'
 
 describe('task filters as a query string', () => {
@@ -25,6 +26,16 @@ describe('task filters as a query string', () => {
 
   it('orders the board columns as the spec does, without cancelled', () => {
     expect(BOARD_COLUMNS).toEqual(['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done'])
+  })
+})
+
+describe('the proposed task prefix', () => {
+  it('takes up to four capitals of the first word, never starting with a digit', () => {
+    expect(prefixFor('Acme Robotics')).toBe('ACME')
+    expect(prefixFor('Beta Labs')).toBe('BETA')
+    expect(prefixFor('42 Dune Café')).toBe('SVC')
+    expect(prefixFor('3M')).toBe('M')
+    expect(prefixFor('')).toBe('SVC')
   })
 })
 

@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
 import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '../../../src/client/types.ts'
+import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '#src/client/types.ts'
 import { api } from './api.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.
@@ -11,7 +11,7 @@ export const keys = {
   company: (cid: string, ...rest: unknown[]) => ['c', cid, ...rest] as const,
 }
 
-export const useMe = () => useQuery({ queryKey: ['me'], queryFn: () => api.me.get(), staleTime: 60_000 })
+export const useMe = (enabled = true) => useQuery({ queryKey: ['me'], queryFn: () => api.me.get(), staleTime: 60_000, enabled })
 export const useCompanies = () => useQuery({ queryKey: ['companies'], queryFn: () => api.companies.list() })
 export const useAuthConfig = () => useQuery({ queryKey: ['auth-config'], queryFn: () => api.auth.config(), staleTime: Infinity })
 export const useApiKeys = () => useQuery({ queryKey: ['api-keys'], queryFn: () => api.apiKeys.list() })
@@ -68,12 +68,17 @@ export const useRuns = (cid: string, filters: RunFilters = {}) =>
   useQuery({ queryKey: keys.company(cid, 'runs', 'list', filters), queryFn: () => api.runs.list(cid, filters), refetchInterval: POLL_MS })
 // A live run also polls now and then, so its transcript keeps growing even with the stream down.
 const LIVE_RUN_POLL_MS = 5_000
-export const useRun = (cid: string, id: string) =>
+export const useRun = (cid: string, id: string, enabled = true) =>
   useQuery({
     queryKey: keys.company(cid, 'runs', 'one', id),
     queryFn: () => api.runs.get(cid, id),
+    enabled,
     refetchInterval: (query) => (query.state.data && ['queued', 'running'].includes(query.state.data.status) ? LIVE_RUN_POLL_MS : false),
   })
+
+// Runners are not on the event stream (the server notes them at most every few seconds): a short poll.
+export const useRunners = (cid: string) =>
+  useQuery({ queryKey: keys.company(cid, 'runners'), queryFn: () => api.runners.list(cid), refetchInterval: 5_000 })
 
 export const useApprovals = (cid: string, status?: ApprovalStatus) =>
   useQuery({ queryKey: keys.company(cid, 'approvals', status ?? 'all'), queryFn: () => api.approvals.list(cid, status ? { status } : {}) })

@@ -2,10 +2,19 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { useSyncExternalStore } from 'react'
 import { api, isSignedIn, onSessionChange } from './api.ts'
-import { navigate } from './router.tsx'
 
 export function useSignedIn(): boolean {
   return useSyncExternalStore(onSessionChange, isSignedIn)
+}
+
+/**
+ * Starts a session with `start` (sign-in, sign-up). The cache is emptied
+ * BEFORE the session starts: the moment the tokens are stored the signed-in pages mount and
+ * fetch; clearing after that would cancel those fetches for good (a page left on "Loading…").
+ */
+export async function signIn(queryClient: QueryClient, start: () => Promise<unknown>): Promise<void> {
+  queryClient.clear()
+  await start()
 }
 
 /** Ends this browser's session on the server, then forgets it here whatever the answer. */
@@ -16,7 +25,6 @@ export async function signOut(queryClient: QueryClient): Promise<void> {
     api.useCredentials(null)
   }
   queryClient.clear()
-  navigate('/sign-in', { replace: true })
 }
 
 const LAST_COMPANY = 'shopfloor.company'

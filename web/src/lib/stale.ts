@@ -1,6 +1,6 @@
 // Which cached queries a live event makes stale.
 import type { QueryClient } from '@tanstack/react-query'
-import type { LiveEvent } from '../../../src/client/types.ts'
+import type { LiveEvent } from '#src/client/types.ts'
 
 // What each entity's events make stale, as query-key segments under ['c', companyId, ...].
 // Counts and statuses show up in several places (dashboard, inbox, agent cards), hence the spread.

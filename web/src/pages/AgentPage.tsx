@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Agent } from '../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { AgentActions } from '../components/agents/AgentActions.tsx'
 import { AgentFormFields, useAgentForm } from '../components/agents/AgentForm.tsx'
@@ -11,16 +11,18 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { RunTable } from '../components/RunTable.tsx'
 import { TaskTable } from '../components/tasks/TaskTable.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgent, useAgents, useRuns, useTasks } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link, useParams } from '@tanstack/react-router'
+import { adapterLabel } from '../lib/adapters.ts'
 import { useSubmit } from '../lib/useForm.ts'
 
-export function AgentPage({ agentId }: { agentId: string }) {
+export function AgentPage() {
+  const { agentId } = useParams({ from: '/signed-in/c/$companyId/agents/$agentId' })
   const companyId = useCompanyId()
   const agent = useAgent(companyId, agentId)
-  if (agent.error) return <><p><Link to={companyPath(companyId, 'agents')}>← Agents</Link></p><ErrorText error={agent.error} /></>
+  if (agent.error) return <><p><Link to="/c/$companyId/agents" params={{ companyId }}>← Agents</Link></p><ErrorText error={agent.error} /></>
   if (!agent.data) return <p className="muted">Loading…</p>
   return <AgentDetail companyId={companyId} agent={agent.data} />
 }
@@ -35,13 +37,13 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
   const agentMap = new Map((agents.data ?? []).map((a) => [a.id, a]))
   return (
     <>
-      <p><Link to={companyPath(companyId, 'agents')}>← Agents</Link></p>
+      <p><Link to="/c/$companyId/agents" params={{ companyId }}>← Agents</Link></p>
       <div className="page-head">
         <div className="row">
           <AgentAvatar agent={agent} />
           <div>
             <h1>{agent.name} <FavoriteButton agentId={agent.id} name={agent.name} /></h1>
-            <div className="muted">{[agent.title, agent.role, agent.adapter].filter(Boolean).join(' · ')}</div>
+            <div className="muted">{[agent.title, agent.role, adapterLabel(agent.adapter), agent.adapter_config?.model].filter(Boolean).join(' · ')}</div>
           </div>
           <Badge value={agent.status} />
         </div>
@@ -50,7 +52,7 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
       <div className="cards">
         <section className="card" aria-label="Budget"><div className="label">Budget</div><BudgetMeter spent={agent.spend_mtd_cents ?? 0} budget={agent.monthly_budget_cents} /></section>
         <section className="card"><div className="label">Open tasks</div><div className="value">{agent.open_tasks ?? 0}</div></section>
-        <section className="card"><div className="label">Reports to</div><div>{manager ? <Link to={companyPath(companyId, `agents/${manager.id}`)}>{manager.name}</Link> : 'Nobody'}</div><div className="muted small">Last activity {format.relative(agent.last_activity)}</div></section>
+        <section className="card"><div className="label">Reports to</div><div>{manager ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: manager.id }}>{manager.name}</Link> : 'Nobody'}</div><div className="muted small">Last activity {format.relative(agent.last_activity)}</div></section>
       </div>
       <section className="panel" aria-label="Settings">
         <div className="page-head" style={{ marginBottom: 8 }}>

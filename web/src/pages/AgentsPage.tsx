@@ -4,13 +4,14 @@ import { HireDialog } from '../components/agents/HireDialog.tsx'
 import { FavoriteButton } from '../components/agents/FavoriteButton.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgents } from '../lib/queries.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
 
 export function AgentsPage() {
   const companyId = useCompanyId()
+  const navigate = useNavigate()
   const format = useFormat()
   const [showTerminated, setShowTerminated] = useState(false)
   const agents = useAgents(companyId, showTerminated)
@@ -23,7 +24,7 @@ export function AgentsPage() {
           <label className="check">
             <input type="checkbox" checked={showTerminated} onChange={(e) => setShowTerminated(e.target.checked)} /> Show terminated
           </label>
-          <Link to={companyPath(companyId, 'org')} className="button">Org chart</Link>
+          <Link to="/c/$companyId/org" params={{ companyId }} className="button">Org chart</Link>
           <button className="primary" onClick={() => setHiring(true)}>Hire agent</button>
         </div>
       </div>
@@ -35,12 +36,12 @@ export function AgentsPage() {
             <thead><tr><th /><th>Agent</th><th>Status</th><th className="hide-phone">Role</th><th>Spend this month</th><th className="hide-phone">Open tasks</th><th className="hide-phone">Last activity</th></tr></thead>
             <tbody>
               {agents.data.map((agent) => (
-                <tr key={agent.id} className="clickable" onClick={() => navigate(companyPath(companyId, `agents/${agent.id}`))}>
+                <tr key={agent.id} className="clickable" onClick={() => navigate({ to: '/c/$companyId/agents/$agentId', params: { companyId, agentId: agent.id } })}>
                   <td><FavoriteButton agentId={agent.id} name={agent.name} /></td>
                   <td>
                     <span className="row" style={{ gap: 8, flexWrap: 'nowrap' }}>
                       <AgentAvatar agent={agent} />
-                      <span><Link to={companyPath(companyId, `agents/${agent.id}`)} onClick={(e) => e.stopPropagation()}>{agent.name}</Link><br /><span className="muted small">{agent.title}</span></span>
+                      <span><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} onClick={(e) => e.stopPropagation()}>{agent.name}</Link><br /><span className="muted small">{agent.title}</span></span>
                     </span>
                   </td>
                   <td><Badge value={agent.status} /></td>
@@ -54,7 +55,7 @@ export function AgentsPage() {
           </table>
         </div>
       )}
-      {hiring && <HireDialog companyId={companyId} onClose={() => setHiring(false)} onHired={(agent) => navigate(companyPath(companyId, `agents/${agent.id}`))} />}
+      {hiring && <HireDialog companyId={companyId} onClose={() => setHiring(false)} onHired={(agent) => navigate({ to: '/c/$companyId/agents/$agentId', params: { companyId, agentId: agent.id } })} />}
     </>
   )
 }

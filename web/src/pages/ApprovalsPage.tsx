@@ -1,5 +1,5 @@
-import { useState } from 'react'
-import type { ApprovalStatus } from '../../../src/client/types.ts'
+import { Link, useSearch } from '@tanstack/react-router'
+import type { ApprovalStatus } from '#src/client/types.ts'
 import { ApprovalCard } from '../components/ApprovalCard.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { useCompanyId } from '../lib/company.ts'
@@ -8,7 +8,9 @@ import { useApprovals } from '../lib/queries.ts'
 
 export function ApprovalsPage() {
   const companyId = useCompanyId()
-  const [status, setStatus] = useState<ApprovalStatus | ''>('pending')
+  // ?status=approved|rejected|all; pending when absent.
+  const wanted = useSearch({ from: '/signed-in/c/$companyId/approvals' }).status ?? 'pending'
+  const status: ApprovalStatus | '' = wanted === 'all' ? '' : wanted
   const approvals = useApprovals(companyId, status || undefined)
   return (
     <>
@@ -16,7 +18,7 @@ export function ApprovalsPage() {
         <h1>Approvals</h1>
         <div role="group" aria-label="Status" className="actions">
           {(['pending', 'approved', 'rejected', ''] as const).map((s) => (
-            <button key={s || 'all'} className={status === s ? 'primary' : ''} aria-pressed={status === s} onClick={() => setStatus(s)}>{s ? humanize(s) : 'All'}</button>
+            <Link key={s || 'all'} to="/c/$companyId/approvals" params={{ companyId }} search={s === 'pending' ? {} : { status: s || 'all' }} replace role="button" className={`button${status === s ? ' primary' : ''}`} aria-pressed={status === s}>{s ? humanize(s) : 'All'}</Link>
           ))}
         </div>
       </div>

@@ -1,35 +1,24 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Company } from '../../../src/client/types.ts'
+import type { Company } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
-import { centsToInput, humanize, parseCents } from '../lib/format.ts'
-import { useFormat } from '../lib/preferences.tsx'
-import { keys, useCompany, useMembers } from '../lib/queries.ts'
+import { centsToInput, parseCents } from '../lib/format.ts'
+import { keys, useCompany } from '../lib/queries.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
+import { People } from '../components/company/People.tsx'
 
 export function CompanySettingsPage() {
   const companyId = useCompanyId()
   const company = useCompany(companyId)
-  const members = useMembers(companyId)
-  const format = useFormat()
   return (
     <>
       <div className="page-head"><h1>Company settings</h1></div>
       <ErrorText error={company.error} />
       {company.data && <CompanyForm company={company.data} key={company.data.id} />}
-      <section className="panel table-wrap" aria-label="Members">
-        <h2>Members</h2>
-        <ErrorText error={members.error} />
-        <table>
-          <thead><tr><th>Name</th><th>Email</th><th>Role</th><th className="hide-phone">Since</th></tr></thead>
-          <tbody>
-            {members.data?.map((m) => <tr key={m.user_id}><td>{m.name}</td><td>{m.email}</td><td>{humanize(m.role)}</td><td className="hide-phone">{format.date(m.created_at)}</td></tr>)}
-          </tbody>
-        </table>
-        <p className="muted small" style={{ marginTop: 8 }}>Members are added and removed by an operator with <code>shopfloor admin members</code>.</p>
-      </section>
+      {company.data && <People company={company.data} />}
     </>
   )
 }
@@ -53,11 +42,11 @@ function CompanyForm({ company }: { company: Company }) {
       <ErrorText error={submit.error} />
       {saved && <p className="notice" role="status">Saved.</p>}
       <fieldset disabled={!canEdit} style={{ border: 0, padding: 0, margin: 0 }}>
-        <label className="field">Name<input required maxLength={120} {...form.bind('name')} /></label>
-        <label className="field">Mission<textarea {...form.bind('mission')} /></label>
+        <Field label="Name"><input required maxLength={120} {...form.bind('name')} /></Field>
+        <Field label="Mission"><textarea {...form.bind('mission')} /></Field>
         <div className="form-grid">
-          <label className="field">Monthly budget <span className="hint">(blank = no limit; not enforced)</span><input inputMode="decimal" {...form.bind('budget')} /></label>
-          <label className="field">Task prefix<input value={company.task_prefix} disabled /></label>
+          <Field label="Monthly budget" hint="blank = no limit; not enforced"><input inputMode="decimal" {...form.bind('budget')} /></Field>
+          <Field label="Task prefix"><input value={company.task_prefix} disabled /></Field>
         </div>
         <button className="primary" type="submit" disabled={submit.pending}>Save</button>
       </fieldset>

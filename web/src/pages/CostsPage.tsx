@@ -1,10 +1,9 @@
-import { useState } from 'react'
 import { BarChart } from '../components/BarChart.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useCosts } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 
 const thisMonth = () => new Date().toISOString().slice(0, 7)
 
@@ -12,7 +11,9 @@ const thisMonth = () => new Date().toISOString().slice(0, 7)
 export function CostsPage() {
   const companyId = useCompanyId()
   const format = useFormat()
-  const [month, setMonth] = useState(thisMonth)
+  const month = useSearch({ from: '/signed-in/c/$companyId/costs' }).month ?? thisMonth()
+  const navigate = useNavigate({ from: '/c/$companyId/costs' })
+  const setMonth = (next: string) => navigate({ search: next === thisMonth() ? {} : { month: next }, replace: true })
   const costs = useCosts(companyId, month)
   const data = costs.data
   return (
@@ -43,7 +44,7 @@ export function CostsPage() {
                   <tbody>
                     {data.by_agent.map((row) => (
                       <tr key={row.agent_id}>
-                        <td><Link to={companyPath(companyId, `agents/${row.agent_id}`)}>{row.name}</Link></td>
+                        <td><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{row.name}</Link></td>
                         <td className="right">{row.runs}</td>
                         <td className="right hide-phone">{format.number(row.tokens_in)} / {format.number(row.tokens_out)}</td>
                         <td className="right">{format.money(row.cost_cents)}</td>

@@ -1,4 +1,6 @@
+import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
+import { useStartProgress } from '../lib/start.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { type CardDef, orderedCards } from '../components/dashboard/cards.tsx'
 import { useCompanyId } from '../lib/company.ts'
@@ -59,6 +61,7 @@ export function DashboardPage() {
           <button aria-pressed={customising} onClick={() => setCustomising((c) => !c)}>{customising ? 'Done' : 'Customise'}</button>
         </div>
       </div>
+      <StartLeft companyId={companyId} />
       <ErrorText error={dashboard.error ?? save.error} />
       {customising && hidden.size > 0 && (
         <div className="notice actions">
@@ -86,5 +89,20 @@ export function DashboardPage() {
         </div>
       ) : !dashboard.error && <p className="muted">Loading…</p>}
     </>
+  )
+}
+
+const STEP_NAMES = { hire: 'hire an agent', runner: 'connect a runner', task: 'give it a task' } as const
+
+/** What is left of the guided start, until every step is done or skipped. */
+function StartLeft({ companyId }: { companyId: string }) {
+  const progress = useStartProgress(companyId)
+  const left = progress.left()
+  if (!progress.loaded || left.length === 0) return null
+  return (
+    <p className="notice" role="note" aria-label="Getting started">
+      Getting started: {left.map((step) => STEP_NAMES[step]).join(', ')}.{' '}
+      <Link to="/c/$companyId/start" params={{ companyId }}>Continue</Link>
+    </p>
   )
 }

@@ -2,8 +2,9 @@ import { useState } from 'react'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function ForgotPasswordPage() {
   const form = useForm({ email: '' })
@@ -20,7 +21,7 @@ export function ForgotPasswordPage() {
         <form onSubmit={submit.onSubmit}>
           <p className="muted">We will email you a link to choose a new password. It works once, for 30 minutes.</p>
           <ErrorText error={submit.error} />
-          <label className="field">Email<input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></label>
+          <Field label="Email"><input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></Field>
           <button className="primary" type="submit" disabled={submit.pending}>Send the link</button>
         </form>
       )}

@@ -1,17 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Goal, GoalStatus, GoalUpdate } from '../../../src/client/types.ts'
-import { Dialog } from '../components/Dialog.tsx'
+import type { Goal, GoalStatus, GoalUpdate } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull } from '../components/Pickers.tsx'
 import { dayToTimestamp } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useGoals } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field, FormDialog } from '../components/form.tsx'
 
 const STATUSES: GoalStatus[] = ['planned', 'active', 'achieved', 'abandoned']
 
@@ -52,7 +52,7 @@ function GoalNode({ goal, all, companyId }: { goal: Goal; all: Goal[]; companyId
         <select aria-label={`Status of ${goal.title}`} value={goal.status} style={{ width: 'auto' }} onChange={(e) => update.mutate({ status: e.target.value as GoalStatus })}>
           {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
         </select>
-        <Link to={`${companyPath(companyId, 'tasks')}?goal_id=${goal.id}`} className="small">{done} of {total} tasks done</Link>
+        <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ goal_id: goal.id }} className="small">{done} of {total} tasks done</Link>
         {owner && <span className="muted small">owner {owner.name}</span>}
         {goal.target_date && <span className="muted small">target {format.date(goal.target_date)}</span>}
         <button className="link danger small" onClick={() => window.confirm(`Delete the goal “${goal.title}”? Sub-goals and tasks stay, detached.`) && remove.mutate()}>Delete</button>
@@ -81,19 +81,15 @@ function NewGoalDialog({ companyId, onClose }: { companyId: string; onClose: () 
     onClose()
   })
   return (
-    <Dialog title="New goal" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
-        <label className="field">Description<textarea {...form.bind('description')} /></label>
-        <div className="form-grid">
-          <label className="field">Status<select {...form.bind('status')}>{STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}</select></label>
-          <GoalPicker label="Part of" value={v.parent} onChange={(id) => form.setValues({ ...v, parent: id })} />
-          <AgentPicker label="Owner" value={v.owner} onChange={(id) => form.setValues({ ...v, owner: id })} />
-          <label className="field">Target date<input type="date" {...form.bind('target')} /></label>
-        </div>
-        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create goal</button><button type="button" onClick={onClose}>Cancel</button></div>
-      </form>
-    </Dialog>
+    <FormDialog title="New goal" submit={submit} submitLabel="Create goal" onClose={onClose}>
+      <Field label="Title"><input required maxLength={200} autoFocus {...form.bind('title')} /></Field>
+      <Field label="Description"><textarea {...form.bind('description')} /></Field>
+      <div className="form-grid">
+        <Field label="Status"><select {...form.bind('status')}>{STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}</select></Field>
+        <GoalPicker label="Part of" value={v.parent} onChange={(id) => form.setValues({ ...v, parent: id })} />
+        <AgentPicker label="Owner" value={v.owner} onChange={(id) => form.setValues({ ...v, owner: id })} />
+        <Field label="Target date"><input type="date" {...form.bind('target')} /></Field>
+      </div>
+    </FormDialog>
   )
 }

@@ -1,33 +1,41 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { useState } from 'react'
+import { prefixFor } from '../lib/company.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { parseCents } from '../lib/format.ts'
-import { navigate } from '../lib/router.tsx'
+import { useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function NewCompanyPage() {
   const client = useQueryClient()
-  const form = useForm({ name: '', mission: '', budget: '', prefix: 'SVC' })
+  const navigate = useNavigate()
+  const form = useForm({ name: '', mission: '', budget: '', prefix: '' })
+  // The prefix follows the name until someone types one.
+  const [prefixTyped, setPrefixTyped] = useState(false)
+  const prefix = prefixTyped ? form.values.prefix : prefixFor(form.values.name)
   const v = form.values
   const submit = useSubmit(async () => {
     const budget = parseCents(v.budget)
     if (budget === null) throw new Error('Monthly budget: enter an amount such as 500 or 12.50.')
-    const company = await api.companies.create({ name: v.name.trim(), mission: v.mission.trim() || null, monthly_budget_cents: budget, task_prefix: v.prefix.trim() || 'SVC' })
+    const company = await api.companies.create({ name: v.name.trim(), mission: v.mission.trim() || null, monthly_budget_cents: budget, task_prefix: prefix.trim() || 'SVC' })
     await client.invalidateQueries({ queryKey: ['companies'] })
-    navigate(`/c/${company.id}`)
+    // A new company starts with the guided start (hire, connect a runner, first task).
+    await navigate({ to: '/c/$companyId/start', params: { companyId: company.id } })
   })
   return (
     <>
       <div className="page-head"><h1>New company</h1></div>
       <form className="panel" style={{ maxWidth: 640 }} onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error} />
-        <label className="field">Name<input required maxLength={120} autoFocus {...form.bind('name')} /></label>
-        <label className="field">Mission <span className="hint">(every agent reads it)</span><textarea {...form.bind('mission')} /></label>
+        <Field label="Name"><input required maxLength={120} autoFocus {...form.bind('name')} /></Field>
+        <Field label="Mission" hint="every agent reads it"><textarea {...form.bind('mission')} /></Field>
         <div className="form-grid">
-          <label className="field">Monthly budget <span className="hint">(blank = no limit)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
+          <Field label="Monthly budget" hint="blank = no limit"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
           <label className="field">Task prefix <span className="hint">(cannot change later)</span>
-            <input required maxLength={8} pattern="[A-Z][A-Z0-9]*" title="Capital letters and digits, starting with a letter" {...form.bind('prefix')}
-              onChange={(e) => form.setValues({ ...v, prefix: e.target.value.toUpperCase() })} />
+            <input required maxLength={8} pattern="[A-Z][A-Z0-9]*" title="Capital letters and digits, starting with a letter" name="prefix" value={prefix}
+              onChange={(e) => { setPrefixTyped(true); form.setValues({ ...v, prefix: e.target.value.toUpperCase() }) }} />
           </label>
         </div>
         <button className="primary" type="submit" disabled={submit.pending}>Create company</button>

@@ -1,22 +1,35 @@
-import type { OrgNode } from '../../../src/client/types.ts'
+import type { OrgNode } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useOrg } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import { OrgChart } from '../components/org/OrgChart.tsx'
 
-/** The reporting tree, drawn with connector lines; each node links to the agent. */
+/** The reporting tree as a chart (zoom, pan, drag to re-parent), or as an indented list. */
 export function OrgPage() {
   const companyId = useCompanyId()
   const org = useOrg(companyId)
+  const [view, setView] = useState<'chart' | 'list'>('chart')
   return (
     <>
-      <div className="page-head"><h1>Org chart</h1><Link to={companyPath(companyId, 'agents')}>All agents</Link></div>
+      <div className="page-head">
+        <h1>Org chart</h1>
+        <div className="actions">
+          <div role="group" aria-label="View" className="actions" style={{ gap: 0 }}>
+            <button className={view === 'chart' ? 'primary' : ''} aria-pressed={view === 'chart'} onClick={() => setView('chart')}>Chart</button>
+            <button className={view === 'list' ? 'primary' : ''} aria-pressed={view === 'list'} onClick={() => setView('list')}>List</button>
+          </div>
+          <Link to="/c/$companyId/agents" params={{ companyId }}>All agents</Link>
+        </div>
+      </div>
       <ErrorText error={org.error} />
       {org.data?.length === 0 && <p className="empty">No agents yet.</p>}
-      {org.data && org.data.length > 0 && (
+      {org.data && org.data.length > 0 && view === 'chart' && <OrgChart companyId={companyId} org={org.data} />}
+      {org.data && org.data.length > 0 && view === 'list' && (
         <div className="panel org">
           <ul aria-label="Org chart">{org.data.map((node) => <OrgBranch key={node.agent.id} node={node} companyId={companyId} />)}</ul>
         </div>
@@ -30,7 +43,7 @@ function OrgBranch({ node, companyId }: { node: OrgNode; companyId: string }) {
   const { agent } = node
   return (
     <li aria-label={agent.name}>
-      <Link to={companyPath(companyId, `agents/${agent.id}`)} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
+      <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} className="org-node" style={{ color: 'inherit', textDecoration: 'none' }}>
         <AgentAvatar agent={agent} />
         <span>
           <strong>{agent.name}</strong>

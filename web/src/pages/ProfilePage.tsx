@@ -1,12 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { User } from '../../../src/client/types.ts'
+import type { User } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { ApiKeys } from '../components/profile/ApiKeys.tsx'
 import { PreferencesForm } from '../components/profile/PreferencesForm.tsx'
 import { api } from '../lib/api.ts'
 import { useMe } from '../lib/queries.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function ProfilePage() {
   const me = useMe()
@@ -37,9 +38,9 @@ function ProfileForm({ user }: { user: User }) {
       <ErrorText error={submit.error} />
       {saved && <p className="notice" role="status">Saved.</p>}
       <div className="form-grid">
-        <label className="field">Name<input required maxLength={255} {...form.bind('name')} /></label>
-        <label className="field">Email<input value={user.email} disabled /></label>
-        <label className="field">Avatar URL <span className="hint">(https://…)</span><input type="url" maxLength={500} {...form.bind('avatar')} /></label>
+        <Field label="Name"><input required maxLength={255} {...form.bind('name')} /></Field>
+        <Field label="Email"><input value={user.email} disabled /></Field>
+        <Field label="Avatar URL" hint="https://…"><input type="url" maxLength={500} {...form.bind('avatar')} /></Field>
       </div>
       <button className="primary" type="submit" disabled={submit.pending}>Save profile</button>
     </form>

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Project, ProjectStatus } from '../../../src/client/types.ts'
-import { Dialog } from '../components/Dialog.tsx'
+import type { Project, ProjectStatus } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat, useSavePreferences } from '../lib/preferences.tsx'
 import { keys, useMe, useProjects } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field, FormDialog } from '../components/form.tsx'
 
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'completed', 'archived']
 
@@ -57,7 +57,7 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
         </button>
       </td>
       <td>
-        <Link to={`${companyPath(companyId, 'tasks')}?project_id=${project.id}`}>{project.name}</Link>
+        <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ project_id: project.id }}>{project.name}</Link>
         {project.description && <div className="muted small">{project.description}</div>}
         <ErrorText error={update.error} />
       </td>
@@ -84,15 +84,11 @@ function NewProjectDialog({ companyId, onClose }: { companyId: string; onClose: 
     onClose()
   })
   return (
-    <Dialog title="New project" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <label className="field">Name<input required maxLength={100} autoFocus {...form.bind('name')} /></label>
-        <label className="field">Description<textarea {...form.bind('description')} /></label>
-        <label className="field">Git repository <span className="hint">(runs work in a worktree of it)</span><input placeholder="https://github.com/org/repo.git" {...form.bind('repository')} /></label>
-        <label className="field">Monthly budget <span className="hint">(informational)</span><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></label>
-        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create project</button><button type="button" onClick={onClose}>Cancel</button></div>
-      </form>
-    </Dialog>
+    <FormDialog title="New project" submit={submit} submitLabel="Create project" onClose={onClose}>
+      <Field label="Name"><input required maxLength={100} autoFocus {...form.bind('name')} /></Field>
+      <Field label="Description"><textarea {...form.bind('description')} /></Field>
+      <Field label="Git repository" hint="runs work in a worktree of it"><input placeholder="https://github.com/org/repo.git" {...form.bind('repository')} /></Field>
+      <Field label="Monthly budget" hint="informational"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
+    </FormDialog>
   )
 }

@@ -2,13 +2,13 @@ import { useState } from 'react'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link, useLocation } from '../lib/router.tsx'
+import { Link, useSearch } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 /** The page the reset email links to: /reset-password?token=... */
 export function ResetPasswordPage() {
-  const { search } = useLocation()
-  const token = search.get('token') ?? ''
+  const token = useSearch({ from: '/reset-password' }).token ?? ''
   const form = useForm({ password: '', confirm: '' })
   const [done, setDone] = useState(false)
   const submit = useSubmit(async () => {
@@ -26,8 +26,8 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={submit.onSubmit}>
           <ErrorText error={submit.error} />
-          <label className="field">New password<input type="password" autoComplete="new-password" required minLength={8} maxLength={128} autoFocus {...form.bind('password')} /></label>
-          <label className="field">Repeat it<input type="password" autoComplete="new-password" required {...form.bind('confirm')} /></label>
+          <Field label="New password"><input type="password" autoComplete="new-password" required minLength={8} maxLength={128} autoFocus {...form.bind('password')} /></Field>
+          <Field label="Repeat it"><input type="password" autoComplete="new-password" required {...form.bind('confirm')} /></Field>
           <button className="primary" type="submit" disabled={submit.pending || !token}>Change password</button>
         </form>
       )}

@@ -1,15 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Routine, RoutineUpdate } from '../../../src/client/types.ts'
-import { Dialog } from '../components/Dialog.tsx'
+import type { Routine, RoutineUpdate } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field, FormDialog } from '../components/form.tsx'
 
 /** Cron-scheduled templates; "Run now" triggers one at once (a task and a queued run). */
 export function RoutinesPage() {
@@ -36,6 +36,7 @@ export function RoutinesPage() {
 
 function RoutineRow({ routine, companyId }: { routine: Routine; companyId: string }) {
   const client = useQueryClient()
+  const navigate = useNavigate()
   const format = useFormat()
   const agents = useAgents(companyId, true)
   const agent = agents.data?.find((a) => a.id === routine.agent_id)
@@ -46,13 +47,13 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
     mutationFn: () => api.routines.trigger(companyId, routine.id),
     onSuccess(result) {
       void refresh()
-      navigate(companyPath(companyId, `runs/${result.run.id}`))
+      navigate({ to: '/c/$companyId/runs/$runId', params: { companyId, runId: result.run.id } })
     },
   })
   return (
     <tr>
       <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
-      <td>{agent ? <Link to={companyPath(companyId, `agents/${agent.id}`)}>{agent.name}</Link> : '—'}</td>
+      <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
       <td className="mono">{routine.cron}</td>
       <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
       <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
@@ -82,19 +83,15 @@ function NewRoutineDialog({ companyId, onClose }: { companyId: string; onClose: 
     onClose()
   })
   return (
-    <Dialog title="New routine" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <label className="field">Title<input required maxLength={200} autoFocus {...form.bind('title')} /></label>
-        <label className="field">Description <span className="hint">(becomes the task's description)</span><textarea {...form.bind('description')} /></label>
-        <div className="form-grid">
-          <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
-          <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
-          <label className="field">Schedule (cron) <span className="hint">minute hour day month weekday</span><input required maxLength={100} className="mono" {...form.bind('cron')} /></label>
-        </div>
-        <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
-        <div className="actions"><button className="primary" type="submit" disabled={submit.pending}>Create routine</button><button type="button" onClick={onClose}>Cancel</button></div>
-      </form>
-    </Dialog>
+    <FormDialog title="New routine" submit={submit} submitLabel="Create routine" onClose={onClose}>
+      <Field label="Title"><input required maxLength={200} autoFocus {...form.bind('title')} /></Field>
+      <Field label="Description" hint="becomes the task's description"><textarea {...form.bind('description')} /></Field>
+      <div className="form-grid">
+        <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
+        <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
+        <Field label="Schedule (cron)" hint="minute hour day month weekday"><input required maxLength={100} className="mono" {...form.bind('cron')} /></Field>
+      </div>
+      <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
+    </FormDialog>
   )
 }

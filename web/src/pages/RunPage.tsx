@@ -1,22 +1,23 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef } from 'react'
-import type { Run } from '../../../src/client/types.ts'
+import type { Run } from '#src/client/types.ts'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgent, useRun, useTask } from '../lib/queries.ts'
-import { Link } from '../lib/router.tsx'
+import { Link, useParams } from '@tanstack/react-router'
+import { FINISHED, Transcript } from '../components/runs/Transcript.tsx'
 
-const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
 
 /** One run; while it runs, each run.updated event refetches it, so the transcript grows live. */
-export function RunPage({ runId }: { runId: string }) {
+export function RunPage() {
+  const { runId } = useParams({ from: '/signed-in/c/$companyId/runs/$runId' })
   const companyId = useCompanyId()
   const run = useRun(companyId, runId)
-  if (run.error) return <><p><Link to={companyPath(companyId, 'runs')}>← Runs</Link></p><ErrorText error={run.error} /></>
+  if (run.error) return <><p><Link to="/c/$companyId/runs" params={{ companyId }}>← Runs</Link></p><ErrorText error={run.error} /></>
   if (!run.data) return <p className="muted">Loading…</p>
   return <RunDetail companyId={companyId} run={run.data} />
 }
@@ -41,31 +42,23 @@ function RunDetail({ companyId, run }: { companyId: string; run: Run }) {
 
   return (
     <>
-      <p><Link to={companyPath(companyId, 'runs')}>← Runs</Link></p>
+      <p><Link to="/c/$companyId/runs" params={{ companyId }}>← Runs</Link></p>
       <div className="page-head">
         <h1>Run <span className="mono muted">{run.id.slice(0, 8)}</span> <Badge value={run.status} /></h1>
         {running && <button className="danger" onClick={() => cancel.mutate()} disabled={cancel.isPending}>Cancel run</button>}
       </div>
       <ErrorText error={cancel.error} />
       <div className="cards">
-        <section className="card"><div className="label">Agent</div><div>{agent.data ? <Link to={companyPath(companyId, `agents/${run.agent_id}`)}>{agent.data.name}</Link> : '…'}</div><div className="muted small">{humanize(run.trigger)} run</div></section>
-        <section className="card"><div className="label">Task</div><div>{task.data ? <Link to={companyPath(companyId, `tasks/${task.data.key}`)}>{task.data.key} {task.data.title}</Link> : '—'}</div></section>
-        <section className="card"><div className="label">Cost</div><div className="value">{format.money(run.cost_cents)}</div><div className="muted small">{format.number(run.tokens_in)} tokens in · {format.number(run.tokens_out)} out</div></section>
+        <section className="card"><div className="label">Agent</div><div>{agent.data ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: run.agent_id }}>{agent.data.name}</Link> : '…'}</div><div className="muted small">{humanize(run.trigger)} run</div></section>
+        <section className="card"><div className="label">Task</div><div>{task.data ? <Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.data.key }}>{task.data.key} {task.data.title}</Link> : '—'}</div></section>
+        <section className="card"><div className="label">Cost</div><div className="value">{format.money(run.cost_cents)}</div><div className="muted small">{format.number(run.tokens_in)} tokens in · {format.number(run.tokens_out)} out</div>{run.runner_id && <div className="muted small">on runner {run.runner_id}</div>}</section>
         <section className="card"><div className="label">Timing</div><div className="small">Queued {format.dateTime(run.created_at)}<br />Started {format.dateTime(run.started_at)}<br />Ended {format.dateTime(run.ended_at)}</div></section>
       </div>
       {run.summary && <section className="panel"><h2>Summary</h2><p style={{ whiteSpace: 'pre-wrap' }}>{run.summary}</p></section>}
       {run.error && <section className="panel"><h2>Error</h2><p className="error" style={{ whiteSpace: 'pre-wrap' }}>{run.error}</p></section>}
       <section className="panel" aria-label="Transcript">
         <h2>Transcript {running && <span className="live"><span className="dot" />live</span>}</h2>
-        {transcript.length === 0 && <p className="empty">{running ? 'Nothing yet; entries appear here as the agent works.' : 'No transcript.'}</p>}
-        <div className="transcript" aria-live="polite">
-          {transcript.map((entry, index) => (
-            <div key={index} className={`entry ${entry.role}`}>
-              <div className="when">{humanize(entry.role)} · {format.dateTime(entry.timestamp)}</div>
-              {entry.text}
-            </div>
-          ))}
-        </div>
+        <Transcript entries={transcript} live={running} />
         <div ref={end} />
       </section>
     </>

@@ -5,37 +5,34 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { IdpButton } from '../components/IdpButton.tsx'
 import { api } from '../lib/api.ts'
 import { useAuthConfig } from '../lib/queries.ts'
-import { Link, navigate, useLocation } from '../lib/router.tsx'
+import { Link, useLocation, useRouter } from '@tanstack/react-router'
+import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function SignInPage() {
   const queryClient = useQueryClient()
   const config = useAuthConfig()
-  const { pathname } = useLocation()
+  const router = useRouter()
+  const href = useLocation({ select: (location) => location.href })
   const form = useForm({ email: '', password: '' })
   // Signing in from a deep link (e.g. a task page) returns there; from the sign-in page, home.
-  const target = pathname === '/sign-in' ? '/' : pathname
-  const submit = useSubmit(async () => {
-    await api.auth.login(form.values.email.trim(), form.values.password)
-    queryClient.clear()
-    navigate(target, { replace: true })
-  })
+  const target = href.startsWith('/sign-in') ? '/' : href
+  const open = useCallback(() => router.history.replace(target), [router, target])
+  const submit = useSubmit(() => signIn(queryClient, () => api.auth.login(form.values.email.trim(), form.values.password)).then(open))
   const [idpError, setIdpError] = useState<unknown>(null)
   const onCredential = useCallback(
     (credential: string) => {
-      api.auth.loginIdp(credential).then(() => {
-        queryClient.clear()
-        navigate(target, { replace: true })
-      }, setIdpError)
+      signIn(queryClient, () => api.auth.loginIdp(credential)).then(open, setIdpError)
     },
-    [queryClient, target, setIdpError],
+    [queryClient, open, setIdpError],
   )
   return (
     <AuthFrame title="Sign in">
       <form onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error ?? idpError} />
-        <label className="field">Email<input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></label>
-        <label className="field">Password<input type="password" autoComplete="current-password" required {...form.bind('password')} /></label>
+        <Field label="Email"><input type="email" autoComplete="email" required autoFocus {...form.bind('email')} /></Field>
+        <Field label="Password"><input type="password" autoComplete="current-password" required {...form.bind('password')} /></Field>
         <div className="actions">
           <button className="primary" type="submit" disabled={submit.pending}>{submit.pending ? 'Signing in…' : 'Sign in'}</button>
           <Link to="/forgot-password">Forgot password?</Link>

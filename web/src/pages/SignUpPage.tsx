@@ -2,23 +2,24 @@ import { useQueryClient } from '@tanstack/react-query'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { signIn } from '../lib/session.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { Field } from '../components/form.tsx'
 
 export function SignUpPage() {
   const queryClient = useQueryClient()
+  const navigate = useNavigate()
   const form = useForm({ name: '', email: '', password: '' })
-  const submit = useSubmit(async () => {
-    await api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password })
-    queryClient.clear()
-    navigate('/companies/new', { replace: true })
-  })
+  const submit = useSubmit(() =>
+    signIn(queryClient, () => api.auth.register({ name: form.values.name.trim(), email: form.values.email.trim(), password: form.values.password })).then(() => navigate({ to: '/companies/new', replace: true })),
+  )
   return (
     <AuthFrame title="Create your account">
       <form onSubmit={submit.onSubmit}>
         <ErrorText error={submit.error} />
-        <label className="field">Name<input autoComplete="name" required maxLength={255} autoFocus {...form.bind('name')} /></label>
-        <label className="field">Email<input type="email" autoComplete="email" required {...form.bind('email')} /></label>
+        <Field label="Name"><input autoComplete="name" required maxLength={255} autoFocus {...form.bind('name')} /></Field>
+        <Field label="Email"><input type="email" autoComplete="email" required {...form.bind('email')} /></Field>
         <label className="field">
           Password <span className="hint">(8 to 128 characters)</span>
           <input type="password" autoComplete="new-password" required minLength={8} maxLength={128} {...form.bind('password')} />

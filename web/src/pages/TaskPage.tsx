@@ -1,34 +1,34 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
-import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '../../../src/client/types.ts'
+import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '#src/client/types.ts'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
-import { RunTable } from '../components/RunTable.tsx'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
-import { TaskComments } from '../components/tasks/TaskComments.tsx'
+import { TaskTimeline } from '../components/tasks/TaskTimeline.tsx'
+import { SubtaskTree } from '../components/tasks/SubtaskTree.tsx'
 import { dayToTimestamp, timestampToDay } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { keys, useRuns, useTask, useTasks } from '../lib/queries.ts'
-import { Link, navigate } from '../lib/router.tsx'
+import { keys, useTask } from '../lib/queries.ts'
+import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
-export function TaskPage({ taskRef }: { taskRef: string }) {
+export function TaskPage() {
   const companyId = useCompanyId()
+  const { taskRef } = useParams({ from: '/signed-in/c/$companyId/tasks/$taskRef' })
   const task = useTask(companyId, taskRef)
-  if (task.error) return <><p><Link to={companyPath(companyId, 'tasks')}>← Tasks</Link></p><ErrorText error={task.error} /></>
+  if (task.error) return <><p><Link to="/c/$companyId/tasks" params={{ companyId }}>← Tasks</Link></p><ErrorText error={task.error} /></>
   if (!task.data) return <p className="muted">Loading…</p>
   return <TaskDetail companyId={companyId} task={task.data} />
 }
 
 function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
+  const navigate = useNavigate()
   const client = useQueryClient()
   const format = useFormat()
-  const subtasks = useTasks(companyId, { parent_id: task.id })
   const parent = useTask(companyId, task.parent_id ?? '')
-  const runs = useRuns(companyId, { task_id: task.id })
   const [addingSubtask, setAddingSubtask] = useState(false)
   const [title, setTitle] = useState(task.title)
   const [description, setDescription] = useState(task.description ?? '')
@@ -48,14 +48,14 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
     mutationFn: () => api.tasks.delete(companyId, task.id),
     onSuccess() {
       void client.invalidateQueries({ queryKey: keys.company(companyId, 'tasks') })
-      navigate(companyPath(companyId, 'tasks'))
+      navigate({ to: '/c/$companyId/tasks', params: { companyId } })
     },
   })
   const textChanged = title !== task.title || description !== (task.description ?? '')
 
   return (
     <>
-      <p><Link to={companyPath(companyId, 'tasks')}>← Tasks</Link>{parent.data && task.parent_id && <> · subtask of <Link to={companyPath(companyId, `tasks/${parent.data.key}`)}>{parent.data.key}</Link></>}</p>
+      <p><Link to="/c/$companyId/tasks" params={{ companyId }}>← Tasks</Link>{parent.data && task.parent_id && <> · subtask of <Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: parent.data.key }}>{parent.data.key}</Link></>}</p>
       <div className="page-head">
         <h1><span className="muted">{task.key}</span> {task.title}</h1>
         <div className="actions">
@@ -101,19 +101,9 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
           <h2 style={{ margin: 0 }}>Subtasks</h2>
           <button onClick={() => setAddingSubtask(true)}>Add subtask</button>
         </div>
-        {subtasks.data?.length === 0 && <p className="empty">No subtasks.</p>}
-        <ul style={{ margin: 0, paddingLeft: 18 }}>
-          {subtasks.data?.map((sub) => (
-            <li key={sub.id}><Link to={companyPath(companyId, `tasks/${sub.key}`)}>{sub.key}</Link> {sub.title} <Badge value={sub.status} /></li>
-          ))}
-        </ul>
+        <SubtaskTree companyId={companyId} root={task} />
       </section>
-      <TaskComments companyId={companyId} task={task} />
-      <section className="panel" aria-label="Runs">
-        <h2>Runs</h2>
-        <ErrorText error={runs.error} />
-        {runs.data && <RunTable companyId={companyId} runs={runs.data} />}
-      </section>
+      <TaskTimeline companyId={companyId} task={task} />
       {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
     </>
   )

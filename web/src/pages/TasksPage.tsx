@@ -1,24 +1,25 @@
 import { useState } from 'react'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
+import { filtersFromQuery, filtersFromSearch, queryFromFilters, searchFromFilters } from '../components/tasks/filters.ts'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
 import { SavedViews } from '../components/tasks/SavedViews.tsx'
 import { TaskBoard } from '../components/tasks/TaskBoard.tsx'
 import { TaskFilterBar } from '../components/tasks/TaskFilterBar.tsx'
 import { TaskTable } from '../components/tasks/TaskTable.tsx'
 import { useMoveTask } from '../components/tasks/useMoveTask.ts'
-import { companyPath, useCompanyId } from '../lib/company.ts'
+import { useCompanyId } from '../lib/company.ts'
 import { useSavePreferences } from '../lib/preferences.tsx'
 import { useAgents, useMe, useTasks } from '../lib/queries.ts'
-import { navigate, useLocation } from '../lib/router.tsx'
+import { useNavigate, useSearch } from '@tanstack/react-router'
 
 export function TasksPage() {
   const companyId = useCompanyId()
   const me = useMe()
   const savePreferences = useSavePreferences()
-  const { search } = useLocation()
+  const search = useSearch({ from: '/signed-in/c/$companyId/tasks' })
+  const navigate = useNavigate()
   const view = me.data?.preferences.tasks?.view ?? 'list'
-  const filters = filtersFromQuery(search)
+  const filters = filtersFromSearch(search)
   const query = queryFromFilters(filters)
   // The board shows every status as a column, so a status filter applies to the list only.
   const tasks = useTasks(companyId, view === 'board' ? { ...filters, status: undefined } : filters)
@@ -26,7 +27,7 @@ export function TasksPage() {
   const move = useMoveTask(companyId)
   const [creating, setCreating] = useState(false)
   const agentMap = new Map((agents.data ?? []).map((a) => [a.id, a]))
-  const apply = (next: string) => navigate(`${companyPath(companyId, 'tasks')}${next ? `?${next}` : ''}`, { replace: true })
+  const apply = (next: string) => navigate({ to: '/c/$companyId/tasks', params: { companyId }, search: searchFromFilters(filtersFromQuery(next)), replace: true })
 
   return (
     <>

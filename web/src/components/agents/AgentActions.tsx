@@ -1,16 +1,16 @@
 // Pause, resume, wake and terminate, offered according to the agent's status.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { Agent } from '../../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
-import { companyPath } from '../../lib/company.ts'
 import { keys } from '../../lib/queries.ts'
-import { navigate } from '../../lib/router.tsx'
+import { useNavigate } from '@tanstack/react-router'
 import { ErrorText } from '../ErrorText.tsx'
 
 const DORMANT = new Set(['paused', 'pending_approval', 'terminated'])
 
 export function AgentActions({ companyId, agent }: { companyId: string; agent: Agent }) {
   const client = useQueryClient()
+  const navigate = useNavigate()
   const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId) })
   const act = useMutation({
     mutationFn: (action: 'pause' | 'resume' | 'terminate') => api.agents[action](companyId, agent.id),
@@ -20,7 +20,7 @@ export function AgentActions({ companyId, agent }: { companyId: string; agent: A
     mutationFn: (reason: string) => api.agents.wake(companyId, agent.id, reason ? { reason } : {}),
     onSuccess(run) {
       void refresh()
-      navigate(companyPath(companyId, `runs/${run.id}`))
+      navigate({ to: '/c/$companyId/runs/$runId', params: { companyId, runId: run.id } })
     },
   })
   const busy = act.isPending || wake.isPending

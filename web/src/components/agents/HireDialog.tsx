@@ -1,12 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Agent } from '../../../../src/client/types.ts'
+import type { Agent } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { keys } from '../../lib/queries.ts'
 import { useSubmit } from '../../lib/useForm.ts'
-import { Dialog } from '../Dialog.tsx'
-import { ErrorText } from '../ErrorText.tsx'
 import { AgentFormFields, useAgentForm } from './AgentForm.tsx'
+import { FormDialog } from '../form.tsx'
 
 /** Hires an agent at once, or proposes the hire for approval. */
 export function HireDialog({ companyId, onClose, onHired }: { companyId: string; onClose: () => void; onHired: (agent: Agent) => void }) {
@@ -19,19 +18,12 @@ export function HireDialog({ companyId, onClose, onHired }: { companyId: string;
     onHired(agent)
   })
   return (
-    <Dialog title="Hire an agent" onClose={onClose}>
-      <form onSubmit={submit.onSubmit}>
-        <ErrorText error={submit.error} />
-        <AgentFormFields form={form} />
-        <label className="field check">
-          <input type="checkbox" checked={requestApproval} onChange={(e) => setRequestApproval(e.target.checked)} />
-          Ask for approval first (the agent waits as pending until a member approves)
-        </label>
-        <div className="actions">
-          <button className="primary" type="submit" disabled={submit.pending}>{requestApproval ? 'Propose hire' : 'Hire'}</button>
-          <button type="button" onClick={onClose}>Cancel</button>
-        </div>
-      </form>
-    </Dialog>
+    <FormDialog title="Hire an agent" submit={submit} submitLabel={requestApproval ? 'Propose hire' : 'Hire'} onClose={onClose}>
+      <AgentFormFields form={form} />
+      <label className="field check">
+        <input type="checkbox" checked={requestApproval} onChange={(e) => setRequestApproval(e.target.checked)} />
+        Ask for approval first (the agent waits as pending until a member approves)
+      </label>
+    </FormDialog>
   )
 }

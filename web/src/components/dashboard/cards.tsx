@@ -1,9 +1,8 @@
 // The dashboard's cards, by id (the ids stored in preferences.dashboard.hidden and .order).
 import { type ReactNode, useState } from 'react'
-import type { Dashboard } from '../../../../src/client/types.ts'
-import { companyPath } from '../../lib/company.ts'
+import type { Dashboard } from '#src/client/types.ts'
 import { type Formatter, humanize } from '../../lib/format.ts'
-import { Link } from '../../lib/router.tsx'
+import { Link } from '@tanstack/react-router'
 import { Badge } from '../Badge.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
 
@@ -39,7 +38,7 @@ export const CARDS: CardDef[] = [
   {
     id: 'pending-approvals',
     title: 'Pending approvals',
-    render: ({ data, companyId }) => stat(data.pending_approvals, <Link to={companyPath(companyId, 'approvals')}>Review</Link>),
+    render: ({ data, companyId }) => stat(data.pending_approvals, <Link to="/c/$companyId/approvals" params={{ companyId }}>Review</Link>),
   },
   {
     id: 'spend',
@@ -115,7 +114,7 @@ function ActiveRuns({ data, format, companyId, agentName }: CardContext) {
         <tbody>
           {data.active_runs.map((run) => (
             <tr key={run.id}>
-              <td><Link to={companyPath(companyId, `runs/${run.id}`)}>{agentName(run.agent_id)}</Link></td>
+              <td><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{agentName(run.agent_id)}</Link></td>
               <td><Badge value={run.status} /></td>
               <td className="muted">{humanize(run.trigger)}</td>
               <td className="muted right">{format.relative(run.started_at ?? run.created_at)}</td>
@@ -136,7 +135,7 @@ function ForYou({ data, companyId }: CardContext) {
       {you.recent.length === 0 ? <p className="empty">No open task of yours.</p> : (
         <ul style={{ margin: 0, paddingLeft: 18 }}>
           {you.recent.map((task) => (
-            <li key={task.id}><Link to={companyPath(companyId, `tasks/${task.key}`)}>{task.key}</Link> {task.title} <Badge value={task.status} /></li>
+            <li key={task.id}><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.key }}>{task.key}</Link> {task.title} <Badge value={task.status} /></li>
           ))}
         </ul>
       )}

@@ -1,7 +1,7 @@
 // Personal API keys: list, create (the secret is shown once, with a copy button), revoke.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { CreatedApiKey } from '../../../../src/client/types.ts'
+import type { CreatedApiKey } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { useApiKeys } from '../../lib/queries.ts'

@@ -1,5 +1,5 @@
 // Appearance and formatting preferences; each change is saved (and applied) at once.
-import type { Preferences, PreferencesPatch } from '../../../../src/client/types.ts'
+import type { Preferences, PreferencesPatch } from '#src/client/types.ts'
 import { useSavePreferences } from '../../lib/preferences.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 

@@ -1,11 +1,10 @@
 // The board: one column per status in the spec's order. Cards move by drag and drop, or from
 // the keyboard with Shift+Left/Right on a focused card.
 import { type DragEvent, useState } from 'react'
-import type { Agent, Task, TaskStatus } from '../../../../src/client/types.ts'
-import { companyPath } from '../../lib/company.ts'
+import type { Agent, Task, TaskStatus } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { navigate } from '../../lib/router.tsx'
+import { useNavigate } from '@tanstack/react-router'
 import { Badge } from '../Badge.tsx'
 import { BOARD_COLUMNS } from './filters.ts'
 
@@ -69,7 +68,8 @@ export function TaskBoard({ companyId, tasks, agents, onMove }: BoardProps) {
 
 function TaskCard({ task, assignee, companyId, onStep }: { task: Task; assignee?: Agent; companyId: string; onStep: (step: -1 | 1) => void }) {
   const format = useFormat()
-  const open = () => navigate(companyPath(companyId, `tasks/${task.key}`))
+  const navigate = useNavigate()
+  const open = () => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })
   return (
     <article
       className="task-card"

@@ -1,4 +1,4 @@
-import { TASK_STATUSES, type TaskFilters, type TaskStatus } from '../../../../src/client/types.ts'
+import { TASK_STATUSES, type TaskFilters, type TaskStatus } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { AgentPicker, GoalPicker, ProjectPicker } from '../Pickers.tsx'
 

@@ -1,12 +1,12 @@
-import type { Agent, Task } from '../../../../src/client/types.ts'
-import { companyPath } from '../../lib/company.ts'
+import type { Agent, Task } from '#src/client/types.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { Link, navigate } from '../../lib/router.tsx'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { Badge } from '../Badge.tsx'
 
 /** Tasks as a table; a row opens the task. */
 export function TaskTable({ companyId, tasks, agents }: { companyId: string; tasks: Task[]; agents: Map<string, Agent> }) {
   const format = useFormat()
+  const navigate = useNavigate()
   if (tasks.length === 0) return <p className="empty">No task matches.</p>
   return (
     <div className="table-wrap">
@@ -16,8 +16,8 @@ export function TaskTable({ companyId, tasks, agents }: { companyId: string; tas
         </thead>
         <tbody>
           {tasks.map((task) => (
-            <tr key={task.id} className="clickable" onClick={() => navigate(companyPath(companyId, `tasks/${task.key}`))}>
-              <td className="nowrap"><Link to={companyPath(companyId, `tasks/${task.key}`)} onClick={(e) => e.stopPropagation()}>{task.key}</Link></td>
+            <tr key={task.id} className="clickable" onClick={() => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })}>
+              <td className="nowrap"><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.key }} onClick={(e) => e.stopPropagation()}>{task.key}</Link></td>
               <td>{task.title}</td>
               <td><Badge value={task.status} /></td>
               <td><Badge value={task.priority} /></td>

@@ -1,7 +1,7 @@
 // Moving a task to another status (the board's drag and drop): the card moves at once in every
 // cached task list, and the lists are refetched whatever the answer.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { Task, TaskStatus } from '../../../../src/client/types.ts'
+import type { Task, TaskStatus } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { keys } from '../../lib/queries.ts'
 

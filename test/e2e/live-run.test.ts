@@ -1,0 +1,96 @@
+// A run seen live on its task's page: a real `shopfloor runner` process runs an agent command that
+// works for a few seconds (prints its reasoning line by line, calls a tool, reports usage), and the
+// task page's timeline shows the transcript growing while the run runs, then its outcome.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ShopfloorClient } from '../../src/client/api.ts'
+import { scratchPostgres } from '../helpers.ts'
+import { type RunnerProcess, startRunner } from '../runner/harness.ts'
+import { tempDir } from '../server-process.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+
+const PASSWORD = 'correct horse battery'
+
+// An agent command (the process adapter) that takes its time: each line goes out, then a pause, so the runner's
+// transcript batches (flushed every second here) reach the server one by one.
+const SLOW_AGENT = `
+const say = (line) => console.log(line)
+const wait = (s) => new Promise((r) => setTimeout(r, s * 1000))
+say('Reading the task and the repository layout.')
+await wait(2)
+say('SHOPFLOOR_USAGE {"tokens_in": 800, "tokens_out": 120, "cost_cents": 3}')
+say('Drafting the launch post now.')
+await wait(2)
+say('SHOPFLOOR_USAGE {"tokens_in": 2400, "tokens_out": 900, "cost_cents": 9}')
+say('Done: the draft is in docs/launch.md.')
+await wait(1.5)
+`
+
+let server: RunningServer
+let database: Awaited<ReturnType<typeof scratchPostgres>> = null
+let browser: Browser
+let page: Page
+let runner: RunnerProcess | null = null
+let client: ShopfloorClient
+let companyId = ''
+
+describe('a live run on the task page', () => {
+  beforeAll(async () => {
+    database = await scratchPostgres()
+    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    client = new ShopfloorClient({ baseUrl: server.url })
+    const email = `live-${Date.now().toString(36)}@example.test`
+    await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
+    companyId = (await client.companies.create({ name: 'Acme Robotics', task_prefix: 'ACME' })).id
+    browser = await launchBrowser()
+    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    page.setDefaultTimeout(15_000)
+    await page.goto(`${server.url}/sign-in`)
+    await page.getByLabel('Email').fill(email)
+    await page.getByLabel('Password').fill(PASSWORD)
+    await page.getByRole('button', { name: 'Sign in' }).click()
+    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+  })
+
+  afterAll(async () => {
+    await runner?.stop()
+    await browser?.close()
+    await server?.stop()
+    await database?.drop()
+  })
+
+  it('shows the transcript growing while the runner works, then the outcome', async () => {
+    const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer', adapter: 'process' })
+    const task = await client.tasks.create(companyId, { title: 'Write the launch post', status: 'todo' })
+    await page.goto(`${server.url}/c/${companyId}/tasks/${task.key}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('Nothing has happened on this task yet.').waitFor()
+
+    const dir = tempDir('shopfloor-slow-agent-')
+    const script = path.join(dir, 'agent.mjs')
+    fs.writeFileSync(script, SLOW_AGENT)
+    const key = await client.apiKeys.create({ name: 'e2e runner' })
+    runner = startRunner(
+      ['--url', server.url, '--company', companyId, '--runner-id', 'laptop-1', '--agent-command', `"${process.execPath}" "${script}"`, '--flush-seconds', '1', '--poll-seconds', '5'],
+      { SHOPFLOOR_API_KEY: key.key },
+    )
+    // Assigning the task queues Grace's run; the runner claims it.
+    await client.tasks.update(companyId, task.id, { assignee_agent_id: grace.id })
+
+    const run = timeline.getByRole('listitem', { name: 'Run of Grace' })
+    await run.getByText('Reading the task and the repository layout.').waitFor({ timeout: 30_000 })
+    // Still running while the first line shows: the page is following it live.
+    expect(await run.getByText('Done: the draft is in docs/launch.md.').count()).toBe(0)
+    await run.getByText('live', { exact: true }).waitFor()
+    await run.getByText('Drafting the launch post now.').waitFor()
+    await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/800 tokens in|2,400 tokens in/)
+    fs.mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-live-run.png') })
+    await run.getByText('Done: the draft is in docs/launch.md.').waitFor()
+    await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
+    await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
+    await run.getByText('on laptop-1').waitFor()
+  })
+})

@@ -1,0 +1,93 @@
+// Get anywhere fast. Ctrl/Cmd-K opens the command palette: jump to a task by key or title, to an
+// agent or a page, or create a task with what was typed as its title. Single keys work outside
+// text fields: `?` lists the shortcuts, `c` creates a task, `g` then a letter opens a page.
+import { useNavigate } from '@tanstack/react-router'
+import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { NewTaskDialog } from './tasks/NewTaskDialog.tsx'
+
+export type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners'
+
+/** Pages by name, with the letter that follows `g` to open them. */
+export const PAGES: { path: PagePath; label: string; key?: string }[] = [
+  { path: '', label: 'Dashboard', key: 'd' },
+  { path: 'inbox', label: 'Inbox', key: 'i' },
+  { path: 'tasks', label: 'Tasks', key: 't' },
+  { path: 'agents', label: 'Agents', key: 'a' },
+  { path: 'org', label: 'Org chart', key: 'o' },
+  { path: 'runs', label: 'Runs', key: 'r' },
+  { path: 'approvals', label: 'Approvals', key: 'p' },
+  { path: 'goals', label: 'Goals' },
+  { path: 'projects', label: 'Projects' },
+  { path: 'routines', label: 'Routines' },
+  { path: 'runners', label: 'Runners', key: 'n' },
+  { path: 'costs', label: 'Costs', key: 'c' },
+  { path: 'activity', label: 'Activity' },
+  { path: 'settings', label: 'Settings', key: 's' },
+]
+
+// The palette and the help are not part of the first load; the shell fetches them once it is up,
+// so Ctrl-K followed at once by typing loses no keystroke.
+const loadDialogs = () => import('./PaletteDialog.tsx')
+const Palette = lazy(() => loadDialogs().then((m) => ({ default: m.Palette })))
+const ShortcutsHelp = lazy(() => loadDialogs().then((m) => ({ default: m.ShortcutsHelp })))
+
+const typing = (target: EventTarget | null) =>
+  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+
+export function CommandPalette({ companyId }: { companyId: string }) {
+  const navigate = useNavigate()
+  const [open, setOpen] = useState<'palette' | 'help' | 'new-task' | null>(null)
+  const [newTitle, setNewTitle] = useState('')
+  const pendingG = useRef(0)
+  const openPage = (path: PagePath) => navigate({ to: `/c/$companyId${path ? `/${path}` : ''}` as '/c/$companyId', params: { companyId } })
+
+  useEffect(() => {
+    void loadDialogs()
+  }, [])
+
+  useEffect(() => {
+    function onKey(event: KeyboardEvent) {
+      if ((event.metaKey || event.ctrlKey) && event.key.toLowerCase() === 'k') {
+        event.preventDefault()
+        setOpen((now) => (now === 'palette' ? null : 'palette'))
+        return
+      }
+      // Not while a dialog is open or still loading, nor while typing: keys are text there.
+      if (open || event.metaKey || event.ctrlKey || event.altKey || typing(event.target) || document.querySelector('dialog[open]')) return
+      if (Date.now() - pendingG.current < 1500) {
+        pendingG.current = 0
+        const page = PAGES.find((p) => p.key === event.key)
+        if (page) {
+          event.preventDefault()
+          openPage(page.path)
+        }
+        return
+      }
+      if (event.key === 'g') pendingG.current = Date.now()
+      else if (event.key === '?') setOpen('help')
+      else if (event.key === 'c') {
+        event.preventDefault()
+        setNewTitle('')
+        setOpen('new-task')
+      }
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  })
+
+  if (open === 'help') return <Suspense><ShortcutsHelp onClose={() => setOpen(null)} /></Suspense>
+  if (open === 'new-task') return <NewTaskDialog companyId={companyId} initialTitle={newTitle} onClose={() => setOpen(null)} onCreated={(task) => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })} />
+  if (open !== 'palette') return null
+  return (
+    <Suspense>
+    <Palette
+      companyId={companyId}
+      onClose={() => setOpen(null)}
+      onPage={(path) => { setOpen(null); openPage(path) }}
+      onTask={(key) => { setOpen(null); void navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: key } }) }}
+      onAgent={(id) => { setOpen(null); void navigate({ to: '/c/$companyId/agents/$agentId', params: { companyId, agentId: id } }) }}
+      onCreate={(title) => { setNewTitle(title); setOpen('new-task') }}
+    />
+    </Suspense>
+  )
+}

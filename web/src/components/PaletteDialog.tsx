@@ -1,0 +1,84 @@
+// The command palette's dialog (cmdk) and the shortcuts help, loaded on first use.
+import { Command, defaultFilter } from 'cmdk'
+import { useState } from 'react'
+import { useAgents, useTasks } from '../lib/queries.ts'
+import { type PagePath, PAGES } from './CommandPalette.tsx'
+import { Dialog } from './Dialog.tsx'
+
+const CREATE = '__create_task__'
+/**
+ * cmdk's fuzzy ranking, with what contains the typed text as it is (a key, a word of a title)
+ * above letters merely found in order; "Create task" always matches and always ranks last.
+ */
+function rank(value: string, search: string, keywords?: string[]): number {
+  if (value === CREATE) return 0.0001
+  const fuzzy = defaultFilter(value, search, keywords)
+  return value.toLowerCase().includes(search.trim().toLowerCase()) ? 1 + fuzzy : fuzzy / 2
+}
+
+interface PaletteProps {
+  companyId: string
+  onClose: () => void
+  onPage: (path: PagePath) => void
+  onTask: (key: string) => void
+  onAgent: (id: string) => void
+  onCreate: (title: string) => void
+}
+
+export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate }: PaletteProps) {
+  const tasks = useTasks(companyId)
+  const agents = useAgents(companyId)
+  const [query, setQuery] = useState('')
+  return (
+    <Dialog title="Go to…" onClose={onClose}>
+      <Command label="Command palette" className="palette" loop filter={rank}>
+        <Command.Input autoFocus value={query} onValueChange={setQuery} placeholder="A task key or title, an agent, a page…" aria-label="Search" />
+        <Command.List>
+          <Command.Group heading="Pages">
+            {PAGES.map((page) => (
+              <Command.Item key={page.path} value={`page ${page.label}`} onSelect={() => onPage(page.path)}>{page.label}</Command.Item>
+            ))}
+          </Command.Group>
+          <Command.Group heading="Tasks">
+            {(tasks.data ?? []).slice(0, 200).map((task) => (
+              <Command.Item key={task.id} value={`${task.key} ${task.title}`} onSelect={() => onTask(task.key)}>
+                <span className="mono muted">{task.key}</span> {task.title}
+              </Command.Item>
+            ))}
+          </Command.Group>
+          <Command.Group heading="Agents">
+            {(agents.data ?? []).map((agent) => (
+              <Command.Item key={agent.id} value={`agent ${agent.name} ${agent.title ?? ''}`} onSelect={() => onAgent(agent.id)}>
+                {agent.name} {agent.title && <span className="muted">{agent.title}</span>}
+              </Command.Item>
+            ))}
+          </Command.Group>
+          {/* Always offered, and last: a match above it is what Enter picks. */}
+          {query.trim() && (
+            <Command.Group heading="Create">
+              <Command.Item value={CREATE} onSelect={() => onCreate(query.trim())}>Create task “{query.trim()}”</Command.Item>
+            </Command.Group>
+          )}
+        </Command.List>
+      </Command>
+    </Dialog>
+  )
+}
+
+export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
+  const rows: [string, string][] = [
+    ['Ctrl K  /  ⌘ K', 'Command palette: go to a task, an agent or a page; create a task'],
+    ['c', 'Create a task'],
+    ['?', 'This list'],
+    ...PAGES.filter((p) => p.key).map((p): [string, string] => [`g then ${p.key}`, `Open ${p.label}`]),
+    ['Shift ← / →', 'On the board: move the focused task to the previous or next column'],
+    ['Esc', 'Close a dialog'],
+  ]
+  return (
+    <Dialog title="Keyboard shortcuts" onClose={onClose}>
+      <table className="shortcuts">
+        <tbody>{rows.map(([keys, what]) => <tr key={keys}><td><kbd>{keys}</kbd></td><td>{what}</td></tr>)}</tbody>
+      </table>
+    </Dialog>
+  )
+}

@@ -1,0 +1,138 @@
+// A task's story in order: comments and runs, each run with its transcript inline (live while the
+// run runs; tool calls one line each), and the composer that posts a comment, a question's answer
+// or a plan, saying beforehand when posting wakes the assigned agent.
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { useState } from 'react'
+import type { Comment, CommentKind, Run, Task } from '#src/client/types.ts'
+import { api } from '../../lib/api.ts'
+import { humanize } from '../../lib/format.ts'
+import { useFormat } from '../../lib/preferences.tsx'
+import { keys, useAgents, useComments, useMembers, useRun, useRuns } from '../../lib/queries.ts'
+import { useForm, useSubmit } from '../../lib/useForm.ts'
+import { Badge } from '../Badge.tsx'
+import { ErrorText } from '../ErrorText.tsx'
+import { Field } from '../form.tsx'
+import { FINISHED, Transcript, Usage } from '../runs/Transcript.tsx'
+
+type Item = { at: string; comment: Comment; run?: undefined } | { at: string; run: Run; comment?: undefined }
+
+export function TaskTimeline({ companyId, task }: { companyId: string; task: Task }) {
+  const comments = useComments(companyId, task.id)
+  const runs = useRuns(companyId, { task_id: task.id })
+  const items: Item[] = [
+    ...(comments.data ?? []).map((comment) => ({ at: comment.created_at, comment })),
+    ...(runs.data ?? []).map((run) => ({ at: run.created_at ?? '', run })),
+  ].sort((a, b) => a.at.localeCompare(b.at))
+  return (
+    <section className="panel" aria-label="Timeline">
+      <h2>Timeline</h2>
+      <ErrorText error={comments.error ?? runs.error} />
+      {comments.data && runs.data && items.length === 0 && <p className="empty">Nothing has happened on this task yet.</p>}
+      <ol className="timeline">
+        {items.map((item) => (item.comment
+          ? <CommentItem key={item.comment.id} companyId={companyId} task={task} comment={item.comment} />
+          : <RunItem key={item.run.id} companyId={companyId} run={item.run} />))}
+      </ol>
+      <Composer companyId={companyId} task={task} />
+    </section>
+  )
+}
+
+function useAuthor(companyId: string) {
+  const agents = useAgents(companyId, true)
+  const members = useMembers(companyId)
+  return (userId: string | null, agentId: string | null) =>
+    (agentId && agents.data?.find((a) => a.id === agentId)?.name) || (userId && members.data?.find((m) => m.user_id === userId)?.name) || 'Someone'
+}
+
+function CommentItem({ companyId, task, comment }: { companyId: string; task: Task; comment: Comment }) {
+  const client = useQueryClient()
+  const format = useFormat()
+  const author = useAuthor(companyId)
+  const remove = useMutation({
+    mutationFn: () => api.comments.delete(companyId, task.id, comment.id),
+    onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) }),
+  })
+  return (
+    <li className="comment">
+      <div className="row small">
+        <strong>{author(comment.author_user_id, comment.author_agent_id)}</strong>
+        {comment.kind !== 'comment' && <Badge value={comment.kind} />}
+        <span className="muted" title={format.dateTime(comment.created_at)}>{format.relative(comment.created_at)}</span>
+        {comment.run_id && <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: comment.run_id }}>from its run</Link>}
+        <span className="grow" />
+        <button className="link small" onClick={() => remove.mutate()} aria-label="Delete comment">Delete</button>
+      </div>
+      <ErrorText error={remove.error} />
+      <div className="body">{comment.body}</div>
+    </li>
+  )
+}
+
+/** A run on the timeline: open (and following live) while it runs, one line once it has finished. */
+function RunItem({ companyId, run }: { companyId: string; run: Run }) {
+  const format = useFormat()
+  const author = useAuthor(companyId)
+  const live = !FINISHED.has(run.status)
+  const [open, setOpen] = useState(live)
+  const detail = useRun(companyId, run.id, open)
+  const shown = detail.data ?? run
+  return (
+    <li className={`run-item ${run.status}`} aria-label={`Run of ${author(null, run.agent_id)}`} data-run={run.id}>
+      <div className="row small">
+        <strong>{author(null, run.agent_id)}</strong>
+        <span>{humanize(run.trigger)} run</span>
+        <Badge value={shown.status} />
+        {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
+        <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(run.started_at ?? run.created_at)}</span>
+        {shown.runner_id && <span className="muted">on {shown.runner_id}</span>}
+        <Usage run={shown} />
+        <span className="grow" />
+        <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
+        <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
+      </div>
+      {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
+      {shown.summary && <p className="body">{shown.summary}</p>}
+      {shown.error && <p className="error small">{shown.error}</p>}
+      {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
+    </li>
+  )
+}
+
+const KINDS: { value: CommentKind; label: string }[] = [
+  { value: 'comment', label: 'Comment' },
+  { value: 'question', label: 'Question' },
+  { value: 'plan', label: 'Plan' },
+]
+
+function Composer({ companyId, task }: { companyId: string; task: Task }) {
+  const client = useQueryClient()
+  const agents = useAgents(companyId, true)
+  const form = useForm({ body: '', kind: 'comment' })
+  const [posted, setPosted] = useState<string | null>(null)
+  const assignee = agents.data?.find((a) => a.id === task.assignee_agent_id)
+  // A person's comment on a task an agent's run left blocked wakes its assignee (API-DECISIONS.md).
+  const wakes = task.status === 'blocked' && assignee && assignee.status !== 'terminated' ? assignee : null
+  const submit = useSubmit(async () => {
+    await api.comments.create(companyId, task.id, { body: form.values.body, kind: form.values.kind as CommentKind })
+    form.reset()
+    setPosted(wakes ? `Posted. ${wakes.name} is woken to read it.` : 'Posted.')
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) })
+    void client.invalidateQueries({ queryKey: keys.company(companyId, 'runs') })
+  })
+  return (
+    <form onSubmit={submit.onSubmit} style={{ marginTop: 12 }} aria-label="Add to the timeline">
+      <ErrorText error={submit.error} />
+      {wakes && <p className="notice small">{wakes.name} is waiting on this blocked task: posting wakes {wakes.name} to read it.</p>}
+      <Field label="Add a comment"><textarea required {...form.bind('body')} onInput={() => setPosted(null)} /></Field>
+      <div className="actions">
+        <select aria-label="Kind" style={{ width: 'auto' }} {...form.bind('kind')}>
+          {KINDS.map((k) => <option key={k.value} value={k.value}>{k.label}</option>)}
+        </select>
+        <button className="primary" type="submit" disabled={submit.pending}>Post</button>
+        {posted && <span className="muted small" role="status">{posted}</span>}
+      </div>
+    </form>
+  )
+}

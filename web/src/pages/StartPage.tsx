@@ -1,0 +1,146 @@
+// The guided start after creating a company: hire the first agent (its CLI picked by product
+// name), connect a runner (an API key made on request, the exact command with a copy button, and
+// a live wait until the runner shows up, naming the CLIs it found), then give the agent a task.
+// Every step can be skipped; the dashboard shows what is left.
+import { useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
+import { type ReactNode, useState } from 'react'
+import type { Agent, Task } from '#src/client/types.ts'
+import { ErrorText } from '../components/ErrorText.tsx'
+import { Field } from '../components/form.tsx'
+import { ADAPTER_NAMES, adapterLabel } from '../lib/adapters.ts'
+import { api } from '../lib/api.ts'
+import { useCompanyId } from '../lib/company.ts'
+import { keys, useAgents, useCompany, useRunners, useTasks } from '../lib/queries.ts'
+import { useStartProgress } from '../lib/start.ts'
+import { useForm, useSubmit } from '../lib/useForm.ts'
+
+export function StartPage() {
+  const companyId = useCompanyId()
+  const company = useCompany(companyId)
+  const progress = useStartProgress(companyId)
+  const agents = useAgents(companyId)
+  const firstAgent = agents.data?.[0]
+  return (
+    <>
+      <div className="page-head"><h1>Get {company.data?.name ?? 'your company'} working</h1><Link to="/c/$companyId" params={{ companyId }}>Go to the dashboard</Link></div>
+      <ol className="steps">
+        <Step n={1} title="Name the company" done>
+          <p className="muted">{company.data?.name} · task keys start with {company.data?.task_prefix}.</p>
+        </Step>
+        <Step n={2} title="Hire the first agent" done={progress.done('hire')} skipped={progress.skipped('hire')} onSkip={() => progress.skip('hire')}>
+          {firstAgent ? <p>{firstAgent.name} works with {adapterLabel(firstAgent.adapter)}.</p> : <HireStep companyId={companyId} />}
+        </Step>
+        <Step n={3} title="Connect a runner" done={progress.done('runner')} skipped={progress.skipped('runner')} onSkip={() => progress.skip('runner')}>
+          <RunnerStep companyId={companyId} prefix={company.data?.task_prefix ?? ''} />
+        </Step>
+        <Step n={4} title="Give it a task" done={progress.done('task')} skipped={progress.skipped('task')} onSkip={() => progress.skip('task')}>
+          {firstAgent ? <TaskStep companyId={companyId} agent={firstAgent} /> : <p className="muted">Hire an agent first.</p>}
+        </Step>
+      </ol>
+    </>
+  )
+}
+
+function Step({ n, title, done, skipped, onSkip, children }: { n: number; title: string; done?: boolean; skipped?: boolean; onSkip?: () => void; children: ReactNode }) {
+  const state = done ? 'done' : skipped ? 'skipped' : 'todo'
+  return (
+    <li className={`panel step ${state}`} aria-label={title} data-state={state}>
+      <div className="page-head" style={{ marginBottom: 8 }}>
+        <h2 style={{ margin: 0 }}><span className="step-number">{done ? '✓' : n}</span> {title}</h2>
+        {state === 'todo' && onSkip && <button className="link small" onClick={onSkip}>Skip</button>}
+        {state === 'skipped' && <span className="muted small">Skipped</span>}
+      </div>
+      {children}
+    </li>
+  )
+}
+
+function HireStep({ companyId }: { companyId: string }) {
+  const client = useQueryClient()
+  const form = useForm({ name: '', adapter: 'agent_cli_1' })
+  const submit = useSubmit(async () => {
+    await api.agents.hire(companyId, { name: form.values.name.trim(), adapter: form.values.adapter, role: 'engineer' })
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'agents') })
+  })
+  return (
+    <form onSubmit={submit.onSubmit}>
+      <ErrorText error={submit.error} />
+      <div className="form-grid">
+        <Field label="Agent name"><input required maxLength={100} placeholder="Grace" {...form.bind('name')} /></Field>
+        <Field label="Works with">
+          <select {...form.bind('adapter')}>{ADAPTER_NAMES.map((a) => <option key={a.value} value={a.value}>{a.label}</option>)}</select>
+        </Field>
+      </div>
+      <button className="primary" type="submit" disabled={submit.pending}>Hire</button>
+    </form>
+  )
+}
+
+function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }) {
+  const runners = useRunners(companyId)
+  const [key, setKey] = useState<string | null>(null)
+  const [copied, setCopied] = useState(false)
+  const make = useSubmit(async () => setKey((await api.apiKeys.create({ name: `runner ${new Date().toISOString().slice(0, 16).replace('T', ' ')}` })).key))
+  const online = runners.data?.filter((r) => r.status === 'online') ?? []
+  const command = `SHOPFLOOR_API_KEY=${key ?? '<key>'} shopfloor runner --url ${window.location.origin} --company ${prefix}`
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(command)
+      setCopied(true)
+    } catch {
+      make.setError(new Error('The browser refused to copy; select the command and copy it by hand.'))
+    }
+  }
+  if (online.length > 0) {
+    return (
+      <div role="status">
+        {online.map((r) => (
+          <p key={r.runner_id}>
+            <strong className="mono">{r.runner_id}</strong> is connected
+            {Object.keys(r.versions).length > 0 ? <>, and found {Object.entries(r.versions).map(([cli, v]) => `${cli} ${v}`).join(', ')}.</> : '.'}
+          </p>
+        ))}
+      </div>
+    )
+  }
+  return (
+    <>
+      <p>A runner is the program that runs your agents, on your laptop or a server where their CLIs are installed. It needs an API key.</p>
+      <ErrorText error={make.error} />
+      {!key ? (
+        <button className="primary" onClick={() => void make.onSubmit()} disabled={make.pending}>Make an API key</button>
+      ) : (
+        <>
+          <p className="muted small">The key is shown once. Run this where the agents should work:</p>
+          <div className="row" style={{ flexWrap: 'nowrap' }}>
+            <input readOnly aria-label="Runner command" className="mono" value={command} onFocus={(e) => e.currentTarget.select()} />
+            <button onClick={() => void copy()}>{copied ? 'Copied' : 'Copy'}</button>
+          </div>
+        </>
+      )}
+      <p className="muted small" aria-live="polite"><span className="live"><span className="dot" /></span> Waiting for a runner to connect…</p>
+    </>
+  )
+}
+
+function TaskStep({ companyId, agent }: { companyId: string; agent: Agent }) {
+  const client = useQueryClient()
+  const tasks = useTasks(companyId)
+  const [made, setMade] = useState<Task | null>(null)
+  const form = useForm({ title: '' })
+  const submit = useSubmit(async () => {
+    const task = await api.tasks.create(companyId, { title: form.values.title.trim(), status: 'todo', assignee_agent_id: agent.id })
+    setMade(task)
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'tasks') })
+  })
+  const first = made ?? tasks.data?.[0]
+  if (first) return <p><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: first.key }}>{first.key} {first.title}</Link>: watch {agent.name} work on it there.</p>
+  return (
+    <form onSubmit={submit.onSubmit}>
+      <ErrorText error={submit.error} />
+      <Field label={`A first task for ${agent.name}`}><input required maxLength={300} placeholder="Write a README for the project" {...form.bind('title')} /></Field>
+      <button className="primary" type="submit" disabled={submit.pending}>Create and assign</button>
+    </form>
+  )
+}
