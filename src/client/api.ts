@@ -94,6 +94,28 @@ export class ShopfloorClient {
     get: (companyId: string) => this.call<T.Company>('GET', this.co(companyId)),
     update: (companyId: string, body: T.CompanyUpdate) => this.call<T.Company>('PATCH', this.co(companyId), { body }),
     members: (companyId: string) => this.call<T.Member[]>('GET', this.co(companyId, '/members')),
+    /** The company as a document for import elsewhere (no runs, audit, keys or secrets). */
+    export: (companyId: string) => this.call<T.CompanyExport>('GET', this.co(companyId, '/export')),
+    /** A new company owned by the caller from a document (an export or a template's). */
+    import: (body: T.CompanyImport) => this.call<T.Company>('POST', '/api/companies/import', { body }),
+    /** Ready companies to start from, each with its document. */
+    templates: () => this.call<T.Template[]>('GET', '/api/templates'),
+  }
+
+  // --- Webhooks (owners and admins) -------------------------------------------------------------
+
+  readonly webhooks = {
+    list: (companyId: string) => this.call<T.Webhook[]>('GET', this.co(companyId, '/webhooks')),
+    /** The answer carries the signing secret, this once. */
+    create: (companyId: string, body: T.WebhookCreate) => this.call<T.WebhookWithSecret>('POST', this.co(companyId, '/webhooks'), { body }),
+    get: (companyId: string, webhookId: string) => this.call<T.Webhook>('GET', this.co(companyId, `/webhooks/${seg(webhookId)}`)),
+    update: (companyId: string, webhookId: string, body: T.WebhookPatch) =>
+      this.call<T.Webhook>('PATCH', this.co(companyId, `/webhooks/${seg(webhookId)}`), { body }),
+    delete: (companyId: string, webhookId: string) => this.call<void>('DELETE', this.co(companyId, `/webhooks/${seg(webhookId)}`)),
+    deliveries: (companyId: string, webhookId: string, query: { limit?: number } = {}) =>
+      this.list<T.WebhookDelivery[]>(this.co(companyId, `/webhooks/${seg(webhookId)}/deliveries`), query),
+    retry: (companyId: string, webhookId: string, deliveryId: string) =>
+      this.call<T.WebhookDelivery>('POST', this.co(companyId, `/webhooks/${seg(webhookId)}/deliveries/${seg(deliveryId)}/retry`)),
   }
 
   // --- People: members and invitations ---------------------------------------------------------

@@ -505,3 +505,8 @@ export interface LiveEvent {
   status?: string | null
   [extra: string]: string | null | undefined
 }
+
+// --- Operations: webhooks, export and import ----------------------------------------------------
+
+export type { Webhook, WebhookCreate, WebhookDelivery, WebhookPatch, WebhookWithSecret, WebhookPayload } from '../contract/webhooks.ts'
+export type { CompanyExport, CompanyImport, Template } from '../contract/company-export.ts'

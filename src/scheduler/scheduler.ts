@@ -10,6 +10,8 @@
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
+import { trimAllTranscripts } from '../domain/runs/retention.ts'
+import { pruneDeliveries } from '../domain/webhooks/prune.ts'
 import type { AppContext } from '../server/context.ts'
 import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
@@ -23,6 +25,8 @@ export interface SchedulerOptions {
   eventRefreshDelayMs?: number
   /** Stale-run sweep interval; default STALE_SWEEP_SECONDS (60). */
   staleSweepMs?: number
+  /** How often retention runs: old transcripts and the old delivery log (default 10 minutes). */
+  retentionMs?: number
 }
 
 export interface Scheduler {
@@ -44,6 +48,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   const refreshMs = options.refreshMs ?? 5 * 60_000
   const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
+  const retentionMs = options.retentionMs ?? 10 * 60_000
   const log: Logger = ctx.log.child({ component: 'scheduler' })
 
   const entries = new Map<string, Entry>()
@@ -140,6 +145,25 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     }
   }
 
+  // Retention: transcripts past TRANSCRIPT_RETENTION_DAYS (runs/retention.ts) and the webhook
+  // delivery log past 30 days (webhooks/prune.ts), in small batches, one pass at a time.
+  let trimming = false
+  async function trim(): Promise<void> {
+    if (trimming) return
+    trimming = true
+    try {
+      const days = ctx.config.transcriptRetentionDays
+      const trimmed = days === null ? 0 : await trimAllTranscripts(ctx.db, days, () => stopped)
+      if (trimmed) log.info({ trimmed, days }, 'transcripts trimmed')
+      const pruned = await pruneDeliveries(ctx.db, () => stopped)
+      if (pruned) log.info({ pruned }, 'old webhook deliveries removed')
+    } catch (err) {
+      log.error({ err }, 'transcript retention failed')
+    } finally {
+      trimming = false
+    }
+  }
+
   // In the API process the scheduler starts while migrations may still be running.
   const ready = serial('start', async () => {
     while (ctx.dbState === 'starting' && !stopped) await new Promise((r) => setTimeout(r, 500))
@@ -148,6 +172,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     // Subscribed before the first read, so a change made during the read causes another.
     unsubscribe = ctx.bus.subscribeAll((_companyId, event) => onEvent(event))
     await refresh()
+    void trim()
   })
   // Periodic work waits for the database too (a sweep before the migrations would only fail).
   const whenReady = (fn: () => void) => () => {
@@ -156,6 +181,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   const intervals = [
     setInterval(whenReady(() => void serial('refresh', refresh)), refreshMs),
     setInterval(whenReady(() => void sweep()), staleSweepMs),
+    setInterval(whenReady(() => void trim()), retentionMs),
   ]
   for (const timer of intervals) timer.unref()
   log.info('scheduler started')
@@ -169,7 +195,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       clearTimeout(eventTimer)
       unsubscribe?.()
       await chain
-      while (sweeping) await new Promise((r) => setTimeout(r, 10))
+      while (sweeping || trimming) await new Promise((r) => setTimeout(r, 10))
     },
   }
 }

@@ -9,6 +9,7 @@ import { agentRoutes } from '../domain/agents/routes.ts'
 import { apiKeyRoutes } from '../domain/api-keys/routes.ts'
 import { approvalRoutes } from '../domain/approvals/routes.ts'
 import { commentRoutes } from '../domain/comments/routes.ts'
+import { exportRoutes, importRoutes } from '../domain/companies/portability-routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
@@ -122,6 +123,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
+  await app.register(importRoutes, { ctx })
   await app.register(invitationAcceptRoutes, { ctx })
   await app.register(currentRunRoutes, { ctx })
 
@@ -144,6 +146,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         insightRoutes,
         eventRoutes,
         webhookRoutes,
+        exportRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -72,13 +72,13 @@ export const pendingDeliveries = new Gauge({
   registers: [registry],
 })
 export const eventStreams = new Gauge({
-  name: 'shopfloor_event_listeners',
-  help: 'Live event listeners (open event streams and the scheduler) in this process',
+  name: 'shopfloor_event_streams',
+  help: 'Open live event streams (GET .../events) in this process',
   registers: [registry],
 })
-export const publishFailures = new Gauge({
+export const publishFailures = new Counter({
   name: 'shopfloor_event_publish_failures_total',
-  help: 'Live events that could not be handed to the event bus (Redis down) since the process started',
+  help: 'Live events that could not be handed to the event bus (Redis down)',
   registers: [registry],
 })
 export const dbPool = new Gauge({

@@ -31,7 +31,8 @@ describe('agents', () => {
     const shown = await op.run('agents', 'show', 'Bo')
     expect(shown.stdout).toMatch(/Reports to:\s+Ada Boss/)
     const list = await op.run('agents', 'list')
-    expect(list.stdout.split('\n')[0]).toMatch(/^ID\s+NAME\s+TITLE\s+STATUS\s+OPEN\s+SPEND\s+BUDGET$/)
+    expect(list.stdout.split('\n')[0]).toMatch(/^NAME\s+TITLE\s+STATUS\s+OPEN\s+SPEND\s+BUDGET$/)
+    expect(list.stdout).not.toContain(boss.id)
     expect(list.stdout).toContain('$50.00')
   })
 
@@ -80,9 +81,11 @@ describe('agents', () => {
     const [approval] = await op.json('approvals', 'list', '--status', 'pending')
     expect(approval).toMatchObject({ type: 'hire_agent', status: 'pending' })
     const table = await op.run('approvals', 'list')
-    expect(table.stdout).toMatch(/hire_agent\s+pending\s+Newcomer/)
+    // An approval is shown, and taken, by the start of its id.
+    expect(table.stdout).toMatch(new RegExp(`^${approval.id.slice(0, 8)}\\s+hire_agent\\s+pending\\s+Newcomer`, 'm'))
+    expect(table.stdout).not.toContain(approval.id)
 
-    expect(await op.json('approvals', 'approve', approval.id, '--note', 'welcome')).toMatchObject({
+    expect(await op.json('approvals', 'approve', approval.id.slice(0, 8), '--note', 'welcome')).toMatchObject({
       status: 'approved',
       decision_note: 'welcome',
     })
@@ -111,7 +114,12 @@ describe('task filters', () => {
     expect(await keys('--assignee', 'filterer')).toEqual(['FLT-2'])
     expect(await keys('--parent', 'flt-1')).toEqual(['FLT-2'])
     expect(await keys('--project', project.id)).toEqual(['FLT-1'])
+    expect(await keys('--project', 'p')).toEqual(['FLT-1'])
     expect(await keys('--goal', goal.id)).toEqual(['FLT-2'])
+    expect(await keys('--goal', 'g')).toEqual(['FLT-2'])
+    const shown = (await op.run('tasks', 'show', 'FLT-2')).stdout
+    expect(shown).toMatch(/Goal:\s+G\n/)
+    expect(shown).toMatch(/Parent:\s+FLT-1 Parent\n/)
     expect(await keys('--mine', '--limit', '1')).toEqual(['FLT-2'])
     const tooMany = await op.run('tasks', 'list', '--limit', '1001')
     expect(tooMany.code).toBe(5)
@@ -123,11 +131,12 @@ describe('goals, projects, routines', () => {
   it('creates nested goals and lists them as a tree', async () => {
     const op = await operator(api, url, 'GOL')
     const top = await op.json('goals', 'create', 'Launch', '--status', 'planned', '--target-date', '2031-06-01')
-    const child = await op.json('goals', 'create', 'Write docs', '--parent', top.id)
+    const child = await op.json('goals', 'create', 'Write docs', '--parent', 'launch')
     expect(child.parent_id).toBe(top.id)
     const tree = await op.run('goals', 'list')
-    expect(tree.stdout).toMatch(/^Launch \[planned\] due 2031-06-01 {2}\(.+\)\n└── Write docs \[active\]/)
-    expect(await op.json('goals', 'update', child.id, '--status', 'achieved')).toMatchObject({ status: 'achieved' })
+    expect(tree.stdout).toMatch(/^Launch \[planned\] due 2031-06-01\n└── Write docs \[active\]/)
+    expect((await op.run('goals', 'show', 'write docs')).stdout).toMatch(/Parent:\s+Launch\n/)
+    expect(await op.json('goals', 'update', 'Write docs', '--status', 'achieved')).toMatchObject({ status: 'achieved' })
     const cycle = await op.run('goals', 'update', top.id, '--parent', child.id)
     expect(cycle.code).toBe(5)
     expect(cycle.stderr).toMatch(/^GOAL_CYCLE: /)
@@ -140,8 +149,9 @@ describe('goals, projects, routines', () => {
     const project = await op.json('projects', 'create', 'Website', '--repository', 'https://example.test/site.git', '--budget', '1200')
     expect(project).toMatchObject({ name: 'Website', status: 'active', monthly_budget_cents: 1200 })
     expect((await op.run('projects', 'list')).stdout).toMatch(/Website\s+active\s+https:\/\/example.test\/site.git\s+\$12\.00/)
-    expect(await op.json('projects', 'update', project.id, '--status', 'archived')).toMatchObject({ status: 'archived' })
-    expect((await op.run('projects', 'show', project.id)).stdout).toMatch(/Status:\s+archived/)
+    expect(await op.json('projects', 'update', 'website', '--status', 'archived')).toMatchObject({ status: 'archived' })
+    expect((await op.run('projects', 'show', 'Website')).stdout).toMatch(/Status:\s+archived/)
+    expect((await op.run('projects', 'show', project.id)).code).toBe(0)
     const empty = await op.run('projects', 'update', project.id)
     expect(empty.code).toBe(1)
     expect(empty.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)

@@ -115,5 +115,7 @@ describe('runners', () => {
     expect(out[0]).toMatch(/^RUNNER\s+STATUS\s+LAST SEEN\s+ADAPTERS\s+VERSIONS\s+RUNNING$/)
     expect(out).toContainEqual(expect.stringMatching(/^box-1\s+online\s+just now\s+agent_cli_1\s+claude 2\.0\.14\s+Ada on RNS-1$/))
     expect(out).toContainEqual(expect.stringMatching(/^sim\s+online\s+just now\s+all \(simulated\)\s+-\s+idle$/))
+    // The dashboard names the active run's agent, task and runner.
+    expect((await op.run('dashboard')).stdout).toContain('Active runs: Ada on RNS-1 (running on box-1)')
   })
 })

@@ -75,12 +75,27 @@ it('counts requests by route template, runs, claims and more during a workload',
   expect(value(text, 'shopfloor_runs{status="queued"}')).toBe(29)
   expect(value(text, 'shopfloor_oldest_queued_run_age_seconds')).toBeGreaterThanOrEqual(1)
   expect(value(text, 'shopfloor_event_publish_failures_total')).toBe(0)
+  expect(value(text, 'shopfloor_event_streams')).toBe(0)
   expect(value(text, 'shopfloor_webhook_deliveries_pending')).toBe(0)
   expect(value(text, 'shopfloor_process_resident_memory_bytes')).toBeGreaterThan(0)
   expect(text).toContain('shopfloor_nodejs_eventloop_lag_seconds')
   if (server.env.DATABASE_URL) expect(value(text, 'shopfloor_db_pool_connections{state="waiting"}')).toBe(0)
-  for (const name of ['shopfloor_run_lease_expiries_total', 'shopfloor_scheduler_slots_total', 'shopfloor_webhook_deliveries_total', 'shopfloor_event_listeners']) {
+  for (const name of ['shopfloor_run_lease_expiries_total', 'shopfloor_scheduler_slots_total', 'shopfloor_webhook_deliveries_total']) {
     expect(text).toContain(`# TYPE ${name}`)
+  }
+})
+
+it('counts open event streams', async () => {
+  const controller = new AbortController()
+  const stream = await fetch(`${server.url}/api/companies/${w.companyId}/events`, {
+    headers: { authorization: `Bearer ${w.accessToken}`, accept: 'text/event-stream' },
+    signal: controller.signal,
+  })
+  expect(stream.status).toBe(200)
+  try {
+    expect(value(await scrape(), 'shopfloor_event_streams')).toBe(1)
+  } finally {
+    controller.abort()
   }
 })
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { addMember } from '../../src/domain/companies/members.ts'
+import { seedOrg } from '../agents/support.ts'
 import { auditRows, recordEvents } from '../company/support.ts'
 import { createCompany } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
@@ -142,5 +143,25 @@ describe('DELETE /members/{user_id}', () => {
   it('keeps POST /members at 405', async () => {
     const s = await team()
     expect((await call(t.app, 'POST', `${s.base}/members`, { token: s.owner.token, body: {} })).status).toBe(405)
+  })
+})
+
+describe("an agent's run credential", () => {
+  it('may read members, invitations and runners but never invites, changes or removes anyone', async () => {
+    const org = await seedOrg(t)
+    const read = (path: string) => call(t.app, 'GET', `${org.base}${path}`, { token: org.token })
+    for (const path of ['/members', '/invitations', '/runners']) expect((await read(path)).status).toBe(200)
+    const attempts = [
+      ['POST', '/invitations', { email: 'friend@example.test', role: 'admin' }, 'invite people'],
+      ['PATCH', `/members/${org.user.id}`, { role: 'member' }, 'change members'],
+      ['DELETE', `/members/${org.user.id}`, undefined, 'remove members'],
+      ['DELETE', '/invitations/00000000-0000-4000-8000-000000000000', undefined, 'revoke invitations'],
+    ] as const
+    for (const [method, path, body, right] of attempts) {
+      const r = await call(t.app, method, `${org.base}${path}`, { token: org.token, body })
+      expect(r.status).toBe(403)
+      expect(r.body.error).toMatchObject({ code: 'FORBIDDEN', details: { right } })
+    }
+    expect((await read('/invitations')).body).toEqual([])
   })
 })

@@ -38,7 +38,7 @@ it('a kill -9 between commit and delivery loses nothing: the restarted API deliv
   server.server = await startServer(server.env)
   try {
     // In-flight and taken deliveries come back once their 30-second lease is over.
-    await waitFor(async () => new Set(receiver.received.map((r) => JSON.parse(r.body).data.id)).size === 20, 60_000)
+    await waitFor(async () => new Set(receiver.received.map((r) => JSON.parse(r.body).data.id)).size === 20, 100_000)
     const seen = new Map<string, string>()
     for (const r of receiver.received) {
       const payload = new Webhook(hook.secret).verify(r.body, r.headers) as any
@@ -52,4 +52,4 @@ it('a kill -9 between commit and delivery loses nothing: the restarted API deliv
   } finally {
     await receiver.close()
   }
-}, 120_000)
+}, 240_000)

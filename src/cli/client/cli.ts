@@ -1,6 +1,6 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
-import { type Agent, type Credentials, type Run, ShopfloorClient } from '../../client/index.ts'
+import { type Agent, type Credentials, type Goal, type Project, type Run, ShopfloorClient } from '../../client/index.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
@@ -155,6 +155,30 @@ export class Cli {
     if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Run not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
     const match = unique((await this.client.runs.list(companyId, { limit: 500 })).filter((r) => r.id.startsWith(wanted)), 'Run', ref)
     return this.client.runs.get(companyId, match.id)
+  }
+
+  /** A project by id or name (case-insensitive). */
+  async findProject(ref: string): Promise<Project> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.projects.get(companyId, ref)
+    const wanted = ref.toLowerCase()
+    return unique((await this.client.projects.list(companyId)).filter((p) => p.name.toLowerCase() === wanted), 'Project', ref)
+  }
+
+  /** A goal by id or title (case-insensitive). */
+  async findGoal(ref: string): Promise<Goal> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.goals.get(companyId, ref)
+    const wanted = ref.toLowerCase()
+    return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'Goal', ref)
+  }
+
+  /** An approval by id or the start of its id, as `approvals list` shows it. */
+  async approvalId(ref: string): Promise<string> {
+    if (isUuid(ref)) return ref
+    const wanted = ref.toLowerCase()
+    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Approval not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    return unique((await this.client.approvals.list(await this.companyId())).filter((a) => a.id.startsWith(wanted)), 'Approval', ref).id
   }
 
   /** Every agent of the company, terminated included, fetched once per command. */

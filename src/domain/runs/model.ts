@@ -27,6 +27,8 @@ export interface Run {
   ended_at: string | null
   created_at: string
   transcript?: TranscriptEntry[]
+  /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
+  transcript_trimmed_at?: string | null
 }
 
 export interface TranscriptEntry {
@@ -44,9 +46,10 @@ export function runColumns(alias?: string): string {
     .join(', ')
 }
 
-/** Columns of a Run including its transcript (single-run answers). */
+/** Columns of a Run including its transcript and whether retention trimmed it (single-run answers). */
 export function runWithTranscriptColumns(alias?: string): string {
-  return `${runColumns(alias)}, ${alias ? `${alias}.` : ''}transcript`
+  const p = alias ? `${alias}.` : ''
+  return `${runColumns(alias)}, ${p}transcript, ${p}transcript_trimmed_at`
 }
 
 export function isFinished(status: string): boolean {

@@ -288,6 +288,7 @@ CREATE TABLE runs (
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   session_id text,
+  transcript_trimmed_at timestamp with time zone,
   task_status_before text
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
@@ -312,6 +313,7 @@ CREATE UNIQUE INDEX runs_one_running_per_agent ON public.runs USING btree (agent
 CREATE INDEX runs_running ON public.runs USING btree (company_id, heartbeat_at) WHERE (status = 'running'::text);
 CREATE INDEX runs_status ON public.runs USING btree (company_id, status, created_at DESC);
 CREATE INDEX runs_task ON public.runs USING btree (task_id, created_at DESC) WHERE (task_id IS NOT NULL);
+CREATE INDEX runs_untrimmed_ended ON public.runs USING btree (ended_at) WHERE ((ended_at IS NOT NULL) AND (transcript_trimmed_at IS NULL));
 CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((((old.status = 'succeeded'::text) <> (new.status = 'succeeded'::text)) OR ((old.status = 'failed'::text) <> (new.status = 'failed'::text)) OR (old.cost_cents <> new.cost_cents) OR (old.tokens_in <> new.tokens_in) OR (old.tokens_out <> new.tokens_out) OR (old.agent_id <> new.agent_id) OR (old.created_at <> new.created_at))) EXECUTE FUNCTION runs_totals_follow();
 CREATE CONSTRAINT TRIGGER runs_totalled AFTER INSERT ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION runs_totals_follow();
 
@@ -470,6 +472,7 @@ ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KE
 ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'delivered'::text, 'failed'::text])));
 ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE;
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at, seq) WHERE (status = 'pending'::text);
+CREATE INDEX webhook_deliveries_finished ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text);
 CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (webhook_id, created_at DESC, seq DESC);
 
 CREATE TABLE webhooks (

@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import type { AppContext } from '../context.ts'
 import { AppError } from '../errors.ts'
+import { streamsOf } from '../events/routes.ts'
 import {
   dbPool, eventStreams, httpDuration, httpRequests, oldestQueuedRun, pendingDeliveries, publishFailures, registry, runsGauge,
 } from '../metrics.ts'
@@ -25,6 +26,7 @@ function sameSecret(given: string, expected: string): boolean {
  * METRICS_TOKEN is set, then only with that bearer.
  */
 export async function metricsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  let reportedFailures = 0
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched'
     const started = (request as any).startedAt as bigint | undefined
@@ -40,9 +42,11 @@ export async function metricsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         throw new AppError('AUTH_REQUIRED', 'Metrics need the bearer METRICS_TOKEN')
       }
     }
-    const bus = ctx.bus.stats()
-    eventStreams.set(bus.listeners)
-    publishFailures.set(bus.publishFailures)
+    eventStreams.set(streamsOf(ctx).size)
+    // The bus counts its failures itself; the counter follows it.
+    const failures = ctx.bus.stats().publishFailures
+    if (failures > reportedFailures) publishFailures.inc(failures - reportedFailures)
+    reportedFailures = Math.max(reportedFailures, failures)
     const pool = ctx.db.poolStats?.()
     if (pool) {
       dbPool.set({ state: 'in_use' }, pool.total - pool.idle)

@@ -102,7 +102,6 @@ export const agents: GroupSpec = {
         const rows = await cli.client.agents.list(await cli.companyId(), { include_terminated: flag(options, 'all') || undefined })
         await cli.print(rows, () =>
           table(rows, [
-            { header: 'id', value: (a) => a.id },
             { header: 'name', value: (a) => a.name },
             { header: 'title', value: (a) => a.title },
             { header: 'status', value: (a) => a.status },

@@ -16,7 +16,7 @@ export const approvals: GroupSpec = {
         await cli.print(rows, async () => {
           const names = await cli.agentNames()
           return table(rows, [
-            { header: 'id', value: (a) => a.id },
+            { header: 'approval', value: (a) => a.id.slice(0, 8) },
             { header: 'type', value: (a) => a.type },
             { header: 'status', value: (a) => a.status },
             { header: 'agent', value: (a) => (a.agent_id ? (names.get(a.agent_id) ?? a.agent_id) : null) },
@@ -29,29 +29,31 @@ export const approvals: GroupSpec = {
     {
       name: 'approve',
       summary: 'Approve (a hire becomes idle; a budget override raises the budget)',
-      args: ['<approval-id>'],
+      args: ['<approval>'],
+      notes: 'APPROVAL is the approval id or its first characters, as `approvals list` shows them.',
       options: [
         { name: 'note', value: 'TEXT', help: 'decision note' },
         { name: 'budget', value: 'CENTS', help: 'budget_override: the new monthly budget in cents' },
       ],
       async run(cli, { args, options }) {
-        const approval = await cli.client.approvals.approve(await cli.companyId(), args['approval-id']!, {
+        const approval = await cli.client.approvals.approve(await cli.companyId(), await cli.approvalId(args.approval!), {
           decision_note: text(options, 'note'),
           new_budget_cents: cents(options, 'budget'),
         })
-        await cli.print(approval, () => `Approved ${approval.type} ${approval.id}`)
+        await cli.print(approval, () => `Approved ${approval.type} ${approval.id.slice(0, 8)}`)
       },
     },
     {
       name: 'reject',
       summary: 'Reject (a proposed hire is terminated)',
-      args: ['<approval-id>'],
+      args: ['<approval>'],
+      notes: 'APPROVAL is the approval id or its first characters, as `approvals list` shows them.',
       options: [{ name: 'note', value: 'TEXT', help: 'decision note' }],
       async run(cli, { args, options }) {
-        const approval = await cli.client.approvals.reject(await cli.companyId(), args['approval-id']!, {
+        const approval = await cli.client.approvals.reject(await cli.companyId(), await cli.approvalId(args.approval!), {
           decision_note: text(options, 'note'),
         })
-        await cli.print(approval, () => `Rejected ${approval.type} ${approval.id}`)
+        await cli.print(approval, () => `Rejected ${approval.type} ${approval.id.slice(0, 8)}`)
       },
     },
   ],

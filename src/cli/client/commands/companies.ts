@@ -1,5 +1,7 @@
-// Companies: list, create, show, and choosing the current one.
-import type { Company } from '../../../client/index.ts'
+// Companies: list, create, show, choosing the current one, export and import (templates too).
+import fs from 'node:fs'
+import type { Company, CompanyImport } from '../../../client/index.ts'
+import { CliError, UsageError } from '../errors.ts'
 import { type Cli, type GroupSpec, cents, flag, text } from '../cli.ts'
 import { budget, details, table, time } from '../format.ts'
 
@@ -32,7 +34,6 @@ export const companies: GroupSpec = {
         await cli.print(rows, () =>
           table(rows, [
             { header: ' ', value: (c) => (c.id === current ? '*' : ' ') },
-            { header: 'id', value: (c) => c.id },
             { header: 'prefix', value: (c) => c.task_prefix },
             { header: 'name', value: (c) => c.name },
             { header: 'role', value: (c) => c.role },
@@ -71,6 +72,72 @@ export const companies: GroupSpec = {
         const company = await cli.findCompany(args.company!)
         remember(cli, company)
         await cli.print(company, () => `Current company: ${company.name} (${company.task_prefix}, ${company.id})`)
+      },
+    },
+    {
+      name: 'export',
+      summary: 'Write the current company (or another one) as a document for import',
+      args: ['[company]'],
+      options: [{ name: 'output', value: 'FILE', help: 'write it to FILE instead of standard output' }],
+      notes: 'The document holds settings, agents, projects, goals, routines and tasks with comments; no runs, audit, keys or secrets.',
+      async run(cli, { args, options }) {
+        const id = args.company ? (await cli.findCompany(args.company)).id : await cli.companyId()
+        const doc = await cli.client.companies.export(id)
+        const file = text(options, 'output')
+        if (!file) return cli.emit(JSON.stringify(doc, null, 2))
+        fs.writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`)
+        await cli.print({ file, company: doc.company.name }, () => `Exported ${doc.company.name} to ${file}`)
+      },
+    },
+    {
+      name: 'import',
+      summary: 'Create a company from an exported document or a ready template',
+      args: ['[file]'],
+      options: [
+        { name: 'template', value: 'NAME', help: 'a ready template instead of a file (see "companies templates")' },
+        { name: 'name', value: 'NAME', help: "the new company's name (default: the document's)" },
+        { name: 'prefix', value: 'PREFIX', help: "its task key prefix (default: the document's)" },
+        { name: 'use', help: 'make it the current company' },
+      ],
+      notes: 'FILE may be - for standard input. Records get new ids; task keys stay.',
+      async run(cli, { args, options }) {
+        const templateName = text(options, 'template')
+        let doc: CompanyImport
+        if (templateName) {
+          const found = (await cli.client.companies.templates()).find((x) => x.id === templateName)
+          if (!found) throw new CliError('NOT_FOUND', `No template "${templateName}": see "shopfloor companies templates"`)
+          doc = found.document
+        } else if (args.file) {
+          try {
+            doc = JSON.parse(fs.readFileSync(args.file === '-' ? 0 : args.file, 'utf8'))
+          } catch (err: any) {
+            throw new CliError('INVALID_FILE', `Could not read ${args.file}: ${err.message}`)
+          }
+        } else {
+          throw new UsageError('Give a FILE or --template NAME')
+        }
+        const company = await cli.client.companies.import({
+          ...doc,
+          ...(text(options, 'name') ? { name: text(options, 'name') } : {}),
+          ...(text(options, 'prefix') ? { task_prefix: text(options, 'prefix') } : {}),
+        })
+        if (flag(options, 'use')) remember(cli, company)
+        await cli.print(company, () => `Imported company ${company.name} (${company.task_prefix}, ${company.id})${flag(options, 'use') ? ', now current' : ''}`)
+      },
+    },
+    {
+      name: 'templates',
+      summary: 'List the ready companies "companies import --template" can start from',
+      async run(cli) {
+        const rows = await cli.client.companies.templates()
+        await cli.print(rows.map(({ document: _, ...t }) => t), () =>
+          table(rows, [
+            { header: 'template', value: (x) => x.id },
+            { header: 'name', value: (x) => x.name },
+            { header: 'agents', value: (x) => String(x.agents), right: true },
+            { header: 'description', value: (x) => x.description },
+          ]),
+        )
       },
     },
     {

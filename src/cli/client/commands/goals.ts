@@ -8,7 +8,7 @@ import { date, details, tree, type TreeNode } from '../format.ts'
 const FIELD_OPTIONS: OptionSpec[] = [
   { name: 'description', value: 'TEXT', help: 'description' },
   { name: 'status', value: 'STATUS', help: 'planned, active (default), achieved, abandoned' },
-  { name: 'parent', value: 'GOAL_ID', help: 'nest under this goal, or none' },
+  { name: 'parent', value: 'GOAL', help: 'nest under this goal (title or id), or none' },
   { name: 'owner', value: 'AGENT', help: 'owning agent (id or name), or none' },
   { name: 'target-date', value: 'DATE', help: 'target date (YYYY-MM-DD or ISO 8601), or none' },
 ]
@@ -19,7 +19,7 @@ async function goalFields(cli: Cli, options: OptionValues): Promise<GoalUpdate> 
   return {
     description: await longText(options, 'description'),
     status: text(options, 'status') as GoalStatus | undefined,
-    parent_id: nullable(options, 'parent'),
+    parent_id: await (async (parent) => (parent ? (await cli.findGoal(parent)).id : parent))(nullable(options, 'parent')),
     owner_agent_id: owner ? (await cli.findAgent(owner)).id : owner,
     target_date: target && /^\d{4}-\d{2}-\d{2}$/.test(target) ? `${target}T00:00:00Z` : target,
   }
@@ -27,7 +27,7 @@ async function goalFields(cli: Cli, options: OptionValues): Promise<GoalUpdate> 
 
 function label(goal: Goal): string {
   const progress = goal.tasks_total ? ` ${goal.tasks_done ?? 0}/${goal.tasks_total} tasks` : ''
-  return `${goal.title} [${goal.status}]${progress}${goal.target_date ? ` due ${date(goal.target_date)}` : ''}  (${goal.id})`
+  return `${goal.title} [${goal.status}]${progress}${goal.target_date ? ` due ${date(goal.target_date)}` : ''}`
 }
 
 /** Goals nest: roots are goals without a parent in the list. */
@@ -65,17 +65,21 @@ export const goals: GroupSpec = {
     {
       name: 'show',
       summary: 'Show a goal',
-      args: ['<goal-id>'],
+      args: ['<goal>'],
+      notes: 'GOAL is a goal title or id.',
       async run(cli, { args }) {
-        const goal = await cli.client.goals.get(await cli.companyId(), args['goal-id']!)
+        const goal = await cli.findGoal(args.goal!)
+        const companyId = await cli.companyId()
+        const parent = goal.parent_id ? await cli.client.goals.get(companyId, goal.parent_id).catch(() => null) : null
+        const owner = goal.owner_agent_id ? (await cli.agentNames()).get(goal.owner_agent_id) : null
         await cli.print(goal, () =>
           details([
             ['Title', goal.title],
             ['Id', goal.id],
             ['Status', goal.status],
             ['Tasks done', `${goal.tasks_done ?? 0} of ${goal.tasks_total ?? 0}`],
-            ['Parent', goal.parent_id],
-            ['Owner', goal.owner_agent_id],
+            ['Parent', parent?.title ?? goal.parent_id],
+            ['Owner', owner ?? goal.owner_agent_id],
             ['Target date', date(goal.target_date)],
             ['Description', goal.description],
           ]),
@@ -85,22 +89,25 @@ export const goals: GroupSpec = {
     {
       name: 'update',
       summary: 'Change fields of a goal',
-      args: ['<goal-id>'],
+      args: ['<goal>'],
+      notes: 'GOAL is a goal title or id.',
       options: [{ name: 'title', value: 'TITLE', help: 'new title' }, ...FIELD_OPTIONS],
       async run(cli, { args, options }) {
         const body = { title: text(options, 'title'), ...(await goalFields(cli, options)) }
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
-        const goal = await cli.client.goals.update(await cli.companyId(), args['goal-id']!, body)
+        const goal = await cli.client.goals.update(await cli.companyId(), (await cli.findGoal(args.goal!)).id, body)
         await cli.print(goal, () => `Updated goal ${goal.title}`)
       },
     },
     {
       name: 'delete',
       summary: 'Delete a goal (its sub-goals and tasks are detached)',
-      args: ['<goal-id>'],
+      args: ['<goal>'],
+      notes: 'GOAL is a goal title or id.',
       async run(cli, { args }) {
-        await cli.client.goals.delete(await cli.companyId(), args['goal-id']!)
-        await cli.print({ deleted: args['goal-id'] }, () => `Deleted goal ${args['goal-id']}`)
+        const goal = await cli.findGoal(args.goal!)
+        await cli.client.goals.delete(await cli.companyId(), goal.id)
+        await cli.print({ deleted: goal.id }, () => `Deleted goal ${goal.title}`)
       },
     },
   ],

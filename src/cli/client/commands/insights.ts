@@ -44,7 +44,7 @@ export const dashboard: CommandSpec = {
     // Any other number goes to the API, which answers it with VALIDATION_ERROR.
     const days = integer(options, 'days') as 7 | 14 | 30 | undefined
     const d = await cli.client.insights.dashboard(await cli.companyId(), { days })
-    await cli.print(d, () => {
+    await cli.print(d, async () => {
       const byStatus = Object.entries(d.tasks_by_status).map(([s, n]) => `${s} ${n}`).join(', ')
       const lines = [
         details([
@@ -65,7 +65,12 @@ export const dashboard: CommandSpec = {
           { header: 'cost', value: (s) => money(s.cost_cents), right: true },
         ]),
       ]
-      if (d.active_runs.length) lines.push('', `Active runs: ${d.active_runs.map((r) => `${r.id} (${r.status})`).join(', ')}`)
+      if (d.active_runs.length) {
+        const [names, keys] = await Promise.all([cli.agentNames(), cli.taskKeys(d.active_runs.map((r) => r.task_id))])
+        const name = (r: (typeof d.active_runs)[number]) =>
+          `${names.get(r.agent_id) ?? r.agent_id}${r.task_id && keys.get(r.task_id) ? ` on ${keys.get(r.task_id)}` : ''}`
+        lines.push('', `Active runs: ${d.active_runs.map((r) => `${name(r)} (${r.status}${r.runner_id ? ` on ${r.runner_id}` : ''})`).join(', ')}`)
+      }
       if (d.for_you) lines.push('', `For you: ${d.for_you.open_tasks} open tasks you created, ${d.for_you.blocked_tasks} blocked`)
       return lines.join('\n')
     })

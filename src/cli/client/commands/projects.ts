@@ -27,7 +27,6 @@ export const projects: GroupSpec = {
         const rows = await cli.client.projects.list(await cli.companyId())
         await cli.print(rows, () =>
           table(rows, [
-            { header: 'id', value: (p) => p.id },
             { header: 'name', value: (p) => p.name },
             { header: 'status', value: (p) => p.status },
             { header: 'repository', value: (p) => p.repository },
@@ -58,16 +57,18 @@ export const projects: GroupSpec = {
     {
       name: 'show',
       summary: 'Show a project',
-      args: ['<project-id>'],
+      args: ['<project>'],
+      notes: 'PROJECT is a project name or id.',
       async run(cli, { args }) {
-        const project = await cli.client.projects.get(await cli.companyId(), args['project-id']!)
+        const project = await cli.findProject(args.project!)
         await cli.print(project, () => describe(project))
       },
     },
     {
       name: 'update',
       summary: 'Change fields of a project (archive it with --status archived)',
-      args: ['<project-id>'],
+      args: ['<project>'],
+      notes: 'PROJECT is a project name or id.',
       options: [
         { name: 'name', value: 'NAME', help: 'new name' },
         { name: 'description', value: 'TEXT', help: 'description, or none' },
@@ -84,7 +85,7 @@ export const projects: GroupSpec = {
           status: text(options, 'status') as ProjectStatus | undefined,
         }
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
-        const project = await cli.client.projects.update(await cli.companyId(), args['project-id']!, body)
+        const project = await cli.client.projects.update(await cli.companyId(), (await cli.findProject(args.project!)).id, body)
         await cli.print(project, () => `Updated project ${project.name}`)
       },
     },

@@ -33,7 +33,7 @@ export const routines: GroupSpec = {
         { name: 'agent', value: 'AGENT', help: 'the agent that does it (id or name; required)' },
         { name: 'cron', value: 'CRON', help: 'schedule, 5 fields or 6 with seconds (required)' },
         { name: 'description', value: 'TEXT', help: 'description, copied into each task' },
-        { name: 'project', value: 'PROJECT_ID', help: 'project of the tasks it creates' },
+        { name: 'project', value: 'PROJECT', help: 'project of the tasks it creates (name or id)' },
         { name: 'disabled', help: 'create it switched off' },
       ],
       async run(cli, { args, options }) {
@@ -43,7 +43,7 @@ export const routines: GroupSpec = {
           title: args.title!,
           cron: required(text(options, 'cron'), 'cron'),
           description: await longText(options, 'description'),
-          project_id: text(options, 'project'),
+          project_id: await (async (project) => (project ? (await cli.findProject(project)).id : undefined))(text(options, 'project')),
           enabled: flag(options, 'disabled') ? false : undefined,
         })
         await cli.print(routine, () => `Created routine ${routine.title} (${routine.id}) for ${agent.name}, cron "${routine.cron}"`)

@@ -13,8 +13,8 @@ const FIELD_OPTIONS: OptionSpec[] = [
   { name: 'status', value: 'STATUS', help: TASK_STATUSES.join(', ') },
   { name: 'priority', value: 'PRIORITY', help: TASK_PRIORITIES.join(', ') },
   { name: 'assignee', value: 'AGENT', help: 'agent id or name, or none' },
-  { name: 'project', value: 'PROJECT_ID', help: 'project id, or none' },
-  { name: 'goal', value: 'GOAL_ID', help: 'goal id, or none' },
+  { name: 'project', value: 'PROJECT', help: 'project name or id, or none' },
+  { name: 'goal', value: 'GOAL', help: 'goal title or id, or none' },
   { name: 'parent', value: 'TASK', help: 'parent task key or id, or none' },
   { name: 'due', value: 'DATE', help: 'due date (YYYY-MM-DD or ISO 8601), or none' },
 ]
@@ -24,13 +24,15 @@ async function taskFields(cli: Cli, options: OptionValues): Promise<TaskUpdate> 
   const assignee = nullable(options, 'assignee')
   const parent = nullable(options, 'parent')
   const due = nullable(options, 'due')
+  const project = nullable(options, 'project')
+  const goal = nullable(options, 'goal')
   return {
     description: await longText(options, 'description'),
     status: text(options, 'status') as Task['status'] | undefined,
     priority: text(options, 'priority') as Task['priority'] | undefined,
     assignee_agent_id: assignee ? (await cli.findAgent(assignee)).id : assignee,
-    project_id: nullable(options, 'project'),
-    goal_id: nullable(options, 'goal'),
+    project_id: project ? (await cli.findProject(project)).id : project,
+    goal_id: goal ? (await cli.findGoal(goal)).id : goal,
     parent_id: parent ? (await cli.client.tasks.get(companyId, parent)).id : parent,
     due_date: due && /^\d{4}-\d{2}-\d{2}$/.test(due) ? `${due}T00:00:00Z` : due,
   }
@@ -39,6 +41,12 @@ async function taskFields(cli: Cli, options: OptionValues): Promise<TaskUpdate> 
 async function describe(cli: Cli, task: Task, comments: Comment[]) {
   const names = await cli.agentNames()
   const agent = (id: string | null) => (id ? (names.get(id) ?? id) : null)
+  const companyId = await cli.companyId()
+  const [project, goal, parent] = await Promise.all([
+    task.project_id ? cli.client.projects.get(companyId, task.project_id).catch(() => null) : null,
+    task.goal_id ? cli.client.goals.get(companyId, task.goal_id).catch(() => null) : null,
+    task.parent_id ? cli.client.tasks.get(companyId, task.parent_id).catch(() => null) : null,
+  ])
   const lines = [
     `${task.key}  ${task.title}`,
     details([
@@ -46,9 +54,9 @@ async function describe(cli: Cli, task: Task, comments: Comment[]) {
       ['Status', task.status],
       ['Priority', task.priority],
       ['Assignee', agent(task.assignee_agent_id)],
-      ['Project', task.project_id],
-      ['Goal', task.goal_id],
-      ['Parent', task.parent_id],
+      ['Project', project?.name ?? task.project_id],
+      ['Goal', goal?.title ?? task.goal_id],
+      ['Parent', parent ? `${parent.key} ${parent.title}` : task.parent_id],
       ['Due', time(task.due_date)],
       ['Created', `${time(task.created_at)}${task.created_by_agent_id ? ` by ${agent(task.created_by_agent_id)}` : ''}`],
       ['Started', time(task.started_at)],
@@ -91,8 +99,8 @@ export const tasks: GroupSpec = {
       options: [
         { name: 'status', value: 'STATUS', help: 'only these statuses (repeatable, or comma-separated)', repeat: true },
         { name: 'assignee', value: 'AGENT', help: 'assigned to this agent (id or name)' },
-        { name: 'project', value: 'PROJECT_ID', help: 'in this project' },
-        { name: 'goal', value: 'GOAL_ID', help: 'linked to this goal' },
+        { name: 'project', value: 'PROJECT', help: 'in this project (name or id)' },
+        { name: 'goal', value: 'GOAL', help: 'linked to this goal (title or id)' },
         { name: 'parent', value: 'TASK', help: 'direct subtasks of this task' },
         { name: 'search', value: 'TEXT', help: 'text in the title or description' },
         { name: 'mine', help: 'only tasks you created' },
@@ -105,8 +113,8 @@ export const tasks: GroupSpec = {
         const rows = await cli.client.tasks.list(companyId, {
           status: list(options, 'status') as Task['status'][] | undefined,
           assignee_agent_id: assignee ? (await cli.findAgent(assignee)).id : undefined,
-          project_id: text(options, 'project'),
-          goal_id: text(options, 'goal'),
+          project_id: text(options, 'project') ? (await cli.findProject(text(options, 'project')!)).id : undefined,
+          goal_id: text(options, 'goal') ? (await cli.findGoal(text(options, 'goal')!)).id : undefined,
           parent_id: parent ? (await cli.client.tasks.get(companyId, parent)).id : undefined,
           q: text(options, 'search'),
           created_by: flag(options, 'mine') ? 'me' : undefined,

@@ -1,0 +1,133 @@
+import { adapterConfigProblem } from '../../contract/adapter-config.ts'
+import type { CompanyImport } from '../../contract/company-export.ts'
+import type { Tx } from '../../server/db/write.ts'
+import { invalidField } from '../../server/errors.ts'
+import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Company } from './model.ts'
+import { type PortableColumns, type PortableTable, portableColumns } from './portable.ts'
+import { createCompany } from './service.ts'
+
+type Row = Record<string, unknown>
+
+/** Where each kind of record sits in the document, and how its audit event names it. */
+const SECTIONS: { table: PortableTable; key: 'agents' | 'projects' | 'goals' | 'routines' | 'tasks'; entity: 'agent' | 'project' | 'goal' | 'routine' | 'task'; label: (r: Row, prefix: string) => string }[] = [
+  { table: 'agents', key: 'agents', entity: 'agent', label: (r) => String(r.name) },
+  { table: 'projects', key: 'projects', entity: 'project', label: (r) => String(r.name) },
+  { table: 'goals', key: 'goals', entity: 'goal', label: (r) => String(r.title) },
+  { table: 'routines', key: 'routines', entity: 'routine', label: (r) => String(r.title) },
+  { table: 'tasks', key: 'tasks', entity: 'task', label: (r, prefix) => `${prefix}-${r.number} ${r.title}` },
+]
+
+/** An agent's state of work does not travel: a busy or failed agent arrives idle, one awaiting its hire approval paused. */
+const ARRIVING_STATUS: Record<string, string> = { running: 'idle', error: 'idle', pending_approval: 'paused' }
+
+/**
+ * Creates a new company owned by the caller from a document: every record gets a new id and
+ * the references between them follow; task numbers (so keys) are kept. Each record gets an
+ * audit event `created`. Anything the database refuses is a 422 naming the record; nothing is
+ * kept of a refused import (one transaction).
+ */
+export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: CompanyImport): Promise<Company> {
+  const company = await createCompany(tx, userId, actor, {
+    name: doc.name ?? doc.company.name,
+    mission: doc.company.mission ?? null,
+    monthly_budget_cents: doc.company.monthly_budget_cents ?? 0,
+    task_prefix: doc.task_prefix ?? doc.company.task_prefix ?? 'SVC',
+  })
+  const ids = new Map<string, Map<string, string>>() // table -> document id -> new id
+  for (const table of ['agents', 'projects', 'goals', 'routines', 'tasks'] as const) {
+    const seen = new Map<string, string>()
+    for (const [i, r] of (doc[table] ?? []).entries()) {
+      if (seen.has(r.id)) throw invalidField('body', `${table}.${i}.id`, `Another record of ${table} has the id "${r.id}"`, r.id)
+      seen.set(r.id, crypto.randomUUID())
+    }
+    ids.set(table, seen)
+  }
+
+  for (const section of SECTIONS) {
+    const columns = await portableColumns(tx, section.table)
+    const rows = doc[section.key] ?? []
+    const selfRefs = Object.entries(columns.refs).filter(([, target]) => target === section.table).map(([c]) => c)
+    for (const [i, record] of rows.entries()) {
+      const values = resolve(record, columns, ids, `${section.key}.${i}`, selfRefs)
+      values.id = ids.get(section.table)!.get(record.id)
+      if (section.table === 'agents') checkAgent(values, `${section.key}.${i}`)
+      await insert(tx, section.table, company.id, values, `${section.key}.${i}`)
+      await recordAudit(tx, {
+        companyId: company.id, actor, verb: 'created', entityType: section.entity, entityId: values.id as string,
+        label: section.label(values, company.task_prefix),
+      })
+    }
+    // References within the table (org chart, sub-goals, sub-tasks) once all its rows exist.
+    for (const column of selfRefs) {
+      const pairs: [string, string][] = []
+      for (const [i, r] of rows.entries() as Iterable<[number, Row]>) {
+        if (r[column] == null) continue
+        pairs.push([ids.get(section.table)!.get(r.id as string)!, ref(ids, section.table, r[column], `${section.key}.${i}.${column}`)])
+      }
+      if (pairs.length === 0) continue
+      await tx.query(
+        `UPDATE ${section.table} t SET "${column}" = p.target FROM unnest($1::uuid[], $2::uuid[]) AS p(id, target) WHERE t.id = p.id`,
+        [pairs.map((p) => p[0]), pairs.map((p) => p[1])],
+      )
+    }
+  }
+
+  const commentColumns = await portableColumns(tx, 'task_comments')
+  for (const [i, task] of (doc.tasks ?? []).entries()) {
+    for (const [j, comment] of (task.comments ?? []).entries()) {
+      const at = `tasks.${i}.comments.${j}`
+      const values = resolve(comment, commentColumns, ids, at, [])
+      values.id = crypto.randomUUID()
+      values.task_id = ids.get('tasks')!.get(task.id)
+      await insert(tx, 'task_comments', company.id, values, at)
+      await recordAudit(tx, {
+        companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,
+        label: `${company.task_prefix}-${task.number}`,
+      })
+    }
+  }
+  const top = Math.max(0, ...(doc.tasks ?? []).map((t) => t.number))
+  await tx.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [company.id, top])
+  return company
+}
+
+/** An agent's adapter settings must suit its adapter, as for a hire; its state of work does not travel. */
+function checkAgent(values: Row, at: string): void {
+  if (typeof values.status === 'string') values.status = ARRIVING_STATUS[values.status] ?? values.status
+  const config = values.adapter_config
+  if (config && typeof config === 'object' && !Array.isArray(config)) {
+    const problem = adapterConfigProblem(typeof values.adapter === 'string' ? values.adapter : null, config as Row)
+    if (problem) throw invalidField('body', `${at}.${problem.field}`, problem.message)
+  }
+}
+
+function ref(ids: Map<string, Map<string, string>>, table: PortableTable, value: unknown, at: string): string {
+  const found = typeof value === 'string' ? ids.get(table)!.get(value) : undefined
+  if (!found) throw invalidField('body', at, `No record of ${table} in the document has the id "${String(value)}"`, value)
+  return found
+}
+
+/** The record's portable values with its references translated to the new ids (those in `later` are left out). */
+function resolve(record: Row, columns: PortableColumns, ids: Map<string, Map<string, string>>, at: string, later: string[]): Row {
+  const values: Row = {}
+  for (const column of columns.plain) if (record[column] !== undefined) values[column] = record[column]
+  for (const [column, target] of Object.entries(columns.refs)) {
+    if (record[column] == null || later.includes(column)) continue
+    values[column] = ref(ids, target, record[column], `${at}.${column}`)
+  }
+  return values
+}
+
+/** One row from its values; the database's refusal (a constraint, a bad value) becomes a 422 naming the record. */
+async function insert(tx: Tx, table: PortableTable, companyId: string, values: Row, at: string): Promise<void> {
+  const row = { ...values, company_id: companyId }
+  const columns = Object.keys(row).map((c) => `"${c}"`).join(', ')
+  try {
+    await tx.query(`INSERT INTO ${table} (${columns}) SELECT ${columns} FROM jsonb_populate_record(NULL::${table}, $1::jsonb)`, [JSON.stringify(row)])
+  } catch (err: any) {
+    if (typeof err?.code === 'string' && /^2[23]/.test(err.code)) throw invalidField('body', at, `The record was refused: ${err.message}`)
+    throw err
+  }
+}
+

@@ -1,0 +1,136 @@
+// A company exported and imported again is the same company under new ids: settings, org
+// chart with adapter settings, projects, goals, routines, tasks with their keys and comments.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { createCompany, createTask, hireAgent } from '../fixtures.ts'
+import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
+
+let t: TestApp
+let owner: TestUser
+beforeAll(async () => {
+  t = await testApp()
+  owner = await createUser(t.ctx, 'Exporter')
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+/** The document without what an import changes: ids (replaced by the order of records) and the export time. */
+function comparable(doc: any) {
+  const refs = new Map<string, string>()
+  for (const key of ['agents', 'projects', 'goals', 'routines', 'tasks']) {
+    for (const [i, r] of (doc[key] ?? []).entries()) refs.set(r.id, `${key}#${i}`)
+  }
+  const strip = (r: any): any => {
+    const out: any = {}
+    for (const [k, v] of Object.entries(r)) {
+      if (k === 'id' || k === 'created_at') continue
+      out[k] = k === 'comments' ? (v as any[]).map(strip) : typeof v === 'string' && refs.has(v) ? refs.get(v) : v
+    }
+    return out
+  }
+  return {
+    company: doc.company,
+    ...Object.fromEntries(['agents', 'projects', 'goals', 'routines', 'tasks'].map((k) => [k, doc[k].map(strip)])),
+  }
+}
+
+it('export then import gives an equal company with new ids, kept task keys and an audit event per record', async () => {
+  const c = await createCompany(t.app, owner.token, { name: 'Original', task_prefix: 'ORG', mission: 'Make things', monthly_budget_cents: 5000 })
+  const base = `/api/companies/${c.id}`
+  const boss = await hireAgent(t.app, owner.token, c.id, { name: 'Boss', adapter: 'agent_cli_1', adapter_config: { model: 'big', max_turns: 7 } })
+  const dev = await hireAgent(t.app, owner.token, c.id, { name: 'Dev', adapter: 'simulated', reports_to_id: boss.id, heartbeat_cron: '0 9 * * *' })
+  const project = (await call(t.app, 'POST', `${base}/projects`, { token: owner.token, body: { name: 'Site', repository: 'git@example.com:site' } })).body
+  const goal = (await call(t.app, 'POST', `${base}/goals`, { token: owner.token, body: { title: 'Grow', owner_agent_id: boss.id } })).body
+  const sub = (await call(t.app, 'POST', `${base}/goals`, { token: owner.token, body: { title: 'Sub', parent_id: goal.id } })).body
+  expect(sub.id).toBeTruthy()
+  const routine = await call(t.app, 'POST', `${base}/routines`, { token: owner.token, body: { agent_id: dev.id, title: 'Daily', cron: '0 8 * * *', project_id: project.id } })
+  expect(routine.status).toBe(201)
+  const parent = await createTask(t.app, owner.token, c.id, { title: 'Parent', project_id: project.id, goal_id: goal.id, priority: 'high' })
+  await createTask(t.app, owner.token, c.id, { title: 'Child', parent_id: parent.id, assignee_agent_id: dev.id })
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${(await createTask(t.app, owner.token, c.id, { title: 'Gone' })).id}`, { token: owner.token })).status).toBe(204)
+  await createTask(t.app, owner.token, c.id, { title: 'Fourth', status: 'done' })
+  expect((await call(t.app, 'POST', `${base}/tasks/${parent.id}/comments`, { token: owner.token, body: { body: 'First thoughts', kind: 'plan' } })).status).toBe(201)
+
+  const exported = await call(t.app, 'GET', `${base}/export`, { token: owner.token })
+  expect(exported.status).toBe(200)
+  const doc = exported.body
+  expect(doc).toMatchObject({ format: 'shopfloor.company', version: 1, company: { name: 'Original', task_prefix: 'ORG', mission: 'Make things', monthly_budget_cents: 5000 } })
+  expect(doc.agents.map((a: any) => a.name)).toEqual(['Boss', 'Dev'])
+  expect(doc.agents[0].adapter_config).toEqual({ model: 'big', max_turns: 7 })
+  expect(doc.agents[1].reports_to_id).toBe(boss.id)
+  expect(doc.tasks.map((x: any) => x.number)).toEqual([1, 2, 4])
+  expect(doc.tasks[0].comments).toHaveLength(1)
+  // Nothing of this installation: no runs, no people, no company id.
+  const text = JSON.stringify(doc)
+  expect(text).not.toContain(c.id)
+  expect(text).not.toContain(owner.id)
+  expect(doc.runs).toBeUndefined()
+  expect(doc.tasks[1]).not.toHaveProperty('created_by_user_id')
+
+  const other = await createUser(t.ctx, 'Importer')
+  const imported = await call(t.app, 'POST', '/api/companies/import', { token: other.token, body: doc })
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201)
+  expect(imported.body).toMatchObject({ name: 'Original', task_prefix: 'ORG', role: 'owner' })
+  const copy = `/api/companies/${imported.body.id}`
+  const again = await call(t.app, 'GET', `${copy}/export`, { token: other.token })
+  expect(comparable(again.body)).toEqual(comparable(doc))
+  // New ids everywhere.
+  for (const key of ['agents', 'projects', 'goals', 'routines', 'tasks']) {
+    const before = new Set(doc[key].map((r: any) => r.id))
+    for (const r of again.body[key]) expect(before.has(r.id)).toBe(false)
+  }
+  // Keys are kept and numbering goes on after the highest.
+  const task = await call(t.app, 'GET', `${copy}/tasks/ORG-4`, { token: other.token })
+  expect(task.body.title).toBe('Fourth')
+  expect((await createTask(t.app, other.token, imported.body.id, { title: 'Next' })).key).toBe('ORG-5')
+  // One `created` audit event per record: company, 2 agents, project, 2 goals, routine, 3 tasks, 1 comment.
+  const audit = await t.ctx.db.many(`SELECT entity_type, count(*)::int AS n FROM audit_events WHERE company_id = $1 AND verb = 'created' GROUP BY entity_type ORDER BY entity_type`, [imported.body.id])
+  expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })
+})
+
+it('name and task_prefix may be overridden; a member may export; strangers may not', async () => {
+  const c = await createCompany(t.app, owner.token, { name: 'Small' })
+  const doc = (await call(t.app, 'GET', `/api/companies/${c.id}/export`, { token: owner.token })).body
+  const r = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body: { ...doc, name: 'Copy', task_prefix: 'CPY' } })
+  expect(r.status).toBe(201)
+  expect(r.body).toMatchObject({ name: 'Copy', task_prefix: 'CPY' })
+  const stranger = await createUser(t.ctx, 'Stranger')
+  expect((await call(t.app, 'GET', `/api/companies/${c.id}/export`, { token: stranger.token })).status).toBe(404)
+  expect((await call(t.app, 'POST', '/api/companies/import', { body: doc })).status).toBe(401)
+})
+
+it('refuses a bad document with 422 naming the problem, and keeps nothing of it', async () => {
+  const before = await t.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM companies')
+  const good = { format: 'shopfloor.company', version: 1, company: { name: 'Bad' } }
+  const cases: [unknown, RegExp][] = [
+    [{ ...good, version: 2 }, /version/],
+    [{ ...good, format: 'other' }, /format/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', reports_to_id: 'nobody' }] }, /^agents\.0\.reports_to_id: No record of agents in the document has the id "nobody"/],
+    [{ ...good, agents: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }, /^agents\.1\.id: Another record/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', status: 'sleeping' }] }, /^agents\.0: The record was refused/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', adapter: 'simulated', adapter_config: { model: 'x' } }] }, /^agents\.0\.adapter_config\.model: Not a setting/],
+    [{ ...good, agents: [{ id: 'a' }] }, /^agents\.0: The record was refused/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', due_date: 'soon' }] }, /^tasks\.0: The record was refused/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x' }, { id: 'u', number: 1, title: 'y' }] }, /^tasks\.1: The record was refused/],
+  ]
+  for (const [body, message] of cases) {
+    const r = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body })
+    expect(r.status, JSON.stringify(body)).toBe(422)
+    expect(r.body.error.code).toBe('VALIDATION_ERROR')
+    expect(`${r.body.error.message} ${JSON.stringify(r.body.error.details)}`).toMatch(message)
+  }
+  expect((await t.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM companies'))!.n).toBe(before!.n)
+})
+
+it('serves the ready templates, each importable as it is', async () => {
+  const r = await call(t.app, 'GET', '/api/templates', { token: owner.token })
+  expect(r.status).toBe(200)
+  expect(r.body.map((x: any) => x.id)).toEqual(['software-studio', 'content-agency'])
+  const studio = r.body[0]
+  expect(studio).toMatchObject({ name: 'Software Studio', agents: 5 })
+  for (const template of r.body) {
+    const made = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body: template.document })
+    expect(made.status, JSON.stringify(made.body)).toBe(201)
+  }
+  expect((await call(t.app, 'GET', '/api/templates')).status).toBe(401)
+})

@@ -1,0 +1,111 @@
+// Transcript retention: the scheduler empties the transcripts of runs finished more than
+// TRANSCRIPT_RETENTION_DAYS ago, in batches; the runs stay and say they were trimmed.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { TRIM_BATCH, trimTranscripts } from '../../src/domain/runs/retention.ts'
+import { startScheduler } from '../../src/scheduler/scheduler.ts'
+import { call, createUser } from '../helpers.ts'
+import { makeAgent, makeCompany, privateApp, waitFor } from '../scheduler/setup.ts'
+
+let t: Awaited<ReturnType<typeof privateApp>>
+beforeAll(async () => {
+  t = await privateApp()
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+async function run(companyId: string, agentId: string, status: string, endedDaysAgo: number | null): Promise<string> {
+  const row = await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO runs (company_id, agent_id, status, trigger, cost_cents, started_at, ended_at, transcript)
+     VALUES ($1, $2, $3, 'manual', 42, now() - interval '50 days',
+             CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END,
+             '[{"timestamp": "2026-01-01T00:00:00+00:00", "role": "agent", "text": "secret work"}]')
+     RETURNING id`,
+    [companyId, agentId, status, endedDaysAgo],
+  )
+  return row!.id
+}
+
+it('the scheduler trims runs finished longer ago than TRANSCRIPT_RETENTION_DAYS and leaves the rest', async () => {
+  const owner = await createUser(t.ctx, 'Keeper')
+  const companyId = await makeCompany(t.ctx.db, 'Retention Co')
+  await t.ctx.db.query(`INSERT INTO memberships (company_id, user_id, role) VALUES ($1, $2, 'owner')`, [companyId, owner.id])
+  const agentId = await makeAgent(t.ctx.db, companyId)
+  const old = await run(companyId, agentId, 'succeeded', 40)
+  const oldFailed = await run(companyId, agentId, 'failed', 31)
+  const recent = await run(companyId, agentId, 'succeeded', 10)
+  const running = await run(companyId, agentId, 'running', null)
+  const audit = await t.ctx.db.one('SELECT count(*)::int AS n FROM audit_events WHERE company_id = $1', [companyId])
+
+  t.ctx.config.transcriptRetentionDays = 30
+  const scheduler = await startScheduler(t.ctx, { retentionMs: 60_000 })
+  try {
+    await scheduler.ready
+    await waitFor(async () => {
+      const r = await t.ctx.db.one('SELECT transcript_trimmed_at FROM runs WHERE id = $1', [oldFailed])
+      return r!.transcript_trimmed_at !== null
+    })
+  } finally {
+    await scheduler.stop()
+    t.ctx.config.transcriptRetentionDays = null
+  }
+  const base = `/api/companies/${companyId}/runs`
+  for (const id of [old, oldFailed]) {
+    const r = await call(t.app, 'GET', `${base}/${id}`, { token: owner.token })
+    expect(r.status).toBe(200)
+    expect(r.body.transcript_trimmed_at).toBeTruthy()
+    expect(r.body.transcript).toHaveLength(1)
+    expect(r.body.transcript[0]).toMatchObject({ role: 'system', text: expect.stringMatching(/^Transcript removed: the run finished more than 30 days ago/) })
+    expect(r.body.cost_cents).toBe(42) // the run and its totals stay
+  }
+  for (const id of [recent, running]) {
+    const r = await call(t.app, 'GET', `${base}/${id}`, { token: owner.token })
+    expect(r.body.transcript_trimmed_at).toBeNull()
+    expect(r.body.transcript[0].text).toBe('secret work')
+  }
+  expect(await t.ctx.db.one('SELECT count(*)::int AS n FROM audit_events WHERE company_id = $1', [companyId])).toEqual(audit)
+})
+
+it('works in batches: each statement trims at most one batch, the oldest first, and a trimmed run is not trimmed again', async () => {
+  const companyId = await makeCompany(t.ctx.db, 'Batch Co')
+  const agentId = await makeAgent(t.ctx.db, companyId)
+  await t.ctx.db.query(
+    `INSERT INTO runs (company_id, agent_id, status, trigger, started_at, ended_at, transcript)
+     SELECT $1, $2, 'succeeded', 'manual', now() - interval '100 days', now() - make_interval(days => 40 + n), '[{"timestamp": "2026-01-01T00:00:00+00:00", "role": "agent", "text": "x"}]'
+       FROM generate_series(1, $3::int) AS n`,
+    [companyId, agentId, TRIM_BATCH + 20],
+  )
+  const counts: number[] = []
+  for (;;) {
+    const n = await trimTranscripts(t.ctx.db, 30)
+    counts.push(n)
+    if (n === 0) break
+  }
+  expect(counts[0]).toBe(TRIM_BATCH)
+  expect(counts.reduce((a, b) => a + b, 0)).toBe(TRIM_BATCH + 20)
+  const left = await t.ctx.db.one(`SELECT count(*)::int AS n FROM runs WHERE company_id = $1 AND transcript_trimmed_at IS NULL`, [companyId])
+  expect(left!.n).toBe(0)
+})
+
+it('the scheduler removes delivered and failed webhook deliveries older than 30 days, never pending ones', async () => {
+  const companyId = await makeCompany(t.ctx.db, 'Log Co')
+  const hook = await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO webhooks (company_id, url, secret) VALUES ($1, 'https://example.com/hook', 'whsec_x') RETURNING id`, [companyId])
+  const add = async (status: string, days: number) => (await t.ctx.db.one<{ id: string }>(
+    `INSERT INTO webhook_deliveries (webhook_id, company_id, event_id, type, payload, status, created_at)
+     VALUES ($1, $2, 'evt_' || gen_random_uuid(), 'task.created', '{}', $3, now() - make_interval(days => $4)) RETURNING id`,
+    [hook!.id, companyId, status, days]))!.id
+  const oldDelivered = await add('delivered', 31)
+  const oldFailed = await add('failed', 40)
+  const oldPending = await add('pending', 40)
+  const recent = await add('delivered', 5)
+  const scheduler = await startScheduler(t.ctx, { retentionMs: 60_000 })
+  try {
+    await scheduler.ready
+    await waitFor(async () => (await t.ctx.db.many('SELECT 1 FROM webhook_deliveries WHERE id = ANY($1)', [[oldDelivered, oldFailed]])).length === 0)
+  } finally {
+    await scheduler.stop()
+  }
+  const left = await t.ctx.db.many<{ id: string }>('SELECT id FROM webhook_deliveries WHERE webhook_id = $1', [hook!.id])
+  expect(left.map((r) => r.id).sort()).toEqual([oldPending, recent].sort())
+})
