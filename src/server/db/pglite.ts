@@ -15,8 +15,9 @@ import { parsers } from './types.ts'
  * PostgreSQL settings of the embedded database. PostgreSQL's default shared_buffers (128 MB)
  * is taken from the process's memory at start, used or not: reopening a data folder took the
  * process to 361 MB RSS with it and 244 MB with 32 MB, which still holds the working set of
- * the companies one process serves. Durability settings stay the defaults (fsync, synchronous
- * commit): a kill -9 keeps every acknowledged write.
+ * the companies one process serves. Durability settings stay PGlite's (synchronous commit on,
+ * fsync off): a commit reaches the operating system before it is acknowledged, so a kill -9
+ * of the process keeps every acknowledged write (test/foundation/process.test.ts).
  */
 const SETTINGS = ['shared_buffers=32MB']
 
