@@ -4,7 +4,7 @@
 // Both are copies of a template migrated once per run (test/global-setup.ts). Each test makes
 // its own users and companies, so tests never depend on each other's data.
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { buildApp } from '../src/server/app.ts'
+import { buildApp } from '../src/api/app.ts'
 import { hashPassword } from '../src/server/auth/passwords.ts'
 import { signAccessToken } from '../src/server/auth/tokens.ts'
 import { type Config, loadConfig } from '../src/server/config.ts'

@@ -25,7 +25,7 @@ export async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv
   switch (command) {
     case 'serve': {
-      const { serveWithScheduler } = await import('../server/serve.ts')
+      const { serveWithScheduler } = await import('../api/serve.ts')
       await serveWithScheduler()
       return
     }

@@ -16,12 +16,13 @@ import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
 import { TranscriptBuffer } from './transcript.ts'
+import { spendLimits, spendStop } from './spend-guard.ts'
 import { prepareWorkspace } from './workspace.ts'
 
 /** Answers that mean the run is not ours to continue. */
 const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
 
-export type StopReason = 'lost' | 'shutdown'
+export type StopReason = 'lost' | 'shutdown' | 'spend'
 
 function isStopSignal(err: unknown): err is ApiError {
   return err instanceof ApiError && STOP_CODES.has(err.code)
@@ -38,6 +39,8 @@ export class Execution {
   /** Aborted when the runner shuts down: a final report the server cannot take is given up. */
   private readonly shutdown = new AbortController()
   private usage: Usage = { tokens_in: 0, tokens_out: 0, cost_cents: 0 }
+  /** Why the run was stopped at a spend limit (spend-guard.ts); null while within them. */
+  private spendError: string | null = null
   /** The agent CLI's session id, reported with the usage once known. */
   private sessionId: string | undefined
   private readonly log: Logger
@@ -54,13 +57,30 @@ export class Execution {
     this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
   }
 
-  /** Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops. */
+  /**
+   * Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops,
+   * 'spend' at a spend limit. A run lost or shut down after a spend stop still counts as lost
+   * or shut down (it reports accordingly, or not at all).
+   */
   stop(reason: StopReason): void {
     if (reason === 'shutdown') this.shutdown.abort()
-    if (this.stopReason || this.finishing) return
+    if (this.finishing || (this.stopReason && !(this.stopReason === 'spend' && reason !== 'spend'))) return
+    const first = this.stopReason === null
     this.stopReason = reason
-    this.log.info({ reason }, reason === 'lost' ? 'run is no longer ours; stopping the agent' : 'stopping the run for shutdown')
-    this.abort.abort(new Error(reason))
+    const messages = { lost: 'run is no longer ours; stopping the agent', shutdown: 'stopping the run for shutdown', spend: 'stopping the agent at a spend limit' }
+    this.log.info({ reason }, messages[reason])
+    if (first) this.abort.abort(new Error(reason))
+  }
+
+  /** Every usage update: the running totals are kept, and a run past a spend limit is stopped. */
+  private onUsage(totals: Usage): void {
+    this.usage = totals
+    if (this.spendError) return
+    this.spendError = spendStop(spendLimits(this.context.agent), totals.cost_cents)
+    if (this.spendError) {
+      this.log.warn({ cost_cents: totals.cost_cents, reason: this.spendError }, 'spend limit reached')
+      this.stop('spend')
+    }
   }
 
   private async execute(): Promise<void> {
@@ -120,12 +140,13 @@ export class Execution {
         config,
         resumeSession: keptHome ? await this.lastSession() : null,
         transcript: (role, text) => transcript.add(role, text),
-        usage: (totals) => (this.usage = totals),
+        usage: (totals) => this.onUsage(totals),
         session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
       })
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
+      if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
 
       await transcript.flush()
       if (result.ok && task) {

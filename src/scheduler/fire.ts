@@ -2,8 +2,8 @@
 // transaction that also does the work, so when several scheduler instances share a database
 // exactly one of them fires it: the others block on the row the winner changed, then find the
 // guard false once it commits (READ COMMITTED re-checks the updated row).
-import { systemActor } from '../domain/audit/record.ts'
-import { DORMANT_STATUSES } from '../domain/agents/status.ts'
+import { systemActor } from '../server/actor.ts'
+import { DORMANT_STATUSES } from '../contract/agents.ts'
 import { triggerRoutineIn } from '../domain/routines/trigger.ts'
 import { wakeAgentIn } from '../domain/runs/wake.ts'
 import type { AppContext } from '../server/context.ts'
@@ -17,11 +17,30 @@ export interface Slot {
 }
 
 /**
- * Wakes an agent for a slot of its heartbeat_cron: a `manual` run whose first transcript entry
- * says why. Skipped (false) when another instance fired the slot, the agent is dormant or gone,
- * or its heartbeat_cron changed since the definitions were read.
+ * What an agent with heartbeat_skip_idle must have for a heartbeat to wake it (docs/runs.md):
+ * a task assigned to it that is backlog, todo or in_progress, or a person's comment on a
+ * `blocked` task of its own made since its last run on that task started (not yet seen).
+ * Both reads use the assignee index; a blocked task's comments and runs by their task index.
  */
-export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot): Promise<boolean> {
+const HAS_WORK_SQL = `
+  SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.assignee_agent_id = $1 AND t.company_id = $2
+                   AND t.status IN ('backlog', 'todo', 'in_progress'))
+      OR EXISTS (SELECT 1 FROM tasks t JOIN task_comments c ON c.task_id = t.id AND c.company_id = t.company_id
+                  WHERE t.assignee_agent_id = $1 AND t.company_id = $2 AND t.status = 'blocked'
+                    AND c.author_user_id IS NOT NULL
+                    AND c.created_at > coalesce((SELECT max(r.started_at) FROM runs r
+                                                  WHERE r.task_id = t.id AND r.agent_id = $1), '-infinity')) AS has_work`
+
+/** `fired`; `skipped` (another instance fired the slot, the agent is dormant or gone, its cron changed); `idle`. */
+export type HeartbeatResult = 'fired' | 'skipped' | 'idle'
+
+/**
+ * Wakes an agent for a slot of its heartbeat_cron: a `manual` run whose first transcript entry
+ * says why. Skipped when another instance fired the slot, the agent is dormant or gone, or its
+ * heartbeat_cron changed since the definitions were read; `idle` (the slot is used, nothing is
+ * queued) when the agent has heartbeat_skip_idle and nothing to do.
+ */
+export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot): Promise<HeartbeatResult> {
   return write(ctx, async (tx) => {
     const claimed = await tx.one(
       `INSERT INTO agent_heartbeat_slots (agent_id, company_id, last_slot_at)
@@ -32,14 +51,18 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
        RETURNING agent_id`,
       [def.id, def.companyId, slot.at.toISOString(), def.cron, slot.windowMs, DORMANT_STATUSES],
     )
-    if (!claimed) return false
-    const agent = await tx.one<{ name: string }>('SELECT name FROM agents WHERE id = $1 AND company_id = $2', [
-      def.id,
-      def.companyId,
-    ])
+    if (!claimed) return 'skipped'
+    const agent = await tx.one<{ name: string; heartbeat_skip_idle: boolean }>(
+      'SELECT name, heartbeat_skip_idle FROM agents WHERE id = $1 AND company_id = $2',
+      [def.id, def.companyId],
+    )
+    if (agent!.heartbeat_skip_idle) {
+      const work = await tx.one<{ has_work: boolean }>(HAS_WORK_SQL, [def.id, def.companyId])
+      if (!work!.has_work) return 'idle'
+    }
     const reason = `Scheduled heartbeat (cron "${def.cron.trim()}", slot ${slot.at.toISOString()})`
     await wakeAgentIn(tx, def.companyId, def.id, { reason }, systemActor(agent!.name))
-    return true
+    return 'fired'
   })
 }
 

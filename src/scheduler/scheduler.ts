@@ -10,6 +10,8 @@
 // relies on the periodic refresh; with EVENTS_BACKEND=redis it sees them all.
 import type { Logger } from 'pino'
 import { expireStaleRuns } from '../domain/runs/expire.ts'
+import { webhookOutbox } from '../domain/webhooks/outbox.ts'
+import { installOutbox } from '../server/db/write.ts'
 import { trimAllTranscripts } from '../domain/runs/retention.ts'
 import { pruneDeliveries } from '../domain/webhooks/prune.ts'
 import type { AppContext } from '../server/context.ts'
@@ -45,6 +47,8 @@ interface Entry {
 const MAX_SLEEP_MS = 60_000
 
 export async function startScheduler(ctx: AppContext, options: SchedulerOptions = {}): Promise<Scheduler> {
+  // The tasks and runs it makes reach webhook subscribers like any other write (also when it runs as its own process).
+  installOutbox(webhookOutbox)
   const refreshMs = options.refreshMs ?? 5 * 60_000
   const eventRefreshDelayMs = options.eventRefreshDelayMs ?? 1_000
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
@@ -102,9 +106,13 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       entry.next = entry.schedule.nextSlot(now)
       const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
       try {
-        const fired = entry.def.kind === 'routine' ? await fireRoutine(ctx, entry.def, slot) : await fireHeartbeat(ctx, entry.def, slot)
-        schedulerSlots.inc({ kind: entry.def.kind, result: fired ? 'fired' : 'skipped' })
-        if (fired) log.info({ kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot fired')
+        const result = entry.def.kind === 'routine'
+          ? ((await fireRoutine(ctx, entry.def, slot)) ? 'fired' : 'skipped')
+          : await fireHeartbeat(ctx, entry.def, slot)
+        schedulerSlots.inc({ kind: entry.def.kind, result })
+        const fields = { kind: entry.def.kind, id: entry.def.id, company_id: entry.def.companyId, slot: at.toISOString() }
+        if (result === 'fired') log.info(fields, 'scheduled slot fired')
+        if (result === 'idle') log.info(fields, 'heartbeat skipped: the agent has nothing to do (heartbeat_skip_idle)')
       } catch (err) {
         log.error({ err, kind: entry.def.kind, id: entry.def.id, slot: at.toISOString() }, 'scheduled slot failed')
       }

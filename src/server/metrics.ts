@@ -36,7 +36,7 @@ export const leaseExpiries = new Counter({
 
 export const schedulerSlots = new Counter({
   name: 'shopfloor_scheduler_slots_total',
-  help: 'Scheduler slots due in this process, by kind (routine, heartbeat) and result: fired, or skipped (already fired by another instance, or nothing to do)',
+  help: 'Scheduler slots due in this process, by kind (routine, heartbeat) and result: fired, skipped (already fired by another instance, or the agent is dormant), or idle (a heartbeat skipped by heartbeat_skip_idle: nothing to do)',
   labelNames: ['kind', 'result'] as const,
   registers: [registry],
 })

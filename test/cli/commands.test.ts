@@ -54,6 +54,23 @@ describe('agents', () => {
     expect(bad.stderr).toContain('--adapter-config must be a JSON object')
   })
 
+  it('hires and updates with spend settings, and shows them', async () => {
+    const op = await operator(api, url, 'SPD')
+    const hired = await op.json('agents', 'hire', 'Careful', '--adapter', 'simulated', '--max-run-cost', '250', '--max-runs-per-hour', '20',
+      '--pause-on-repeat', 'on', '--skip-idle-heartbeats', 'on')
+    expect(hired).toMatchObject({ max_run_cost_cents: 250, max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true })
+    const updated = await op.json('agents', 'update', 'Careful', '--pause-on-repeat', 'off', '--max-runs-per-hour', '0')
+    expect(updated).toMatchObject({ max_run_cost_cents: 250, max_runs_per_hour: 0, pause_on_repeat: false, heartbeat_skip_idle: true })
+    const shown = (await op.run('agents', 'show', 'Careful')).stdout
+    expect(shown).toMatch(/Cap per run:\s+\$2\.50/)
+    expect(shown).toMatch(/Runs per hour:\s+no limit/)
+    expect(shown).toMatch(/Pause on repeat:\s+off/)
+    expect(shown).toMatch(/Skip idle heartbeats:\s+on/)
+    const bad = await op.run('agents', 'update', 'Careful', '--pause-on-repeat', 'maybe')
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toContain('--pause-on-repeat must be on or off, got "maybe"')
+  })
+
   it('pauses, resumes, terminates (hidden from the list unless --all) and wakes', async () => {
     const op = await operator(api, url, 'LIF')
     const agent = await op.client.agents.hire(op.companyId, { name: 'Worker' })

@@ -45,7 +45,7 @@ describe('create and get', () => {
     const [secondAudit] = await auditRows(t.ctx, company.id, second.body.id)
     expect(secondAudit.changes).toEqual({
       title: [null, 'Second'], description: [null, 'Why'], status: [null, 'todo'], priority: [null, 'medium'],
-      due_date: [null, '2026-12-01T00:00:00+00:00'], sort_order: [null, 3],
+      due_date: [null, '2026-12-01T00:00:00.000000+00:00'], sort_order: [null, 3],
     })
     expect(second.body.due_date).toBe('2026-12-01T00:00:00.000000+00:00') // the audit shows values as the API does
   })

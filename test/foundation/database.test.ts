@@ -1,6 +1,6 @@
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp } from '../../src/api/app.ts'
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp } from '../../src/api/app.ts'
 import { AppError } from '../../src/server/errors.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'

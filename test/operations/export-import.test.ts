@@ -57,6 +57,9 @@ it('export then import gives an equal company with new ids, kept task keys and a
   expect(doc).toMatchObject({ format: 'shopfloor.company', version: 1, company: { name: 'Original', task_prefix: 'ORG', mission: 'Make things', monthly_budget_cents: 5000 } })
   expect(doc.agents.map((a: any) => a.name)).toEqual(['Boss', 'Dev'])
   expect(doc.agents[0].adapter_config).toEqual({ model: 'big', max_turns: 7 })
+  // Spend settings travel; the breaker's bookkeeping does not.
+  expect(doc.agents[0]).toMatchObject({ max_run_cost_cents: 0, max_runs_per_hour: 0, pause_on_repeat: false, heartbeat_skip_idle: false })
+  expect(doc.agents[0]).not.toHaveProperty('breaker_reset_at')
   expect(doc.agents[1].reports_to_id).toBe(boss.id)
   expect(doc.tasks.map((x: any) => x.number)).toEqual([1, 2, 4])
   expect(doc.tasks[0].comments).toHaveLength(1)
@@ -109,6 +112,8 @@ it('refuses a bad document with 422 naming the problem, and keeps nothing of it'
     [{ ...good, agents: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }, /^agents\.1\.id: Another record/],
     [{ ...good, agents: [{ id: 'a', name: 'A', status: 'sleeping' }] }, /^agents\.0: The record was refused/],
     [{ ...good, agents: [{ id: 'a', name: 'A', adapter: 'simulated', adapter_config: { model: 'x' } }] }, /^agents\.0\.adapter_config\.model: Not a setting/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', max_runs_per_hour: -1 }] }, /^agents\.0\.max_runs_per_hour: Input should be a whole number/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', pause_on_repeat: 'yes' }] }, /^agents\.0\.pause_on_repeat: Input should be a valid boolean/],
     [{ ...good, agents: [{ id: 'a' }] }, /^agents\.0: The record was refused/],
     [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', due_date: 'soon' }] }, /^tasks\.0: The record was refused/],
     [{ ...good, tasks: [{ id: 't', number: 1, title: 'x' }, { id: 'u', number: 1, title: 'y' }] }, /^tasks\.1: The record was refused/],

@@ -2,7 +2,7 @@
 // the service gives while it cannot serve is a 503 in the envelope.
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp } from '../../src/api/app.ts'
 import { readMigrations } from '../../src/server/db/migrate.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'

@@ -3,7 +3,7 @@
 // same by stopping and starting a real PostgreSQL server.)
 import net from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp } from '../../src/api/app.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'

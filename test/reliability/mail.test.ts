@@ -8,7 +8,7 @@ import { createMailer } from '../../src/server/auth/mailer.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { startSmtpSink } from '../accounts/smtp-sink.ts'
 import { callFrom, signUp, uniqueIp } from '../accounts/support.ts'
-import { buildApp } from '../../src/server/app.ts'
+import { buildApp } from '../../src/api/app.ts'
 import { createContext } from '../../src/server/start.ts'
 import { testConfig, testDb } from '../helpers.ts'
 

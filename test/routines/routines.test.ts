@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { systemActor } from '../../src/domain/audit/record.ts'
+import { systemActor } from '../../src/server/actor.ts'
 import { triggerRoutine } from '../../src/domain/routines/trigger.ts'
 import { createCompany, hireAgent } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp } from '../helpers.ts'

@@ -65,15 +65,15 @@ describe('agent heartbeat_cron', () => {
     const def = { kind: 'heartbeat' as const, id: agentId, companyId, cron }
     const slot = { at: new Date('2030-01-01T10:00:00Z'), windowMs: 50_000 }
     const results = await Promise.all([fireHeartbeat(t.ctx, def, slot), fireHeartbeat(t.ctx, def, slot)])
-    expect(results.sort()).toEqual([false, true])
+    expect(results.sort()).toEqual(['fired', 'skipped'])
     // Within the window of the last fired slot: still a duplicate.
-    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:00:30Z'), windowMs: 50_000 })).toBe(false)
+    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:00:30Z'), windowMs: 50_000 })).toBe('skipped')
     // The next slot fires (its run is the still-queued identical run, reused).
-    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:10:00Z'), windowMs: 50_000 })).toBe(true)
+    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:10:00Z'), windowMs: 50_000 })).toBe('fired')
     expect(await runsOf(agentId)).toHaveLength(1)
     // A changed cron since the definitions were read: the stale definition does not fire.
     await t.ctx.db.query(`UPDATE agents SET heartbeat_cron = '0 * * * *' WHERE id = $1`, [agentId])
-    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:20:00Z'), windowMs: 50_000 })).toBe(false)
+    expect(await fireHeartbeat(t.ctx, def, { at: new Date('2030-01-01T10:20:00Z'), windowMs: 50_000 })).toBe('skipped')
   })
 
   it('logs an invalid cron and keeps scheduling the others', async () => {

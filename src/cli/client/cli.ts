@@ -231,6 +231,14 @@ export function list(options: OptionValues, name: string): string[] | undefined 
   return values.flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean)
 }
 
+/** A setting given as `on` or `off` (so an update can turn it either way). */
+export function onOff(options: OptionValues, name: string): boolean | undefined {
+  const value = text(options, name)
+  if (value === undefined) return undefined
+  if (value === 'on' || value === 'off') return value === 'on'
+  throw new UsageError(`--${name} must be on or off, got "${value}"`)
+}
+
 export function flag(options: OptionValues, name: string): boolean {
   return options[name] === true
 }

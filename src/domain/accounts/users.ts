@@ -1,14 +1,8 @@
+import type { User } from '../../contract/accounts.ts'
 import type { Queryable } from '../../server/db/db.ts'
 
 /** The User record of the API: {id, email, name, created_at, avatar_url, preferences}. */
-export interface User {
-  id: string
-  email: string
-  name: string
-  created_at: string
-  avatar_url: string | null
-  preferences: Record<string, unknown>
-}
+export type { User } from '../../contract/accounts.ts'
 
 /** The columns that make a User, for SELECT and RETURNING lists. */
 export const USER_COLUMNS = 'id, email, name, created_at, avatar_url, preferences'

@@ -1,19 +1,7 @@
+import type { AuditEvent } from '../../contract/activity.ts'
 import type { Queryable } from '../../server/db/db.ts'
 
-export interface AuditEvent {
-  id: string
-  actor_type: string
-  actor_name: string
-  actor_user_id: string | null
-  actor_agent_id: string | null
-  verb: string
-  entity_type: string
-  entity_id: string | null
-  label: string | null
-  changes: Record<string, [unknown, unknown]>
-  run_id: string | null
-  created_at: string
-}
+export type { AuditEvent } from '../../contract/activity.ts'
 
 const COLUMNS = `id, actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
                  label, changes, run_id, created_at`

@@ -1,5 +1,6 @@
 import type { Tx } from '../../server/db/write.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent } from './model.ts'
@@ -16,6 +17,10 @@ export interface HireInput {
   instructions?: string | null
   capabilities?: unknown[] | null
   monthly_budget_cents?: number
+  max_run_cost_cents?: number
+  max_runs_per_hour?: number
+  pause_on_repeat?: boolean
+  heartbeat_skip_idle?: boolean
   request_approval?: boolean
 }
 
@@ -30,8 +35,9 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
   const status = input.request_approval ? 'pending_approval' : 'idle'
   const row = await tx.one<{ id: string }>(
     `INSERT INTO agents (company_id, name, title, role, adapter, reports_to_id, heartbeat_cron, instructions,
-                         capabilities, monthly_budget_cents, status, adapter_config)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb)
+                         capabilities, monthly_budget_cents, status, adapter_config, max_run_cost_cents,
+                         max_runs_per_hour, pause_on_repeat, heartbeat_skip_idle)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12::jsonb, $13, $14, $15, $16)
      RETURNING id`,
     [
       companyId,
@@ -46,6 +52,10 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       input.monthly_budget_cents ?? 0,
       status,
       JSON.stringify(input.adapter_config ?? {}),
+      input.max_run_cost_cents ?? 0,
+      input.max_runs_per_hour ?? 0,
+      input.pause_on_repeat ?? false,
+      input.heartbeat_skip_idle ?? false,
     ],
   )
   const agent = await getAgent(tx, companyId, row!.id)

@@ -1,10 +1,11 @@
 import type { Tx } from '../../server/db/write.ts'
 import { invalidState } from '../../server/errors.ts'
-import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { cancelRuns } from '../runs/cancel.ts'
 import type { Agent } from './model.ts'
 import { getAgent } from './read.ts'
-import type { AgentStatus } from './status.ts'
+import type { AgentStatus } from '../../contract/agents.ts'
 
 // Pause, resume and terminate (SPEC.md "Agent status"). Each is one guarded UPDATE that also
 // returns the status it replaced; zero rows means the agent is missing or in the wrong state.

@@ -1,29 +1,8 @@
-import { agentSpendMtdSql } from './spend.ts'
+import { agentSpendMtdSql } from '../runs/spend.ts'
 
-// The Agent record as the API returns it: the stored fields plus month-to-date spend and the
-// number of open tasks assigned to it.
-
-export interface Agent {
-  id: string
-  company_id: string
-  name: string
-  title: string | null
-  role: string | null
-  adapter: string | null
-  /** Per-adapter settings (contract/adapter-config.ts); `{}` when none. */
-  adapter_config: Record<string, unknown>
-  reports_to_id: string | null
-  heartbeat_cron: string | null
-  instructions: string | null
-  capabilities: unknown[] | null
-  monthly_budget_cents: number
-  spend_mtd_cents: number
-  open_tasks: number
-  last_activity: string | null
-  avatar_seed: number
-  status: string
-  created_at: string
-}
+// The Agent record as the API returns it (src/contract/agents.ts): the stored fields plus
+// month-to-date spend and the number of open tasks assigned to it.
+export type { Agent } from '../../contract/agents.ts'
 
 /** Fields set on hire and changed by PATCH, in audit order. */
 export const AGENT_FIELDS = [

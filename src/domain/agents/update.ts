@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent, type AgentField } from './model.ts'
@@ -40,12 +41,14 @@ export async function updateAgent(tx: Tx, companyId: string, agentId: string, ac
     `UPDATE agents
         SET name = $3, title = $4, role = $5, adapter = $6, reports_to_id = $7, heartbeat_cron = $8,
             instructions = $9, capabilities = $10::jsonb, monthly_budget_cents = $11, adapter_config = $12::jsonb,
+            max_run_cost_cents = $13, max_runs_per_hour = $14, pause_on_repeat = $15, heartbeat_skip_idle = $16,
             updated_at = now()
       WHERE id = $1 AND company_id = $2`,
     [
       agentId, companyId, after.name, after.title, after.role, after.adapter, after.reports_to_id, after.heartbeat_cron,
       after.instructions, after.capabilities == null ? null : JSON.stringify(after.capabilities), after.monthly_budget_cents,
       JSON.stringify(after.adapter_config),
+      after.max_run_cost_cents, after.max_runs_per_hour, after.pause_on_repeat, after.heartbeat_skip_idle,
     ],
   )
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'agent', entityId: agentId, label: String(after.name), changes })

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
-import { agentSpendMtdSql } from '../agents/spend.ts'
+import { agentSpendMtdSql } from '../runs/spend.ts'
 import { terminateAgent } from '../agents/lifecycle.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
+import { isBreakerPayload } from '../runs/breaker.ts'
 import { APPROVAL_COLUMNS, type Approval, approvalLabel } from './model.ts'
 
 export interface Decision {
@@ -21,7 +23,9 @@ type Current = Approval & { agent_name: string | null; agent_status: string | nu
  *   hire_agent       approve: the pending agent becomes idle;   reject: it is terminated.
  *   budget_override  approve: new budget (given, or this month's spend plus the current non-zero
  *                    budget) and a paused agent becomes idle;  reject: the agent stays paused.
- *   action           the decision is recorded, nothing else.
+ *   action           the decision is recorded, nothing else; except the runaway breaker's
+ *                    (runs/breaker.ts): approve: a paused agent becomes idle and its count
+ *                    restarts now;  reject: the agent stays paused.
  * A decided approval is ALREADY_DECIDED before anything else is looked at; approving one whose
  * agent is terminated is INVALID_STATE (it can still be rejected).
  */
@@ -85,6 +89,8 @@ async function applyToAgent(tx: Tx, companyId: string, current: Current, decided
        status = CASE WHEN status = 'paused' THEN 'idle' ELSE status END`,
       [decided.new_budget_cents],
     )
+  } else if (current.type === 'action' && approved && isBreakerPayload(current.payload)) {
+    await updateAgent(tx, companyId, agentId, actor, `breaker_reset_at = now(), status = CASE WHEN status = 'paused' THEN 'idle' ELSE status END`, [])
   }
 }
 

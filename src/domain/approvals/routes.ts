@@ -1,37 +1,55 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { Approval, ApproveBody, ListApprovalsQuery, RejectBody } from '../../contract/approvals.ts'
+import { CompanyParams, companyErrors, errors, IdParams } from '../../contract/common.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
-import { cents, idParams, nullable } from '../companies/json-schema.ts'
-import { type Decision, decideApproval } from './decide.ts'
-import { APPROVAL_STATUSES, type ApprovalStatus } from './model.ts'
+import { decideApproval } from './decide.ts'
 import { getApproval, listApprovals } from './read.ts'
 
 const tags = ['approvals']
-
-const note = nullable({ type: 'string' })
-const decisionBody = {
-  approve: { type: ['object', 'null'], properties: { decision_note: note, new_budget_cents: nullable(cents) } },
-  reject: { type: ['object', 'null'], properties: { decision_note: note } },
-} as const
+const ApprovalParams = IdParams('approval_id')
 
 // Approvals: list, get, approve, reject. Any member may decide.
-export async function approvalRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function approvalRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+
   app.get(
     '/approvals',
-    { schema: { tags, params: idParams(), querystring: { type: 'object', properties: { status: { type: 'string', enum: APPROVAL_STATUSES } } } } },
-    async (request) => listApprovals(ctx.db, request.membership.companyId, (request.query as { status?: ApprovalStatus }).status),
+    {
+      schema: {
+        tags, operationId: 'listApprovals', summary: 'List approvals', description: 'Newest first.',
+        params: CompanyParams, querystring: ListApprovalsQuery, response: { 200: Type.Array(Approval), ...companyErrors() },
+      },
+    },
+    async (request) => listApprovals(ctx.db, request.membership.companyId, request.query.status),
   )
 
-  app.get('/approvals/:approval_id', { schema: { tags, params: idParams('approval_id') } }, async (request) => {
-    return getApproval(ctx.db, request.membership.companyId, (request.params as { approval_id: string }).approval_id)
-  })
+  app.get(
+    '/approvals/:approval_id',
+    { schema: { tags, operationId: 'getApproval', summary: 'Get an approval', params: ApprovalParams, response: { 200: Approval, ...companyErrors() } } },
+    async (request) => getApproval(ctx.db, request.membership.companyId, request.params.approval_id),
+  )
 
-  for (const decision of ['approve', 'reject'] as const) {
-    app.post(`/approvals/:approval_id/${decision}`, { schema: { tags, params: idParams('approval_id'), body: decisionBody[decision] } }, async (request) => {
-      const body = (request.body ?? {}) as Omit<Decision, 'decision'>
-      const { approval_id } = request.params as { approval_id: string }
-      const actor = userActor(request) as Parameters<typeof decideApproval>[4]
-      return decideApproval(ctx, request.membership.companyId, approval_id, { ...body, decision }, actor)
-    })
+  const decisions = [
+    ['approve', ApproveBody, 'approveApproval', 'Approve', 'new_budget_cents sets the budget of a budget_override.'],
+    ['reject', RejectBody, 'rejectApproval', 'Reject', 'Rejecting a hire terminates the pending agent.'],
+  ] as const
+  for (const [decision, body, operationId, summary, description] of decisions) {
+    app.post(
+      `/approvals/:approval_id/${decision}`,
+      {
+        schema: {
+          tags, operationId, summary: `${summary} a pending approval`, description,
+          params: ApprovalParams, body, response: { 200: Approval, ...companyErrors(), ...errors(400) },
+        },
+      },
+      async (request) => {
+        const input = request.body ?? {}
+        const actor = userActor(request) as Parameters<typeof decideApproval>[4]
+        return decideApproval(ctx, request.membership.companyId, request.params.approval_id, { ...input, decision }, actor)
+      },
+    )
   }
 }

@@ -1,11 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 
-/** Who made a change, as the audit trail names it. */
-export type Actor =
-  | { type: 'user'; userId: string; name: string }
-  | { type: 'agent'; agentId: string; name: string; runId: string | null }
-  | { type: 'system'; name: string } // the agent's name when an agent is involved, else "system"
+import type { Actor } from '../../server/actor.ts'
 
 export type Changes = Record<string, [unknown, unknown]>
 
@@ -19,11 +15,6 @@ export interface AuditEntry {
   changes?: Changes
   /** Run behind an agent-made change; defaults to the agent actor's run. */
   runId?: string | null
-}
-
-/** `system` actor named after the agent involved, or plain `system`. */
-export function systemActor(agentName?: string | null): Actor {
-  return { type: 'system', name: agentName ?? 'system' }
 }
 
 /** Field-level changes {field: [old, new]} for the fields whose value differs. */

@@ -1,29 +1,19 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { actingUserId } from '../tasks/acting.ts'
 import { wakeOnAnswer } from '../tasks/delegation.ts'
 import { findTask } from '../tasks/find.ts'
 import type { Task } from '../tasks/model.ts'
+import type { Comment } from '../../contract/comments.ts'
 
 // Comments on a task. Kinds `comment`, `question` and `plan` come from people and agents; the
 // stored model also knows `system`, which the API neither accepts nor creates. Every change
 // publishes `task.commented` with the task's id.
 
-export const COMMENT_KINDS = ['comment', 'question', 'plan'] as const
-
-export interface Comment {
-  id: string
-  task_id: string
-  kind: string
-  body: string
-  author_user_id: string | null
-  author_agent_id: string | null
-  run_id: string | null
-  created_at: string
-  updated_at: string
-}
+export { COMMENT_KINDS, type Comment } from '../../contract/comments.ts'
 
 const COLUMNS = 'id, task_id, kind, body, author_user_id, author_agent_id, run_id, created_at, updated_at'
 

@@ -2,7 +2,8 @@ import { adapterConfigProblem } from '../../contract/adapter-config.ts'
 import type { CompanyImport } from '../../contract/company-export.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { invalidField } from '../../server/errors.ts'
-import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import type { Company } from './model.ts'
 import { type PortableColumns, type PortableTable, portableColumns } from './portable.ts'
 import { createCompany } from './service.ts'
@@ -95,6 +96,18 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
 /** An agent's adapter settings must suit its adapter, as for a hire; its state of work does not travel. */
 function checkAgent(values: Row, at: string): void {
   if (typeof values.status === 'string') values.status = ARRIVING_STATUS[values.status] ?? values.status
+  // The spend settings, as the agent routes take them (a bad one would fail the insert's CHECK).
+  for (const field of ['max_run_cost_cents', 'max_runs_per_hour'] as const) {
+    const value = values[field]
+    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 2147483647)) {
+      throw invalidField('body', `${at}.${field}`, 'Input should be a whole number from 0 to 2147483647', value)
+    }
+  }
+  for (const field of ['pause_on_repeat', 'heartbeat_skip_idle'] as const) {
+    if (values[field] !== undefined && typeof values[field] !== 'boolean') {
+      throw invalidField('body', `${at}.${field}`, 'Input should be a valid boolean', values[field])
+    }
+  }
   const config = values.adapter_config
   if (config && typeof config === 'object' && !Array.isArray(config)) {
     const problem = adapterConfigProblem(typeof values.adapter === 'string' ? values.adapter : null, config as Row)

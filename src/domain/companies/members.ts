@@ -1,7 +1,9 @@
 import { MEMBER_ROLES } from '../../contract/people.ts'
 import type { Queryable } from '../../server/db/db.ts'
+import type { Member, Role as MemberRole } from '../../contract/companies.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { type Actor, systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 // Members of a company: the one writer of the memberships table after a company's creation.
 // People change them through the API (owners and admins: PATCH and DELETE
@@ -10,17 +12,7 @@ import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
 // type `member`, the member's user id) and published on no event stream (SPEC.md). Triggers
 // (migration 063) tell every API process to forget cached credentials as the change commits.
 
-export { MEMBER_ROLES }
-export type MemberRole = (typeof MEMBER_ROLES)[number]
-
-export interface Member {
-  user_id: string
-  name: string
-  email: string
-  avatar_url: string | null
-  role: MemberRole
-  created_at: string
-}
+export { MEMBER_ROLES, type Member, type MemberRole }
 
 const MEMBER_COLUMNS = 'u.id AS user_id, u.name, u.email, u.avatar_url, m.role, m.created_at'
 

@@ -1,14 +1,5 @@
-// The Company record as the API returns it, with the caller's role when it is known.
-
-export interface Company {
-  id: string
-  name: string
-  mission: string | null
-  monthly_budget_cents: number
-  task_prefix: string
-  created_at: string
-  role: string | null
-}
+// The Company record as the API returns it (src/contract/companies.ts), with the caller's role when it is known.
+export type { Company } from '../../contract/companies.ts'
 
 /** Company columns, read from alias `c`; the role comes from membership alias `m`. */
 export const COMPANY_COLUMNS = 'c.id, c.name, c.mission, c.monthly_budget_cents, c.task_prefix, c.created_at, m.role'

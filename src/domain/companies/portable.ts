@@ -9,7 +9,7 @@ export type PortableTable = (typeof PORTABLE_TABLES)[number]
 
 /** Columns that describe this installation's bookkeeping, not the company: never exported. */
 const LOCAL: Record<PortableTable, string[]> = {
-  agents: ['last_activity'],
+  agents: ['last_activity', 'breaker_reset_at'],
   projects: [],
   goals: [],
   routines: ['last_run_at'],

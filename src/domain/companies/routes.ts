@@ -1,63 +1,92 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { CompanyParams, errors } from '../../contract/common.ts'
+import { Company, CompanyCreateBody, CompanyPatchBody, Member } from '../../contract/companies.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError } from '../../server/errors.ts'
 import { requireAuth, requireMember, userActor } from '../../server/http/guards.ts'
-import { cents, idParams, nullableText } from './json-schema.ts'
 import { listMembers } from './members.ts'
-import { type CompanyInput, type CompanyPatch, createCompany, getCompany, listCompanies, updateCompany } from './service.ts'
+import { createCompany, getCompany, listCompanies, updateCompany } from './service.ts'
 
-const name = { type: 'string', minLength: 1, maxLength: 120 } as const
-const taskPrefix = { type: 'string', minLength: 1, maxLength: 8, pattern: '^[A-Z][A-Z0-9]*$' } as const
-
-const createBody = {
-  type: 'object',
-  required: ['name'],
-  properties: { name, mission: nullableText, monthly_budget_cents: cents, task_prefix: taskPrefix },
-} as const
-
-const patchBody = {
-  type: 'object',
-  properties: { name, mission: nullableText, monthly_budget_cents: cents, task_prefix: taskPrefix },
-} as const
+const tags = ['companies']
 
 // /api/companies (create, list) and the company itself (get, patch), members.
 // This module is mounted outside the company scope, so it installs its own guards.
 export async function companyRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  await app.register(async (scope) => {
+  await app.register(async (instance) => {
+    const scope = instance.withTypeProvider<TypeBoxTypeProvider>()
     scope.addHook('onRequest', requireAuth(ctx))
 
-    scope.post('/api/companies', { schema: { tags: ['companies'], body: createBody } }, async (request, reply) => {
-      const company = await write(ctx, (tx) =>
-        createCompany(tx, request.principal.user.id, userActor(request), request.body as CompanyInput),
-      )
-      return reply.status(201).send(company)
-    })
+    scope.post(
+      '/api/companies',
+      {
+        schema: {
+          tags, operationId: 'createCompany', summary: 'Create a company', description: 'The caller becomes its owner.',
+          body: CompanyCreateBody, response: { 201: Company, ...errors(401, 422) },
+        },
+      },
+      async (request, reply) => {
+        const company = await write(ctx, (tx) => createCompany(tx, request.principal.user.id, userActor(request), request.body))
+        return reply.status(201).send(company)
+      },
+    )
 
-    scope.get('/api/companies', { schema: { tags: ['companies'] } }, async (request) =>
-      listCompanies(ctx.db, request.principal.user.id),
+    scope.get(
+      '/api/companies',
+      {
+        schema: {
+          tags, operationId: 'listCompanies', summary: "List the caller's companies",
+          response: { 200: Type.Array(Company), ...errors(401) },
+        },
+      },
+      async (request) => listCompanies(ctx.db, request.principal.user.id),
     )
   })
 
-  await app.register(async (member) => {
+  await app.register(async (instance) => {
+    const member = instance.withTypeProvider<TypeBoxTypeProvider>()
     member.addHook('onRequest', requireMember(ctx))
-    const params = idParams()
 
-    member.get('/api/companies/:company_id', { schema: { tags: ['companies'], params } }, async (request) =>
-      getCompany(ctx.db, request.membership.companyId, request.principal.user.id),
+    member.get(
+      '/api/companies/:company_id',
+      {
+        schema: {
+          tags, operationId: 'getCompany', summary: 'Get a company, with the caller\'s role',
+          params: CompanyParams, response: { 200: Company, ...errors(401, 404, 422) },
+        },
+      },
+      async (request) => getCompany(ctx.db, request.membership.companyId, request.principal.user.id),
     )
 
-    member.patch('/api/companies/:company_id', { schema: { tags: ['companies'], params, body: patchBody } }, async (request) => {
-      if (request.membership.role === 'member') {
-        throw new AppError('FORBIDDEN', 'Only an owner or admin can change the company')
-      }
-      return write(ctx, (tx) =>
-        updateCompany(tx, request.membership.companyId, request.principal.user.id, userActor(request), request.body as CompanyPatch),
-      )
-    })
+    member.patch(
+      '/api/companies/:company_id',
+      {
+        schema: {
+          tags, operationId: 'updateCompany', summary: 'Update a company', description: 'Owner or admin.',
+          params: CompanyParams, body: CompanyPatchBody, response: { 200: Company, ...errors(401, 403, 404, 422) },
+        },
+      },
+      async (request) => {
+        if (request.membership.role === 'member') {
+          throw new AppError('FORBIDDEN', 'Only an owner or admin can change the company')
+        }
+        return write(ctx, (tx) =>
+          updateCompany(tx, request.membership.companyId, request.principal.user.id, userActor(request), request.body),
+        )
+      },
+    )
 
-    member.get('/api/companies/:company_id/members', { schema: { tags: ['companies'], params } }, async (request) =>
-      listMembers(ctx.db, request.membership.companyId),
+    member.get(
+      '/api/companies/:company_id/members',
+      {
+        schema: {
+          tags, operationId: 'listMembers', summary: 'List the members', description: 'In the order they joined.',
+          params: CompanyParams, response: { 200: Type.Array(Member), ...errors(401, 404, 422) },
+        },
+      },
+      async (request) => listMembers(ctx.db, request.membership.companyId),
     )
   })
 }

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, invalidField } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { COMPANY_COLUMNS, COMPANY_FIELDS, type Company } from './model.ts'
 
 export interface CompanyInput {
@@ -19,7 +20,7 @@ export async function createCompany(tx: Tx, userId: string, actor: Actor, input:
      RETURNING id, name, mission, monthly_budget_cents, task_prefix, created_at`,
     [input.name, input.mission ?? null, input.monthly_budget_cents ?? 0, input.task_prefix ?? 'SVC'],
   )
-  const company = { ...row!, role: 'owner' }
+  const company = { ...row!, role: 'owner' as const }
   await tx.query(`INSERT INTO memberships (company_id, user_id, role) VALUES ($1, $2, 'owner')`, [company.id, userId])
   await recordAudit(tx, {
     companyId: company.id,

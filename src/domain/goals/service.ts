@@ -1,28 +1,17 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Goal } from '../../contract/goals.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
 import { detachTasks } from '../tasks/detach.ts'
 
 // Goals nest (parent_id) without cycles. Their status is set by people and agents only; the
 // task counts are computed on read from the (goal_id, status) index.
 
-export const GOAL_STATUSES = ['planned', 'active', 'achieved', 'abandoned'] as const
+export { GOAL_STATUSES, type Goal } from '../../contract/goals.ts'
 const GOAL_FIELDS = ['title', 'description', 'status', 'parent_id', 'owner_agent_id', 'target_date'] as const
-
-export interface Goal {
-  id: string
-  title: string
-  description: string | null
-  status: string
-  parent_id: string | null
-  owner_agent_id: string | null
-  target_date: string | null
-  tasks_done: number
-  tasks_total: number
-  created_at: string
-}
 
 export type GoalInput = Partial<Pick<Goal, (typeof GOAL_FIELDS)[number]>>
 

@@ -1,8 +1,10 @@
+import type { Costs } from '../../contract/insights.ts'
 import type { Db } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
+import { forecast } from './forecast.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
-export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
+export { MONTH_PATTERN } from '../../contract/insights.ts'
 
 /**
  * Spend of one UTC month (API-DECISIONS.md "Costs"): the total, the company budget, and the
@@ -12,12 +14,12 @@ export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
  * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
-export async function costs(db: Db, companyId: string, month: string | null) {
+export async function costs(db: Db, companyId: string, month: string | null): Promise<Costs> {
   if (month !== null) {
     const m = Number(month.slice(5))
     if (m < 1 || m > 12) throw new AppError('INVALID_MONTH', 'Month must be between 01 and 12')
   }
-  const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: unknown[]; by_project: unknown[]; by_day: unknown[] }>(
+  const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: Costs['by_agent']; by_project: Costs['by_project']; by_day: Costs['by_day'] }>(
     `WITH m AS (SELECT coalesce($2::date, date_trunc('month', current_date)::date) AS start),
      totals AS MATERIALIZED (
        SELECT t.* FROM run_totals t, m
@@ -47,5 +49,6 @@ export async function costs(db: Db, companyId: string, month: string | null) {
     by_agent: sums.by_agent,
     by_project: sums.by_project,
     by_day: sums.by_day,
+    forecast: await forecast(db, companyId, `${sums.month}-01`),
   }
 }

@@ -1,8 +1,12 @@
+import type { Dashboard, DashboardDay } from '../../contract/insights.ts'
+import type { Run } from '../../contract/runs.ts'
+import type { Task } from '../../contract/tasks.ts'
 import type { Db } from '../../server/db/db.ts'
 import { runColumns } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
+import { forecast } from './forecast.ts'
 
-export const DASHBOARD_DAYS = [7, 14, 30] as const
+export { DASHBOARD_DAYS } from '../../contract/insights.ts'
 
 const ACTIVE_RUNS = 20
 const RECENT_TASKS = 5
@@ -15,8 +19,10 @@ const OPEN = `status NOT IN ('done', 'cancelled')`
  * newest active runs (runs_status, per status), and the caller's own open tasks (their
  * totals in task_creator_counts, the newest of them from tasks_open_creator_recent). The queries are independent and run side by side.
  */
-export async function dashboard(db: Db, companyId: string, userId: string, days: number) {
-  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent] = await Promise.all([
+export async function dashboard(db: Db, companyId: string, userId: string, days: number): Promise<Dashboard> {
+  const now = new Date()
+  const monthStart = now.toISOString().slice(0, 8) + '01'
+  const [agents, taskCounts, approvals, budget, money, activeRuns, mine, recent, projected] = await Promise.all([
     db.one<{ total: number; running: number; paused: number }>(
       `SELECT count(*) FILTER (WHERE status <> 'terminated')::int AS total,
               count(*) FILTER (WHERE status = 'running')::int AS running,
@@ -32,7 +38,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
     db.one<{ n: number }>(`SELECT count(*)::int AS n FROM approvals WHERE company_id = $1 AND status = 'pending'`, [companyId]),
     db.one<{ budget: number }>('SELECT monthly_budget_cents AS budget FROM companies WHERE id = $1', [companyId]),
     spendAndSeries(db, companyId, days),
-    db.many(
+    db.many<Run>(
       `SELECT * FROM (
          (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'running' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
          UNION ALL
@@ -47,12 +53,13 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
          FROM task_creator_counts WHERE company_id = $1 AND user_id = $2`,
       [companyId, userId],
     ),
-    db.many(
+    db.many<Task>(
       // The first entries of tasks_open_creator_recent, whose predicate this WHERE repeats.
       `${TASK_SELECT} WHERE t.company_id = $1 AND t.created_by_user_id = $2 AND t.${OPEN}
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${RECENT_TASKS}`,
       [companyId, userId],
     ),
+    forecast(db, companyId, monthStart, now),
   ])
 
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<string, number>
@@ -72,6 +79,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
     tasks_by_priority: byPriority,
     spend_mtd_cents: money.spend,
     monthly_budget_cents: budget!.budget,
+    forecast: projected,
     range_days: days,
     series: money.series,
     active_runs: activeRuns,
@@ -86,7 +94,7 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
  * not grow with the number of runs or tasks.
  */
 async function spendAndSeries(db: Db, companyId: string, days: number) {
-  const rows = await db.many<Record<string, unknown> & { spend_mtd: number }>(
+  const rows = await db.many<DashboardDay & { spend_mtd: number }>(
     `WITH runs_per_day AS (
        SELECT day, sum(cost_cents) AS cost_cents, sum(runs_failed) AS runs_failed, sum(runs_succeeded) AS runs_succeeded
          FROM run_totals

@@ -1,3 +1,7 @@
+import type { Approval } from '../../contract/approvals.ts'
+import type { Inbox } from '../../contract/insights.ts'
+import type { Run } from '../../contract/runs.ts'
+import type { Task } from '../../contract/tasks.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import { APPROVAL_COLUMNS } from '../approvals/model.ts'
 import { runColumns } from '../runs/model.ts'
@@ -13,14 +17,14 @@ const WAITING_TASKS = 200
  * read along tasks_status), and the runs that failed in the last 7 days (newest failure first,
  * at most 20, read backwards along runs_ended).
  */
-export async function inbox(q: Queryable, companyId: string) {
+export async function inbox(q: Queryable, companyId: string): Promise<Inbox> {
   const [approvals, tasks, failedRuns] = await Promise.all([
-    q.many(
+    q.many<Approval>(
       `SELECT ${APPROVAL_COLUMNS} FROM approvals ap WHERE ap.company_id = $1 AND ap.status = 'pending'
         ORDER BY ap.created_at DESC, ap.id DESC`,
       [companyId],
     ),
-    q.many(
+    q.many<Task>(
       `SELECT * FROM (
          (${TASK_SELECT} WHERE t.company_id = $1 AND t.status = 'blocked' ORDER BY t.sort_order, t.number DESC LIMIT ${WAITING_TASKS})
          UNION ALL
@@ -28,7 +32,7 @@ export async function inbox(q: Queryable, companyId: string) {
        ) waiting ORDER BY sort_order, number DESC LIMIT ${WAITING_TASKS}`,
       [companyId],
     ),
-    q.many(
+    q.many<Run>(
       `SELECT ${runColumns()} FROM runs
         WHERE company_id = $1 AND ended_at >= now() - interval '7 days' AND status = 'failed'
         ORDER BY ended_at DESC, id DESC LIMIT ${FAILED_RUNS}`,

@@ -1,28 +1,48 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { CompanyParams, companyErrors, errors } from '../../contract/common.ts'
+import { Costs, CostsQuery, Dashboard, DashboardQuery, Inbox } from '../../contract/insights.ts'
 import type { AppContext } from '../../server/context.ts'
-import { idParams } from '../companies/json-schema.ts'
-import { costs, MONTH_PATTERN } from './costs.ts'
-import { DASHBOARD_DAYS, dashboard } from './dashboard.ts'
+import { costs } from './costs.ts'
+import { dashboard } from './dashboard.ts'
 import { inbox } from './inbox.ts'
 
 const tags = ['insights']
-const dashboardQuery = {
-  type: 'object',
-  properties: { days: { type: 'integer', enum: DASHBOARD_DAYS, default: 14 } },
-} as const
-const costsQuery = { type: 'object', properties: { month: { type: 'string', pattern: MONTH_PATTERN } } } as const
 
 // Dashboard, costs and inbox: read-only aggregates for any member.
-export async function insightRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get('/dashboard', { schema: { tags, params: idParams(), querystring: dashboardQuery } }, async (request) => {
-    const { days } = request.query as { days: number }
-    return dashboard(ctx.db, request.membership.companyId, request.principal.user.id, days)
-  })
+export async function insightRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
 
-  app.get('/costs', { schema: { tags, params: idParams(), querystring: costsQuery } }, async (request) => {
-    const { month } = request.query as { month?: string }
-    return costs(ctx.db, request.membership.companyId, month ?? null)
-  })
+  app.get(
+    '/dashboard',
+    {
+      schema: {
+        tags, operationId: 'getDashboard', summary: 'The company dashboard',
+        params: CompanyParams, querystring: DashboardQuery, response: { 200: Dashboard, ...companyErrors() },
+      },
+    },
+    async (request) => dashboard(ctx.db, request.membership.companyId, request.principal.user.id, request.query.days ?? 14),
+  )
 
-  app.get('/inbox', { schema: { tags, params: idParams() } }, async (request) => inbox(ctx.db, request.membership.companyId))
+  app.get(
+    '/costs',
+    {
+      schema: {
+        tags, operationId: 'getCosts', summary: 'Spend of one UTC month', description: '`month` defaults to the current one.',
+        params: CompanyParams, querystring: CostsQuery, response: { 200: Costs, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request) => costs(ctx.db, request.membership.companyId, request.query.month ?? null),
+  )
+
+  app.get(
+    '/inbox',
+    {
+      schema: {
+        tags, operationId: 'getInbox', summary: 'What waits for a person',
+        params: CompanyParams, response: { 200: Inbox, ...companyErrors() },
+      },
+    },
+    async (request) => inbox(ctx.db, request.membership.companyId),
+  )
 }

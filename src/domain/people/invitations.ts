@@ -6,7 +6,8 @@ import type { Queryable } from '../../server/db/db.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import { normalizeEmail } from '../accounts/users.ts'
-import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { type Caller, insertMember } from '../companies/members.ts'
 
 // Invitations to join a company by email (API-DECISIONS.md, "People"). The token works like a

@@ -1,26 +1,16 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Project } from '../../contract/projects.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 
 // Projects group tasks; a repository makes runs for their tasks execute in a git worktree.
 // Status is informational and always `active` on create (set on update only). No delete: a
 // project is archived.
 
-export const PROJECT_STATUSES = ['active', 'paused', 'completed', 'archived'] as const
+export { PROJECT_STATUSES, type Project } from '../../contract/projects.ts'
 const PROJECT_FIELDS = ['name', 'description', 'repository', 'monthly_budget_cents', 'status'] as const
-
-export interface Project {
-  id: string
-  company_id: string
-  name: string
-  description: string | null
-  repository: string | null
-  monthly_budget_cents: number
-  status: string
-  created_at: string
-  updated_at: string
-}
 
 export type ProjectInput = Partial<Pick<Project, (typeof PROJECT_FIELDS)[number]>>
 

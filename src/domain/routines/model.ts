@@ -1,17 +1,7 @@
-// The Routine record as the API returns it (SPEC.md "Routine").
+// The Routine record as the API returns it (src/contract/routines.ts).
+import type { Routine } from '../../contract/routines.ts'
 
-export interface Routine {
-  id: string
-  company_id: string
-  agent_id: string
-  project_id: string | null
-  title: string
-  description: string | null
-  cron: string
-  enabled: boolean
-  last_run_at: string | null
-  created_at: string
-}
+export type { Routine } from '../../contract/routines.ts'
 
 /** Fields a client sets, in audit order. */
 export const ROUTINE_FIELDS = ['agent_id', 'project_id', 'title', 'description', 'cron', 'enabled'] as const

@@ -1,54 +1,89 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
+import { Routine, RoutineCreateBody, RoutinePatchBody, RoutineTrigger } from '../../contract/routines.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
-import { idParams, nullableText, nullableUuid, uuid } from '../companies/json-schema.ts'
-import type { RoutineInput } from './model.ts'
 import { createRoutine, deleteRoutine, getRoutine, listRoutines, updateRoutine } from './service.ts'
 import { triggerRoutine } from './trigger.ts'
 
-const tags = ['routines']
-const fields = {
-  agent_id: uuid,
-  project_id: nullableUuid,
-  title: { type: 'string', minLength: 1, maxLength: 200 },
-  description: nullableText,
-  cron: { type: 'string', minLength: 1, maxLength: 100 },
-  enabled: { type: 'boolean' },
-} as const
-const createBody = { type: 'object', required: ['agent_id', 'title', 'cron'], properties: fields } as const
-const patchBody = { type: 'object', properties: fields } as const
-const routineParams = idParams('routine_id')
-
-type Params = { routine_id: string }
+const RoutineParams = IdParams('routine_id')
 
 // Routines: CRUD and trigger.
-export async function routineRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
-  app.get('/routines', { schema: { tags, params: idParams() } }, async (request) => listRoutines(ctx.db, request.membership.companyId))
+export async function routineRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+  const tags = ['routines']
 
-  app.post('/routines', { schema: { tags, params: idParams(), body: createBody } }, async (request, reply) => {
-    const input = request.body as Parameters<typeof createRoutine>[3]
-    const routine = await write(ctx, (tx) => createRoutine(tx, request.membership.companyId, userActor(request), input))
-    return reply.status(201).send(routine)
-  })
-
-  app.get('/routines/:routine_id', { schema: { tags, params: routineParams } }, async (request) =>
-    getRoutine(ctx.db, request.membership.companyId, (request.params as Params).routine_id),
+  app.get(
+    '/routines',
+    {
+      schema: {
+        tags, operationId: 'listRoutines', summary: 'List routines',
+        params: CompanyParams, response: { 200: Type.Array(Routine), ...companyErrors() },
+      },
+    },
+    async (request) => listRoutines(ctx.db, request.membership.companyId),
   )
 
-  app.patch('/routines/:routine_id', { schema: { tags, params: routineParams, body: patchBody } }, async (request) => {
-    const { routine_id } = request.params as Params
-    return write(ctx, (tx) => updateRoutine(tx, request.membership.companyId, routine_id, userActor(request), request.body as RoutineInput))
-  })
+  app.post(
+    '/routines',
+    {
+      schema: {
+        tags, operationId: 'createRoutine', summary: 'Create a routine',
+        params: CompanyParams, body: RoutineCreateBody, response: { 201: Routine, ...companyErrors() },
+      },
+    },
+    async (request, reply) => {
+      const routine = await write(ctx, (tx) => createRoutine(tx, request.membership.companyId, userActor(request), request.body))
+      return reply.status(201).send(routine)
+    },
+  )
 
-  app.delete('/routines/:routine_id', { schema: { tags, params: routineParams } }, async (request, reply) => {
-    const { routine_id } = request.params as Params
-    await write(ctx, (tx) => deleteRoutine(tx, request.membership.companyId, routine_id, userActor(request)))
-    return reply.status(204).send()
-  })
+  app.get(
+    '/routines/:routine_id',
+    { schema: { tags, operationId: 'getRoutine', summary: 'Get a routine', params: RoutineParams, response: { 200: Routine, ...companyErrors() } } },
+    async (request) => getRoutine(ctx.db, request.membership.companyId, request.params.routine_id),
+  )
 
-  app.post('/routines/:routine_id/trigger', { schema: { tags, params: routineParams } }, async (request, reply) => {
-    const triggered = await triggerRoutine(ctx, request.membership.companyId, (request.params as Params).routine_id, userActor(request))
-    return reply.status(201).send(triggered)
-  })
+  app.patch(
+    '/routines/:routine_id',
+    {
+      schema: {
+        tags, operationId: 'updateRoutine', summary: 'Update a routine',
+        params: RoutineParams, body: RoutinePatchBody, response: { 200: Routine, ...companyErrors() },
+      },
+    },
+    async (request) =>
+      write(ctx, (tx) => updateRoutine(tx, request.membership.companyId, request.params.routine_id, userActor(request), request.body)),
+  )
+
+  app.delete(
+    '/routines/:routine_id',
+    {
+      schema: {
+        tags, operationId: 'deleteRoutine', summary: 'Delete a routine', description: 'The tasks and runs it made stay.',
+        params: RoutineParams, response: { 204: NoContent, ...companyErrors() },
+      },
+    },
+    async (request, reply) => {
+      await write(ctx, (tx) => deleteRoutine(tx, request.membership.companyId, request.params.routine_id, userActor(request)))
+      return reply.status(204).send()
+    },
+  )
+
+  app.post(
+    '/routines/:routine_id/trigger',
+    {
+      schema: {
+        tags, operationId: 'triggerRoutine', summary: 'Run a routine now', description: 'Creates its task and queues the run.',
+        params: RoutineParams, response: { 201: RoutineTrigger, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const triggered = await triggerRoutine(ctx, request.membership.companyId, request.params.routine_id, userActor(request))
+      return reply.status(201).send(triggered)
+    },
+  )
 }

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 import { ROUTINE_COLUMNS, ROUTINE_FIELDS, type Routine, type RoutineInput } from './model.ts'
 

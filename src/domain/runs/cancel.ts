@@ -1,7 +1,7 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
-import type { Actor } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
 import { publishRunUpdated, runEnded } from './finish.ts'
 import { type Run, type RunStatus, runColumns } from './model.ts'
 

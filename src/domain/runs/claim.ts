@@ -1,7 +1,9 @@
 import type { AppContext } from '../../server/context.ts'
-import { writeHot } from '../../server/db/write.ts'
-import { type Actor, actorColumns } from '../audit/record.ts'
-import { DORMANT_STATUSES } from '../agents/status.ts'
+import { write, writeHot } from '../../server/db/write.ts'
+import type { Actor } from '../../server/actor.ts'
+import { actorColumns } from '../audit/record.ts'
+import { DORMANT_STATUSES } from '../../contract/agents.ts'
+import { tripRunLimit } from './breaker.ts'
 import { expireStaleRuns } from './expire.ts'
 import { runUpdatedEvent } from './finish.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
@@ -56,7 +58,7 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
           params,
         )
         const got = row!.claimed
-        if (got && !got.stale) {
+        if (got && !got.stale && !got.tripped) {
           // A run starting publishes agent.updated even when the agent was already running.
           tx.publish(companyId, { type: 'agent.updated', id: got.agent_id })
           if (got.started_task_id) tx.publish(companyId, { type: 'task.updated', id: got.started_task_id })
@@ -74,7 +76,12 @@ export async function claimRun(ctx: AppContext, companyId: string, filter: Claim
       await expireStaleRuns(ctx, companyId)
       continue
     }
+    if (claimed.tripped) {
+      // The runaway breaker: pause them (each re-checked under its lock), then claim again.
+      for (const agentId of claimed.tripped as string[]) await write(ctx, (tx) => tripRunLimit(tx, companyId, agentId))
+      continue
+    }
     return Object.fromEntries(RUN_FIELDS.map((field) => [field, claimed[field]])) as unknown as Run
   }
-  throw new Error('could not claim a run: every try met stale runs')
+  throw new Error('could not claim a run: every try met stale runs or agents the runaway breaker paused')
 }

@@ -1,8 +1,10 @@
 import type { CompanyEvent } from '../../server/events/bus.ts'
 import type { Tx } from '../../server/db/write.ts'
-import { enforceBudget } from '../approvals/budget.ts'
-import { type Actor, recordAudit, systemActor } from '../audit/record.ts'
+import { enforceBudget } from './budget.ts'
+import { type Actor, systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { agentEndedRun } from './agent-status.ts'
+import { tripRepeat } from './breaker.ts'
 import type { Run, RunStatus } from './model.ts'
 
 // What follows a run ending, shared by report, cancel and lease expiry so that every path
@@ -28,7 +30,7 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  */
 export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false): Promise<void> {
   const agent = agentLeaving
-    ? await tx.one<{ name: string; budget: number }>('SELECT name, monthly_budget_cents AS budget FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
+    ? await tx.one<{ name: string; budget: number; pause_on_repeat: boolean }>('SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id = $2', [run.agent_id, run.company_id])
     : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
@@ -48,6 +50,8 @@ export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, act
   }
   // A budget of 0 is no limit: nothing to add up.
   if (agent && agent.budget > 0 && !agentLeaving) await enforceBudget(tx, run.company_id, run.agent_id)
+  // The runaway breaker's pause_on_repeat (breaker.ts), when this is the third same summary.
+  if (agent?.pause_on_repeat && !agentLeaving && run.task_id && run.summary) await tripRepeat(tx, run.company_id, run.agent_id, run.task_id)
 }
 
 /**

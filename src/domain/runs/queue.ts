@@ -1,5 +1,6 @@
 import type { Tx } from '../../server/db/write.ts'
-import { type Actor, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 import { type Run, type RunTrigger, runColumns } from './model.ts'
 
 export interface QueueRunInput {

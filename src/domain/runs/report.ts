@@ -1,22 +1,14 @@
+import type { RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
-import { type Actor, actorColumns } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
 
-export interface RunReport {
-  runner_id: string
-  status?: 'queued' | 'running' | 'succeeded' | 'failed'
-  tokens_in?: number
-  tokens_out?: number
-  cost_cents?: number
-  summary?: string | null
-  error?: string | null
-  session_id?: string | null
-  transcript?: Partial<TranscriptEntry>[]
-}
+export type { RunReport } from '../../contract/runs.ts'
 
 /**
  * The lease guard shared by reports and heartbeats: the run is running, held by this runner,
@@ -75,13 +67,14 @@ const REPORTED = `UPDATE runs SET
  * its agent back to idle (error when it failed) when this was its last running run
  * (agent-status.ts; the statement's snapshot still sees this run running, so it is left out),
  * and the run's audit event (record_audit_events), labelled with the agent's name. Null when the
- * run is not held by the runner, its agent has a budget, or it failed after its claim moved its
+ * run is not held by the runner, its agent has a budget or pause_on_repeat, or it failed after its claim moved its
  * task (which goes back: runEnded), all of which need the transaction below.
  */
 const FINISH_UNBUDGETED = `
   WITH run AS (
     ${REPORTED}
-      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND monthly_budget_cents > 0)
+      -- A budget to check, or pause_on_repeat to look at (runEnded): transaction path.
+      AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND (monthly_budget_cents > 0 OR pause_on_repeat))
       -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
     RETURNING ${runColumns()}

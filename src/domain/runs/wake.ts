@@ -1,8 +1,8 @@
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write } from '../../server/db/write.ts'
 import { invalidState, notFound } from '../../server/errors.ts'
-import type { Actor } from '../audit/record.ts'
-import { isDormant } from '../agents/status.ts'
+import type { Actor } from '../../server/actor.ts'
+import { isDormant } from '../../contract/agents.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
 import { queueRun } from './queue.ts'
 

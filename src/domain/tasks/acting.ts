@@ -1,6 +1,6 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
-import type { Actor } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
 
 /**
  * Who a task or comment write is attributed to. Without `run_id` it is the signed-in person;

@@ -1,6 +1,6 @@
 import type { Tx } from '../../server/db/write.ts'
-import { isDormant } from '../agents/status.ts'
-import type { Actor } from '../audit/record.ts'
+import { isDormant } from '../../contract/agents.ts'
+import type { Actor } from '../../server/actor.ts'
 import { queueRun } from '../runs/queue.ts'
 import { type Task, taskLabel } from './model.ts'
 

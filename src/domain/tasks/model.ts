@@ -1,33 +1,7 @@
-// The Task record as the API returns it. The key is the company's prefix and the task number.
+// The Task record as the API returns it (src/contract/tasks.ts). The key is the company's prefix and the task number.
+import type { Task } from '../../contract/tasks.ts'
 
-export const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const
-export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const
-export type TaskStatus = (typeof TASK_STATUSES)[number]
-
-/** Statuses in which assigning a task queues no run. */
-export const NO_RUN_STATUSES: readonly string[] = ['backlog', 'done', 'cancelled']
-
-export interface Task {
-  id: string
-  key: string
-  number: number
-  title: string
-  description: string | null
-  status: TaskStatus
-  priority: string
-  assignee_agent_id: string | null
-  project_id: string | null
-  goal_id: string | null
-  parent_id: string | null
-  due_date: string | null
-  sort_order: number
-  created_by_agent_id: string | null
-  created_by_user_id: string | null
-  started_at: string | null
-  completed_at: string | null
-  created_at: string
-  updated_at: string
-}
+export { NO_RUN_STATUSES, TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskStatus } from '../../contract/tasks.ts'
 
 /** Fields a client sets, in audit order. */
 export const TASK_FIELDS = [

@@ -1,47 +1,93 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { CompanyParams, companyErrors, errors, NoContent } from '../../contract/common.ts'
+import { ListTasksQuery, Task, TaskCreateBody, TaskParams, TaskPatchBody } from '../../contract/tasks.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { actingActor } from './acting.ts'
-import { createTask, type TaskInput } from './create.ts'
+import { createTask } from './create.ts'
 import { deleteTask } from './delete.ts'
 import { findTask } from './find.ts'
-import { type TaskFilters, listTasks } from './list.ts'
-import { companyParams, createTaskBody, listTasksQuery, patchTaskBody, taskParams } from './schemas.ts'
-import { type TaskPatch, updateTask } from './update.ts'
-
-type TaskParams = { task_ref: string }
+import { listTasks } from './list.ts'
+import { updateTask } from './update.ts'
 
 // Tasks: create, list, get, update, delete. `run_id` on a write attributes it to the run's agent.
-export async function taskRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
+export async function taskRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
   const tags = ['tasks']
 
-  app.post('/tasks', { schema: { tags, params: companyParams, body: createTaskBody } }, async (request, reply) => {
-    const { companyId } = request.membership
-    const input = request.body as TaskInput
-    const task = await createTask(ctx, companyId, await actingActor(ctx.db, companyId, userActor(request), input.run_id), input)
-    return reply.status(201).send(task)
-  })
-
-  app.get('/tasks', { schema: { tags, params: companyParams, querystring: listTasksQuery } }, async (request) =>
-    listTasks(ctx.db, request.membership.companyId, request.principal.user.id, request.query as TaskFilters),
+  app.post(
+    '/tasks',
+    {
+      schema: {
+        tags, operationId: 'createTask', summary: 'Create a task',
+        params: CompanyParams, body: TaskCreateBody,
+        response: { 201: Task, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request, reply) => {
+      const { companyId } = request.membership
+      const input = request.body
+      const task = await createTask(ctx, companyId, await actingActor(ctx.db, companyId, userActor(request), input.run_id), input)
+      return reply.status(201).send(task)
+    },
   )
 
-  app.get('/tasks/:task_ref', { schema: { tags, params: taskParams } }, async (request) =>
-    findTask(ctx.db, request.membership.companyId, (request.params as TaskParams).task_ref),
+  app.get(
+    '/tasks',
+    {
+      schema: {
+        tags, operationId: 'listTasks', summary: 'List tasks', description: 'In board order: sort_order, then newest number first.',
+        params: CompanyParams, querystring: ListTasksQuery,
+        response: { 200: Type.Array(Task), ...companyErrors() },
+      },
+    },
+    async (request) => listTasks(ctx.db, request.membership.companyId, request.principal.user.id, { ...request.query, limit: request.query.limit ?? 500 }),
   )
 
-  app.patch('/tasks/:task_ref', { schema: { tags, params: taskParams, body: patchTaskBody } }, async (request) => {
-    const { companyId } = request.membership
-    const { run_id, ...patch } = request.body as TaskPatch & { run_id?: string | null }
-    return write(ctx, async (tx) =>
-      updateTask(tx, companyId, (request.params as TaskParams).task_ref, await actingActor(tx, companyId, userActor(request), run_id), patch),
-    )
-  })
+  app.get(
+    '/tasks/:task_ref',
+    {
+      schema: {
+        tags, operationId: 'getTask', summary: 'Get a task by id or key',
+        params: TaskParams, response: { 200: Task, ...companyErrors() },
+      },
+    },
+    async (request) => findTask(ctx.db, request.membership.companyId, request.params.task_ref),
+  )
 
-  app.delete('/tasks/:task_ref', { schema: { tags, params: taskParams } }, async (request, reply) => {
-    const { companyId } = request.membership
-    await write(ctx, (tx) => deleteTask(tx, companyId, (request.params as TaskParams).task_ref, userActor(request)))
-    return reply.status(204).send()
-  })
+  app.patch(
+    '/tasks/:task_ref',
+    {
+      schema: {
+        tags, operationId: 'updateTask', summary: 'Update a task',
+        params: TaskParams, body: TaskPatchBody, response: { 200: Task, ...companyErrors(), ...errors(400) },
+      },
+    },
+    async (request) => {
+      const { companyId } = request.membership
+      const { run_id, ...patch } = request.body
+      return write(ctx, async (tx) =>
+        updateTask(tx, companyId, request.params.task_ref, await actingActor(tx, companyId, userActor(request), run_id), patch),
+      )
+    },
+  )
+
+  app.delete(
+    '/tasks/:task_ref',
+    {
+      schema: {
+        tags, operationId: 'deleteTask', summary: 'Delete a task',
+        description: 'Deletes its comments and detaches its subtasks; its runs stay with task_id null.',
+        params: TaskParams, response: { 204: NoContent, ...companyErrors() },
+      },
+    },
+    async (request, reply) => {
+      const { companyId } = request.membership
+      await write(ctx, (tx) => deleteTask(tx, companyId, request.params.task_ref, userActor(request)))
+      return reply.status(204).send()
+    },
+  )
 }

@@ -1,6 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { AppError } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { chainReaches } from '../companies/references.ts'
 import { type Assignee, findAssignee, queueAssignment } from './assignment.ts'
 import { checkTaskLinks, type TaskInput } from './create.ts'

@@ -1,7 +1,8 @@
 // The outbox: deliveries are inserted by the write that publishes the events, in its
 // transaction, so an event committed is an event delivered, whatever crashes afterwards.
-// Called by db/write.ts for every write; companies known to have no subscription cost nothing.
+// Installed into db/write.ts (webhookOutbox below) and called for every write; companies known to have no subscription cost nothing.
 import type { Db, Queryable } from '../../server/db/db.ts'
+import type { Outbox } from '../../server/db/write.ts'
 import type { CompanyEvent } from '../../server/events/bus.ts'
 import { getAgent } from '../agents/read.ts'
 import { getApproval } from '../approvals/read.ts'
@@ -98,4 +99,11 @@ export function onDeliveriesQueued(db: Db, wake: () => void): () => void {
 
 export function deliveriesQueued(db: Db): void {
   for (const wake of wakers.get(db) ?? []) wake()
+}
+
+/** What db/write.ts calls for every write, once installed (src/api/app.ts, the scheduler). */
+export const webhookOutbox: Outbox = {
+  knownAbsent: (db, companyId) => webhookPresence(db).knownAbsent(companyId),
+  enqueue: enqueueDeliveries,
+  queued: deliveriesQueued,
 }

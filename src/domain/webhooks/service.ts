@@ -3,7 +3,8 @@ import type { WebhookCreate, WebhookDelivery, WebhookPatch, Webhook, WebhookWith
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, invalidField, notFound } from '../../server/errors.ts'
-import { type Actor, diff, recordAudit } from '../audit/record.ts'
+import type { Actor } from '../../server/actor.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { patternProblem } from './event-types.ts'
 import { targetProblem } from './targets.ts'
 

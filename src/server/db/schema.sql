@@ -30,9 +30,16 @@ CREATE TABLE agents (
   last_activity timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
-  adapter_config jsonb NOT NULL DEFAULT '{}'::jsonb
+  adapter_config jsonb NOT NULL DEFAULT '{}'::jsonb,
+  max_run_cost_cents integer NOT NULL DEFAULT 0,
+  max_runs_per_hour integer NOT NULL DEFAULT 0,
+  pause_on_repeat boolean NOT NULL DEFAULT false,
+  heartbeat_skip_idle boolean NOT NULL DEFAULT false,
+  breaker_reset_at timestamp with time zone
 );
 ALTER TABLE agents ADD CONSTRAINT agents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE agents ADD CONSTRAINT agents_max_run_cost_cents_check CHECK ((max_run_cost_cents >= 0));
+ALTER TABLE agents ADD CONSTRAINT agents_max_runs_per_hour_check CHECK ((max_runs_per_hour >= 0));
 ALTER TABLE agents ADD CONSTRAINT agents_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE agents ADD CONSTRAINT agents_pkey PRIMARY KEY (id);
 ALTER TABLE agents ADD CONSTRAINT agents_reports_to_id_fkey FOREIGN KEY (reports_to_id) REFERENCES agents(id);
@@ -40,6 +47,7 @@ ALTER TABLE agents ADD CONSTRAINT agents_status_check CHECK ((status = ANY (ARRA
 CREATE INDEX agents_company ON public.agents USING btree (company_id, created_at);
 CREATE INDEX agents_heartbeat_cron ON public.agents USING btree (company_id) WHERE (heartbeat_cron IS NOT NULL);
 CREATE INDEX agents_reports_to ON public.agents USING btree (reports_to_id);
+CREATE INDEX agents_run_limit ON public.agents USING btree (company_id) WHERE (max_runs_per_hour > 0);
 
 CREATE TABLE api_keys (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -305,6 +313,7 @@ ALTER TABLE runs ADD CONSTRAINT runs_totalled TRIGGER DEFERRABLE INITIALLY DEFER
 ALTER TABLE runs ADD CONSTRAINT runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'assignment'::text, 'routine'::text, 'heartbeat'::text])));
 ALTER TABLE runs SET (autovacuum_vacuum_scale_factor=0.02);
 CREATE INDEX runs_agent ON public.runs USING btree (agent_id, created_at DESC);
+CREATE INDEX runs_agent_started ON public.runs USING btree (agent_id, started_at) WHERE (started_at IS NOT NULL);
 CREATE INDEX runs_claim ON public.runs USING btree (company_id, created_at, id) WHERE (status = 'queued'::text);
 CREATE INDEX runs_ended ON public.runs USING btree (company_id, ended_at) INCLUDE (agent_id, status, cost_cents) WHERE (ended_at IS NOT NULL);
 CREATE INDEX runs_list ON public.runs USING btree (company_id, created_at DESC);
@@ -504,12 +513,29 @@ CREATE OR REPLACE FUNCTION public.claim_run(company uuid, runner text, dormant t
 AS $function$
 DECLARE
   claimed jsonb;
+  tripped jsonb;
 BEGIN
   -- runs_running holds only running runs, so this never reads history.
   IF EXISTS (SELECT 1 FROM runs
               WHERE status = 'running' AND company_id = company
                 AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => lease_seconds)) THEN
     RETURN '{"stale": true}'::jsonb;
+  END IF;
+
+  -- Runaway breaker (API-DECISIONS.md "Spend control"): agents with max_runs_per_hour that
+  -- already started that many runs in the last 60 minutes (since the breaker's last approval)
+  -- and have a queued run are reported instead of claiming. agents_run_limit holds only agents
+  -- with a limit: a company without any pays one empty index probe.
+  SELECT jsonb_agg(a.id) INTO tripped FROM agents a
+   WHERE a.company_id = company AND a.max_runs_per_hour > 0 AND NOT (a.status = ANY(dormant))
+     AND (only_agents IS NULL OR a.id = ANY(only_agents))
+     AND (only_adapters IS NULL OR a.adapter = ANY(only_adapters))
+     AND (SELECT count(*) FROM runs s
+           WHERE s.agent_id = a.id
+             AND s.started_at >= greatest(now() - interval '60 minutes', coalesce(a.breaker_reset_at, '-infinity'))) >= a.max_runs_per_hour
+     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued');
+  IF tripped IS NOT NULL THEN
+    RETURN jsonb_build_object('tripped', tripped);
   END IF;
 
   WITH candidate AS (

@@ -1,8 +1,6 @@
-import { deliveriesQueued, enqueueDeliveries } from '../../domain/webhooks/outbox.ts'
-import { webhookPresence } from '../../domain/webhooks/presence.ts'
 import type { AppContext } from '../context.ts'
 import type { CompanyEvent } from '../events/bus.ts'
-import type { Queryable } from './db.ts'
+import type { Db, Queryable } from './db.ts'
 
 /** A transaction that also collects live events, published only once it has committed. */
 export interface Tx extends Queryable {
@@ -16,6 +14,26 @@ export interface Tx extends Queryable {
 }
 
 type Pending = Map<string, [string, CompanyEvent]>
+
+/**
+ * Turns a write's events into webhook deliveries inside its transaction (domain/webhooks/outbox.ts).
+ * This layer stands below every resource, so the outbox is handed to it from above, by whatever
+ * starts writing (src/api/app.ts, the scheduler); without one, writes queue no delivery.
+ */
+export interface Outbox {
+  /** True only when the company is known to have no subscription: its writes skip the outbox. */
+  knownAbsent(db: Db, companyId: string): boolean
+  /** Inserts the deliveries of these events in the transaction `q`; answers how many. */
+  enqueue(db: Db, q: Queryable, companyId: string, events: CompanyEvent[]): Promise<number>
+  /** After COMMIT: wakes this process's delivery worker. */
+  queued(db: Db): void
+}
+
+let outbox: Outbox | null = null
+
+export function installOutbox(value: Outbox): void {
+  outbox = value
+}
 
 /** Keyed by content: a write that touches one entity several times (an agent whose runs are all cancelled) signals it once. */
 function collector(pending: Pending) {
@@ -40,11 +58,11 @@ export async function write<T>(ctx: Pick<AppContext, 'db' | 'bus'>, fn: (tx: Tx)
     }
     const value = await fn(tx)
     for (const run of finishing.values()) await run()
-    for (const [companyId, events] of byCompany(pending)) queued += await enqueueDeliveries(ctx.db, q, companyId, events)
+    if (outbox) for (const [companyId, events] of byCompany(pending)) queued += await outbox.enqueue(ctx.db, q, companyId, events)
     return value
   })
   for (const [companyId, event] of pending.values()) ctx.bus.publish(companyId, event)
-  if (queued > 0) deliveriesQueued(ctx.db)
+  if (queued > 0) outbox?.queued(ctx.db)
   return result
 }
 
@@ -56,7 +74,7 @@ export async function write<T>(ctx: Pick<AppContext, 'db' | 'bus'>, fn: (tx: Tx)
  * its own) and must not use beforeCommit.
  */
 export async function writeHot<T>(ctx: Pick<AppContext, 'db' | 'bus'>, companyId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (!webhookPresence(ctx.db).knownAbsent(companyId)) return write(ctx, fn)
+  if (outbox && !outbox.knownAbsent(ctx.db, companyId)) return write(ctx, fn)
   const pending: Pending = new Map()
   const { db } = ctx
   const tx: Tx = {

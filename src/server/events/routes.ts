@@ -1,5 +1,6 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance } from 'fastify'
+import { CompanyParams, companyErrors } from '../../contract/common.ts'
 import type { AppContext } from '../context.ts'
 import { EventStream } from './stream.ts'
 
@@ -24,11 +25,17 @@ export function streamsOf(ctx: AppContext): ReadonlySet<EventStream> {
   return openStreams.get(ctx) ?? new Set()
 }
 
-const params = {
-  type: 'object',
-  properties: { company_id: { type: 'string', format: 'uuid' } },
-  required: ['company_id'],
-} as const
+const schema = {
+  tags: ['events'],
+  operationId: 'streamEvents',
+  summary: 'The live event stream of a company (server-sent events)',
+  description: 'Each event is `data: {type, id, ...}`: which entity changed, not its new state. Comments keep the connection alive.',
+  params: CompanyParams,
+  response: {
+    200: { description: 'An endless text/event-stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+    ...companyErrors(),
+  },
+}
 
 // GET /api/companies/{company_id}/events: the server-sent event stream. The credential and the
 // membership are checked once, at connect, by the company scope's hooks (401 / 404 envelopes).
@@ -36,7 +43,7 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
   const streams = new Set<EventStream>()
   openStreams.set(ctx, streams)
 
-  app.get('/events', { schema: { params } }, async (request, reply) => {
+  app.get('/events', { schema }, async (request, reply) => {
     const { companyId } = request.membership
     // From here on the response is ours: Fastify neither serialises nor ends it.
     reply.hijack()

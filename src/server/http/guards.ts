@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Actor } from '../../domain/audit/record.ts'
+import type { Actor } from '../actor.ts'
 import { authenticate, bearer, type Principal, type Role } from '../auth/authenticate.ts'
 import type { AppContext } from '../context.ts'
 import { AppError, invalidField } from '../errors.ts'

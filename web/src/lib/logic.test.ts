@@ -7,7 +7,7 @@ import { ApiError, NetworkError } from '../../../src/client/http.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
 import { errorLines } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'
-import { mergePreferences } from './merge-preferences.ts'
+import { mergePreferences } from '../../../src/contract/merge-preferences.ts'
 import { invalidateFor } from './stale.ts'
 
 describe('task filters as a query string', () => {

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react'
 import type { Preferences, PreferencesPatch, User } from '../../../src/client/types.ts'
-import { mergePreferences } from './merge-preferences.ts'
+import { mergePreferences } from '../../../src/contract/merge-preferences.ts'
 import { api } from './api.ts'
 import { type Formatter, makeFormatter } from './format.ts'
 

@@ -1,7 +1,7 @@
 // Agents: the roster, hiring, the life-cycle actions, waking, and the org chart.
 import type { AdapterConfig, Agent, OrgNode } from '../../../client/index.ts'
 import type { OptionSpec, OptionValues } from '../args.ts'
-import { type CommandSpec, type GroupSpec, cents, flag, integer, list, nullable, text } from '../cli.ts'
+import { type CommandSpec, type GroupSpec, cents, flag, integer, list, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
 import { budget, details, money, table, time, tree } from '../format.ts'
 
@@ -17,6 +17,10 @@ function describe(agent: Agent, manager: string | undefined): string {
     ['Reports to', manager ?? agent.reports_to_id],
     ['Budget', budget(agent.monthly_budget_cents)],
     ['Spend this month', money(agent.spend_mtd_cents ?? 0)],
+    ['Cap per run', agent.max_run_cost_cents ? money(agent.max_run_cost_cents) : 'none'],
+    ['Runs per hour', agent.max_runs_per_hour ? `at most ${agent.max_runs_per_hour}` : 'no limit'],
+    ['Pause on repeat', agent.pause_on_repeat ? 'on' : 'off'],
+    ['Skip idle heartbeats', agent.heartbeat_skip_idle ? 'on' : 'off'],
     ['Open tasks', agent.open_tasks ?? 0],
     ['Heartbeat cron', agent.heartbeat_cron],
     ['Capabilities', agent.capabilities?.join(', ')],
@@ -24,6 +28,23 @@ function describe(agent: Agent, manager: string | undefined): string {
     ['Created', time(agent.created_at)],
     ['Instructions', agent.instructions],
   ])
+}
+
+/** Spend and runaway settings (API-DECISIONS.md "Spend control"), on hire and update. */
+const SPEND_OPTIONS: OptionSpec[] = [
+  { name: 'max-run-cost', value: 'CENTS', help: "stop a run when its own cost reaches this (0 = no cap)" },
+  { name: 'max-runs-per-hour', value: 'N', help: 'pause the agent when it starts this many runs in an hour (0 = off)' },
+  { name: 'pause-on-repeat', value: 'on|off', help: 'pause after 3 finished runs on one task with the same summary' },
+  { name: 'skip-idle-heartbeats', value: 'on|off', help: 'scheduled heartbeats skip the agent when it has nothing to do' },
+]
+
+function spendSettings(options: OptionValues) {
+  return {
+    max_run_cost_cents: cents(options, 'max-run-cost'),
+    max_runs_per_hour: integer(options, 'max-runs-per-hour'),
+    pause_on_repeat: onOff(options, 'pause-on-repeat'),
+    heartbeat_skip_idle: onOff(options, 'skip-idle-heartbeats'),
+  }
 }
 
 /** Options that set `adapter_config`: the whole object as JSON, or one key each. */
@@ -126,6 +147,7 @@ export const agents: GroupSpec = {
         { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule' },
         { name: 'capability', value: 'TEXT', help: 'a capability (repeatable, or comma-separated)', repeat: true },
         { name: 'request-approval', help: 'open a hire approval instead of hiring at once' },
+        ...SPEND_OPTIONS,
         ...ADAPTER_CONFIG_OPTIONS,
       ],
       async run(cli, { args, options }) {
@@ -142,6 +164,7 @@ export const agents: GroupSpec = {
           monthly_budget_cents: cents(options, 'budget'),
           request_approval: flag(options, 'request-approval') || undefined,
           adapter_config: adapterConfig(options),
+          ...spendSettings(options),
         })
         await cli.print(agent, () =>
           agent.status === 'pending_approval'
@@ -176,6 +199,7 @@ export const agents: GroupSpec = {
         { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
         { name: 'instructions', value: 'TEXT', help: "part of the agent's system prompt (none clears)" },
         { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule (none clears)' },
+        ...SPEND_OPTIONS,
         ...ADAPTER_CONFIG_OPTIONS,
       ],
       async run(cli, { args, options }) {
@@ -192,6 +216,7 @@ export const agents: GroupSpec = {
           instructions: nullable(options, 'instructions'),
           monthly_budget_cents: cents(options, 'budget'),
           adapter_config: adapterConfig(options, agent.adapter_config),
+          ...spendSettings(options),
         })
         await cli.print(updated, () => `Updated ${updated.name}`)
       },

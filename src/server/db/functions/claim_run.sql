@@ -13,7 +13,8 @@
 --
 -- Returns null when nothing is claimable; {"stale": true} when running runs of the company have
 -- outlived their lease, which the caller fails (runs/expire.ts: audit, agent status, budget)
--- before asking again; otherwise the claimed run (every runs column), its agent's name and the
+-- before asking again; {"tripped": [agent ids]} for the runaway breaker (below), which the
+-- caller pauses (runs/breaker.ts) before asking again; otherwise the claimed run (every runs column), its agent's name and the
 -- task it moved to in_progress, if any.
 --
 -- One attempt: take the oldest eligible queued run (skipping runs and agents locked by other
@@ -34,12 +35,29 @@ CREATE OR REPLACE FUNCTION claim_run(
 AS $$
 DECLARE
   claimed jsonb;
+  tripped jsonb;
 BEGIN
   -- runs_running holds only running runs, so this never reads history.
   IF EXISTS (SELECT 1 FROM runs
               WHERE status = 'running' AND company_id = company
                 AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => lease_seconds)) THEN
     RETURN '{"stale": true}'::jsonb;
+  END IF;
+
+  -- Runaway breaker (API-DECISIONS.md "Spend control"): agents with max_runs_per_hour that
+  -- already started that many runs in the last 60 minutes (since the breaker's last approval)
+  -- and have a queued run are reported instead of claiming. agents_run_limit holds only agents
+  -- with a limit: a company without any pays one empty index probe.
+  SELECT jsonb_agg(a.id) INTO tripped FROM agents a
+   WHERE a.company_id = company AND a.max_runs_per_hour > 0 AND NOT (a.status = ANY(dormant))
+     AND (only_agents IS NULL OR a.id = ANY(only_agents))
+     AND (only_adapters IS NULL OR a.adapter = ANY(only_adapters))
+     AND (SELECT count(*) FROM runs s
+           WHERE s.agent_id = a.id
+             AND s.started_at >= greatest(now() - interval '60 minutes', coalesce(a.breaker_reset_at, '-infinity'))) >= a.max_runs_per_hour
+     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued');
+  IF tripped IS NOT NULL THEN
+    RETURN jsonb_build_object('tripped', tripped);
   END IF;
 
   WITH candidate AS (

@@ -60,6 +60,3 @@ END $$;
 CREATE TRIGGER webhooks_changed
   AFTER INSERT OR UPDATE OF enabled, events OR DELETE OR TRUNCATE ON webhooks
   FOR EACH STATEMENT EXECUTE FUNCTION notify_webhooks_changed();
-
--- Finished deliveries are kept 30 days for the log, then removed by the scheduler in batches.
-CREATE INDEX webhook_deliveries_finished ON webhook_deliveries (created_at) WHERE status <> 'pending';

@@ -17,25 +17,28 @@ import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts
 import { projectRoutes } from '../domain/projects/routes.ts'
 import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
-import { currentRunRoutes } from '../domain/runs/current.ts'
-import { runRoutes } from '../domain/runs/routes.ts'
+import { currentRunRoutes } from '../domain/runs-http/current.ts'
+import { runRoutes } from '../domain/runs-http/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
+import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
-import type { AppContext } from './context.ts'
-import { AppError } from './errors.ts'
-import { eventRoutes } from './events/routes.ts'
-import { installAvailability } from './http/availability.ts'
-import { installDocs } from './http/docs.ts'
-import { envelope, installErrorHandler } from './http/error-handler.ts'
-import { requireMember } from './http/guards.ts'
-import { healthRoutes } from './http/health.ts'
-import { installIdNormalising } from './http/ids.ts'
-import { installInputGuards } from './http/input-guards.ts'
-import { installJsonParser } from './http/json-body.ts'
-import { metricsRoutes } from './http/metrics.ts'
-import { installNotFound, type PageFallback } from './http/not-found.ts'
-import { validatorCompiler } from './http/validation.ts'
-import { webApp } from './http/web-app.ts'
+import { ErrorEnvelope } from '../contract/common.ts'
+import type { AppContext } from '../server/context.ts'
+import { AppError } from '../server/errors.ts'
+import { eventRoutes } from '../server/events/routes.ts'
+import { installAvailability } from '../server/http/availability.ts'
+import { installDocs } from '../server/http/docs.ts'
+import { envelope, installErrorHandler } from '../server/http/error-handler.ts'
+import { installOutbox } from '../server/db/write.ts'
+import { requireMember } from '../server/http/guards.ts'
+import { healthRoutes } from '../server/http/health.ts'
+import { installIdNormalising } from '../server/http/ids.ts'
+import { installInputGuards } from '../server/http/input-guards.ts'
+import { installJsonParser } from '../server/http/json-body.ts'
+import { metricsRoutes } from '../server/http/metrics.ts'
+import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
+import { validatorCompiler } from '../server/http/validation.ts'
+import { webApp } from '../server/http/web-app.ts'
 
 /** A caller's X-Request-Id when it is 1-128 characters of letters, digits and `._:-`, else a new UUID. */
 export function requestIdOf(header: string | string[] | undefined): string {
@@ -45,6 +48,8 @@ export function requestIdOf(header: string | string[] | undefined): string {
 
 /** Builds the whole API on a context (database, bus, config). Does not listen. */
 export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
+  // Writes turn their events into webhook deliveries in their own transaction.
+  installOutbox(webhookOutbox)
   const { config } = ctx
   const app = Fastify({
     loggerInstance: ctx.log as any,
@@ -66,6 +71,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     },
   })
   app.setValidatorCompiler(validatorCompiler)
+  // Every error answer refers to this one schema (and the OpenAPI document lists it once).
+  app.addSchema(ErrorEnvelope)
   installJsonParser(app)
   installAvailability(app, ctx)
   installInputGuards(app)

@@ -1,7 +1,8 @@
 import type { Tx } from '../../server/db/write.ts'
-import { agentSpendMtdSql } from '../agents/spend.ts'
-import { recordAudit, systemActor } from '../audit/record.ts'
-import { approvalLabel } from './model.ts'
+import { approvalLabel } from '../../contract/approvals.ts'
+import { agentSpendMtdSql } from './spend.ts'
+import { systemActor } from '../../server/actor.ts'
+import { recordAudit } from '../audit/record.ts'
 
 /**
  * The budget check made whenever one of the agent's runs reaches a finished status: when its

@@ -3,7 +3,13 @@ import { AGENT_SELECT } from '../agents/model.ts'
 import { COMPANY_COLUMNS } from '../companies/model.ts'
 import { PROJECT_COLUMNS } from '../projects/service.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
-import type { Run } from './model.ts'
+import type { Agent } from '../../contract/agents.ts'
+import type { Comment } from '../../contract/comments.ts'
+import type { Company } from '../../contract/companies.ts'
+import type { ChainGoal } from '../../contract/goals.ts'
+import type { Project } from '../../contract/projects.ts'
+import type { Run, RunContext } from '../../contract/runs.ts'
+import type { Task } from '../../contract/tasks.ts'
 
 /** How many of the task's comments a runner gets (the newest, oldest first), per SPEC.md. */
 const CONTEXT_COMMENTS = 20
@@ -45,16 +51,16 @@ const CONTEXT_SQL = `
     (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id = $1) p) AS project`
 
 interface ContextRow {
-  agent: unknown
-  manager: unknown
-  company: unknown
-  task: Record<string, unknown> | null
-  comments: unknown[]
-  goal_chain: Array<Record<string, unknown>>
-  project: unknown
+  agent: Agent
+  manager: Agent | null
+  company: Company
+  task: Task | null
+  comments: Comment[]
+  goal_chain: Array<ChainGoal & { depth: number }>
+  project: Project | null
 }
 
-export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number) {
+export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number): Promise<Omit<RunContext, 'run_token'>> {
   const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId]))!
   return {
     run,

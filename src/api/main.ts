@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
-import { ConfigError, loadConfig } from './config.ts'
-import type { AppContext } from './context.ts'
-import { createLogger } from './logger.ts'
-import { createContext } from './start.ts'
+import { ConfigError, loadConfig } from '../server/config.ts'
+import type { AppContext } from '../server/context.ts'
+import { createLogger } from '../server/logger.ts'
+import { createContext } from '../server/start.ts'
 
 export interface Service {
   app: FastifyInstance

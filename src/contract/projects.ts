@@ -1,0 +1,34 @@
+import { type Static, Type } from 'typebox'
+import { Cents, Nullable, NullableText, StringEnum, Timestamp, Uuid, OrNull } from './common.ts'
+
+// Projects have no delete: a project is archived (`status`).
+
+export const PROJECT_STATUSES = ['active', 'paused', 'completed', 'archived'] as const
+export const ProjectStatus = StringEnum(PROJECT_STATUSES)
+export type ProjectStatus = Static<typeof ProjectStatus>
+
+const Name = Type.String({ minLength: 1, maxLength: 100 })
+// `repository` has no API limit; the column holds 500 characters (longer is a 422 from the database).
+const fields = {
+  description: Type.Optional(NullableText),
+  repository: Type.Optional(NullableText),
+  monthly_budget_cents: Type.Optional(Cents),
+}
+/** A `status` sent on create is ignored: a new project is always active. */
+export const ProjectCreateBody = Type.Object({ name: Name, ...fields })
+export type ProjectCreate = Static<typeof ProjectCreateBody>
+export const ProjectPatchBody = Type.Object({ name: Type.Optional(Name), ...fields, status: Type.Optional(ProjectStatus) })
+export type ProjectUpdate = Static<typeof ProjectPatchBody>
+
+export const Project = Type.Object({
+  id: Uuid,
+  company_id: Uuid,
+  name: Type.String(),
+  description: OrNull(Type.String()),
+  repository: OrNull(Type.String()),
+  monthly_budget_cents: Type.Integer(),
+  status: ProjectStatus,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+export type Project = Static<typeof Project>

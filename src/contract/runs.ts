@@ -1,0 +1,129 @@
+import { type Static, Type } from 'typebox'
+import { Agent } from './agents.ts'
+import { Comment } from './comments.ts'
+import { Company } from './companies.ts'
+import { Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
+import { ChainGoal } from './goals.ts'
+import { RunnerVersions } from './runners.ts'
+import { Project } from './projects.ts'
+import { Task } from './tasks.ts'
+
+// Runs and the runner protocol: claim, heartbeat, report, cancel, expire-stale; waking an agent.
+
+export const RUN_STATUSES = ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const
+export const RunStatus = StringEnum(RUN_STATUSES)
+export type RunStatus = Static<typeof RunStatus>
+export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ['succeeded', 'failed', 'cancelled']
+export const RUN_TRIGGERS = ['manual', 'assignment', 'routine', 'heartbeat'] as const
+export const RunTrigger = StringEnum(RUN_TRIGGERS)
+export type RunTrigger = Static<typeof RunTrigger>
+export const TRANSCRIPT_ROLES = ['agent', 'tool', 'system', 'user'] as const
+export const TranscriptRole = StringEnum(TRANSCRIPT_ROLES)
+export type TranscriptRole = Static<typeof TranscriptRole>
+
+export function isFinished(status: string): boolean {
+  return (FINISHED_RUN_STATUSES as readonly string[]).includes(status)
+}
+
+export const TranscriptEntry = Type.Object({ timestamp: Timestamp, role: TranscriptRole, text: Type.String() })
+export type TranscriptEntry = Static<typeof TranscriptEntry>
+
+export const Run = Type.Object({
+  id: Uuid,
+  company_id: Uuid,
+  agent_id: Uuid,
+  task_id: OrNull(Uuid),
+  routine_id: OrNull(Uuid),
+  runner_id: OrNull(Type.String()),
+  status: RunStatus,
+  trigger: RunTrigger,
+  tokens_in: Type.Integer(),
+  tokens_out: Type.Integer(),
+  cost_cents: Type.Integer(),
+  summary: OrNull(Type.String()),
+  error: OrNull(Type.String()),
+  heartbeat_at: OrNull(Timestamp),
+  started_at: OrNull(Timestamp),
+  ended_at: OrNull(Timestamp),
+  created_at: Timestamp,
+  /** The agent CLI's session id, as the runner reported it. */
+  session_id: OrNull(Type.String()),
+  /** Only on single-run answers (get, claim, wake). */
+  transcript: Type.Optional(Type.Array(TranscriptEntry)),
+  /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
+  transcript_trimmed_at: Type.Optional(OrNull(Timestamp)),
+})
+export type Run = Static<typeof Run>
+
+const RunnerId = Type.String({ minLength: 1, maxLength: 100 })
+const Count = Type.Integer({ minimum: 0 })
+
+export const ListRunsQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
+  agent_id: Type.Optional(Uuid),
+  task_id: Type.Optional(Uuid),
+  status: Type.Optional(Type.Array(RunStatus)),
+})
+/** As a client passes them: one status or several. */
+export type RunFilters = Omit<Static<typeof ListRunsQuery>, 'status'> & { status?: RunStatus | RunStatus[] }
+
+/** The optional lists narrow which queued runs this runner takes. */
+export const ClaimBody = Type.Object({
+  runner_id: RunnerId,
+  agent_ids: Type.Optional(Nullable(Type.Array(Uuid))),
+  adapters: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
+  /** The runner's CLI versions by program, shown in the runners list. */
+  versions: Type.Optional(Nullable(Type.Unsafe<RunnerVersions>(RunnerVersions))),
+})
+export type ClaimRequest = Static<typeof ClaimBody>
+
+export const HeartbeatBody = Type.Object({ runner_id: RunnerId })
+
+/** Token and cost figures are running totals for the run (absolute), not increments. */
+export const ReportBody = Type.Object({
+  runner_id: RunnerId,
+  /** `queued` passes the schema so that it can answer INVALID_STATE rather than 422. */
+  status: Type.Optional(StringEnum(['queued', 'running', 'succeeded', 'failed'])),
+  tokens_in: Type.Optional(Count),
+  tokens_out: Type.Optional(Count),
+  cost_cents: Type.Optional(Count),
+  summary: Type.Optional(Nullable(Type.String())),
+  error: Type.Optional(Nullable(Type.String())),
+  /** The CLI's session id (API-DECISIONS.md "Agent settings"). */
+  session_id: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** New entries, appended; a missing timestamp is set by the server, a missing role is `agent`. */
+  transcript: Type.Optional(
+    Type.Array(
+      Type.Object({
+        timestamp: Type.Optional(Nullable(Type.String())),
+        role: Type.Optional(TranscriptRole),
+        text: Type.String(),
+      }),
+    ),
+  ),
+})
+export type RunReport = Static<typeof ReportBody>
+
+/** Optional body: no body wakes the agent without a task. */
+export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null } | null>({
+  type: ['object', 'null'],
+  properties: { task_id: NullableUuid, reason: Nullable(Type.String()) },
+})
+export type WakeRequest = { task_id?: string | null; reason?: string | null }
+
+export const ExpiredRuns = Type.Object({ expired: Type.Array(Uuid) })
+
+/** What a runner gets with a claimed run. */
+export const RunContext = Type.Object({
+  run: Run,
+  agent: Agent,
+  manager: OrNull(Agent),
+  company: Company,
+  task: OrNull(Type.Object({ ...Task.properties, comments: Type.Array(Comment) })),
+  goal_chain: Type.Array(ChainGoal),
+  project: OrNull(Project),
+  lease_seconds: Type.Integer(),
+  /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
+  run_token: Type.String(),
+})
+export type RunContext = Static<typeof RunContext>

@@ -1,0 +1,67 @@
+import type { Db } from '../../server/db/db.ts'
+
+/**
+ * The month-end forecast on costs and the dashboard (API-DECISIONS.md "Spend control";
+ * docs/runs.md "Forecast"). The method is plain and linear: spend so far in the month divided
+ * by the elapsed fraction of the month (at least one day counts as elapsed, so that the first
+ * hours of a month do not project wild figures). A past month is its total; a future one 0.
+ * An agent with a budget reaches it on the UTC date its cumulative spend first reached it, if
+ * it has; otherwise on the day the same pace would reach it, or never (null) when that falls
+ * after the month's end.
+ */
+export const FORECAST_METHOD =
+  'linear: month-to-date spend / elapsed fraction of the UTC month (at least one day elapsed); budget_reached_on is the day the spend reached the budget, or would at that pace within the month'
+
+const DAY_MS = 86_400_000
+
+/**
+ * One statement over the month's rows of run_totals (a few per agent and day, kept by
+ * triggers), whatever the number of runs; one row per agent with spend this month or a budget.
+ * `monthStart` is YYYY-MM-01.
+ */
+const FORECAST_SQL = `
+  WITH days AS (
+    SELECT agent_id, day, sum(cost_cents) AS cost_cents FROM run_totals
+     WHERE company_id = $1 AND day >= $2::date AND day < ($2::date + interval '1 month')
+     GROUP BY agent_id, day),
+  spend AS (SELECT agent_id, sum(cost_cents)::bigint AS spend FROM days GROUP BY agent_id),
+  running AS (SELECT agent_id, day, sum(cost_cents) OVER (PARTITION BY agent_id ORDER BY day) AS total FROM days)
+  SELECT a.id AS agent_id, a.monthly_budget_cents AS budget, coalesce(s.spend, 0)::bigint AS spend,
+         (SELECT to_char(min(r.day), 'YYYY-MM-DD') FROM running r
+           WHERE r.agent_id = a.id AND a.monthly_budget_cents > 0 AND r.total >= a.monthly_budget_cents) AS reached_on
+    FROM agents a LEFT JOIN spend s ON s.agent_id = a.id
+   WHERE a.company_id = $1 AND (s.spend > 0 OR (a.monthly_budget_cents > 0 AND a.status <> 'terminated'))`
+
+export interface Forecast {
+  month_end_cents: number
+  by_agent: Array<{ agent_id: string; month_end_cents: number; budget_reached_on: string | null }>
+  method: string
+}
+
+/** The forecast of the UTC month starting `monthStart` (YYYY-MM-01), at `now`. */
+export async function forecast(db: Db, companyId: string, monthStart: string, now = new Date()): Promise<Forecast> {
+  const rows = await db.many<{ agent_id: string; budget: number; spend: number | string; reached_on: string | null }>(FORECAST_SQL, [
+    companyId,
+    monthStart,
+  ])
+  const start = Date.parse(`${monthStart}T00:00:00Z`)
+  const startDate = new Date(start)
+  const end = Date.UTC(startDate.getUTCFullYear(), startDate.getUTCMonth() + 1, 1)
+  const elapsed = Math.min(end - start, Math.max(DAY_MS, now.getTime() - start))
+  const fraction = now.getTime() < start ? 0 : elapsed / (end - start)
+  const project = (spend: number) => (fraction === 0 ? 0 : Math.round(spend / fraction))
+
+  const byAgent = rows.map((row) => {
+    const spend = Number(row.spend)
+    let reached = row.reached_on
+    if (!reached && row.budget > 0 && spend > 0 && fraction > 0) {
+      // At `spend / elapsed` cents per millisecond, the budget is reached this long after the start.
+      const at = start + (row.budget * elapsed) / spend
+      if (at < end) reached = new Date(at).toISOString().slice(0, 10)
+    }
+    return { agent_id: row.agent_id, month_end_cents: project(spend), budget_reached_on: reached ?? null }
+  })
+  byAgent.sort((a, b) => b.month_end_cents - a.month_end_cents || a.agent_id.localeCompare(b.agent_id))
+  const total = rows.reduce((sum, row) => sum + Number(row.spend), 0)
+  return { month_end_cents: project(total), by_agent: byAgent, method: FORECAST_METHOD }
+}

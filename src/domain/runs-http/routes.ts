@@ -1,0 +1,134 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
+import { ClaimBody, ExpiredRuns, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
+import { signRunToken } from '../../server/auth/tokens.ts'
+import type { AppContext } from '../../server/context.ts'
+import { userActor } from '../../server/http/guards.ts'
+import { claims } from '../../server/metrics.ts'
+import { runnerSeen } from '../runners/seen.ts'
+import { cancelRun } from '../runs/cancel.ts'
+import { claimRun } from '../runs/claim.ts'
+import { expireStaleRuns } from '../runs/expire.ts'
+import { getRun, listRuns } from '../runs/lookup.ts'
+import { heartbeatRun, reportRun } from '../runs/report.ts'
+import { runContext } from './run-context.ts'
+import { wakeAgent } from '../runs/wake.ts'
+
+const tags = ['runs']
+const RunParams = IdParams('run_id')
+
+// Runs and the runner protocol: list, get, claim, heartbeat, report, cancel, expire-stale; and
+// waking an agent, which queues a run.
+export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
+  const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+
+  app.get(
+    '/runs',
+    {
+      schema: {
+        tags, operationId: 'listRuns', summary: 'List runs', description: 'Newest first, without transcripts.',
+        params: CompanyParams, querystring: ListRunsQuery, response: { 200: Type.Array(Run), ...companyErrors() },
+      },
+    },
+    async (request) => listRuns(ctx.db, request.membership.companyId, { ...request.query, limit: request.query.limit ?? 100 }),
+  )
+
+  app.get(
+    '/runs/:run_id',
+    {
+      schema: {
+        tags, operationId: 'getRun', summary: 'Get a run with its transcript',
+        params: RunParams, response: { 200: Run, ...companyErrors() },
+      },
+    },
+    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id),
+  )
+
+  app.post(
+    '/runs/claim',
+    {
+      schema: {
+        tags, operationId: 'claimRun', summary: 'Claim the next queued run (runners)',
+        description: 'Answers the run with everything needed to execute it, or 204 when nothing is queued.',
+        params: CompanyParams, body: ClaimBody, response: { 200: RunContext, 204: NoContent, ...companyErrors(), ...errors(403) },
+      },
+    },
+    async (request, reply) => {
+      const { runner_id, agent_ids, adapters, versions } = request.body
+      const { companyId } = request.membership
+      await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} } })
+      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, userActor(request))
+      claims.inc({ result: run ? 'claimed' : 'empty' })
+      if (!run) return reply.status(204).send()
+      const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
+      // The agent's own credential for this run, handed to its process instead of the runner's key.
+      return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
+    },
+  )
+
+  app.post(
+    '/runs/expire-stale',
+    {
+      schema: {
+        tags, operationId: 'expireStaleRuns', summary: 'Fail the running runs whose lease is over',
+        params: CompanyParams, response: { 200: ExpiredRuns, ...companyErrors(), ...errors(403) },
+      },
+    },
+    async (request) => ({ expired: await expireStaleRuns(ctx, request.membership.companyId) }),
+  )
+
+  app.post(
+    '/runs/:run_id/heartbeat',
+    {
+      schema: {
+        tags, operationId: 'heartbeatRun', summary: 'Extend the lease of a running run (runners)',
+        params: RunParams, body: HeartbeatBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
+      },
+    },
+    async (request) => {
+      const { runner_id } = request.body
+      await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id })
+      return heartbeatRun(ctx, request.membership.companyId, request.params.run_id, runner_id)
+    },
+  )
+
+  app.patch(
+    '/runs/:run_id',
+    {
+      schema: {
+        tags, operationId: 'reportRun', summary: 'Report progress or the outcome of a run (runners)',
+        description: 'tokens_in, tokens_out and cost_cents are running totals; transcript entries are appended.',
+        params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
+      },
+    },
+    async (request) => reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request)),
+  )
+
+  app.post(
+    '/runs/:run_id/cancel',
+    {
+      schema: {
+        tags, operationId: 'cancelRun', summary: 'Cancel a queued or running run',
+        params: RunParams, response: { 200: Run, ...companyErrors(), ...errors(400, 403) },
+      },
+    },
+    async (request) => cancelRun(ctx, request.membership.companyId, request.params.run_id, userActor(request)),
+  )
+
+  app.post(
+    '/agents/:agent_id/wake',
+    {
+      schema: {
+        tags: ['agents'], operationId: 'wakeAgent', summary: 'Wake an agent: queue a manual run',
+        params: IdParams('agent_id'), body: WakeBody, response: { 201: Run, ...companyErrors(), ...errors(400, 403) },
+      },
+    },
+    async (request, reply) => {
+      const body = request.body ?? {}
+      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))
+      return reply.status(201).send(run)
+    },
+  )
+}
