@@ -25,7 +25,8 @@ const OPEN_TASKS_SQL = `
 export const AGENT_SELECT = `
   SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.adapter_config, a.reports_to_id, a.heartbeat_cron,
          a.instructions, a.capabilities, a.monthly_budget_cents, s.spend_mtd_cents, o.open_tasks,
-         a.last_activity, a.avatar_seed, a.status, a.created_at
+         a.last_activity, a.avatar_seed, a.status, a.created_at,
+         a.max_run_cost_cents, a.max_runs_per_hour, a.pause_on_repeat, a.heartbeat_skip_idle
     FROM agents a
     CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
     CROSS JOIN LATERAL (${OPEN_TASKS_SQL}) o`
