@@ -16,12 +16,18 @@ export interface Sizes {
   readTasks: number
   /** Workload 3: runners working through `runs` queued runs of `agents` agents, capped in time. */
   runs: { runners: number; agents: number; runs: number; maxSeconds: number }
-  /** Workload 4: the large company, the small one it is compared with, seconds per endpoint. */
+  /**
+   * Workload 4: the large company, the small one it is compared with, a company where the
+   * caller created `mine` open tasks (the dashboard's "for you"), seconds per endpoint, and
+   * the concurrent readers of the second pass over the dashboards.
+   */
   scale: {
     large: { agents: number; tasks: number; auditEvents: number; runs: number }
     small: { agents: number; tasks: number; auditEvents: number; runs: number }
+    mine: number
     seconds: number
     connections: number
+    readers: number
   }
   /** Workload 5: concurrent event streams. */
   streams: number
@@ -35,6 +41,8 @@ const FULL_SCALE = {
   // answers as many rows as in the large company (two agents with 1,000 tasks each, 200 pages
   // of activity), so the comparison isolates the effect of size.
   small: { agents: 2, tasks: 2_000, auditEvents: 10_050, runs: 10_000 },
+  mine: 100_000,
+  readers: 20,
 }
 
 export const SIZES: Record<Mode, Sizes> = {
@@ -49,8 +57,10 @@ export const SIZES: Record<Mode, Sizes> = {
     scale: {
       large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
       small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
+      mine: 600,
       seconds: 0.2,
       connections: 1,
+      readers: 2,
     },
     streams: 5,
     loginRate: 4,

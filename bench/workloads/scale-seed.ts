@@ -87,6 +87,23 @@ async function seedCompany(c: pg.Client, companyId: string, userId: string, size
   )
 }
 
+/**
+ * A company where the owner created `tasks` tasks, all still open (the dashboard's "for you"
+ * of a person who files a lot of work): spread over 90 days and the open statuses.
+ */
+async function seedOpenTasksOf(c: pg.Client, companyId: string, userId: string, tasks: number): Promise<void> {
+  await c.query(
+    `INSERT INTO tasks (company_id, number, title, description, status, priority, created_by_user_id, created_at, updated_at)
+     SELECT $1, g, 'Filed task ' || g, 'Work item number ' || g || ' filed by the owner',
+            (ARRAY['backlog','todo','todo','in_progress','blocked','in_review'])[1 + g % 6],
+            (ARRAY['urgent','high','medium','low','none'])[1 + g % 5], $3::uuid, t.at, t.at + interval '1 hour'
+       FROM generate_series(1, $2) g,
+            LATERAL (SELECT now() - interval '1 hour' - make_interval(secs => ($2 - g + 1) * (90 * 86400.0 / $2)) AS at) t`,
+    [companyId, tasks, userId],
+  )
+  await c.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [companyId, tasks])
+}
+
 const BULK_TABLES = ['tasks', 'runs', 'audit_events']
 
 /**
@@ -97,7 +114,11 @@ const BULK_TABLES = ['tasks', 'runs', 'audit_events']
  * than inserting into the indexed tables. Ends with VACUUM ANALYZE, the state autovacuum would
  * reach: without visibility maps no index-only scan would be chosen.
  */
-export async function seedCompanies(c: pg.Client, companies: { companyId: string; userId: string; size: ScaleSize }[]): Promise<void> {
+export async function seedCompanies(
+  c: pg.Client,
+  companies: { companyId: string; userId: string; size: ScaleSize }[],
+  openTasksOf: { companyId: string; userId: string; tasks: number },
+): Promise<void> {
   const { rows: indexes } = await c.query<{ name: string; definition: string }>(
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes i
       WHERE schemaname = 'public' AND tablename = ANY($1)
@@ -109,6 +130,16 @@ export async function seedCompanies(c: pg.Client, companies: { companyId: string
   await c.query('SET synchronous_commit = off')
   for (const index of indexes) await c.query(`DROP INDEX ${index.name}`)
   for (const { companyId, userId, size } of companies) await seedCompany(c, companyId, userId, size)
+  await seedOpenTasksOf(c, openTasksOf.companyId, openTasksOf.userId, openTasksOf.tasks)
+  // The task totals the skipped triggers would have kept (tasks_counters_follow()).
+  await c.query(
+    `INSERT INTO task_counts (company_id, status, priority, n)
+     SELECT company_id, status, priority, count(*) FROM tasks GROUP BY 1, 2, 3`,
+  )
+  await c.query(
+    `INSERT INTO task_creator_counts (company_id, user_id, status, n)
+     SELECT company_id, created_by_user_id, status, count(*) FROM tasks WHERE created_by_user_id IS NOT NULL GROUP BY 1, 2, 3`,
+  )
   for (const index of indexes) await c.query(index.definition)
   await c.query("SET session_replication_role = 'origin'")
   // As autovacuum would leave them: statistics, and visibility maps for index-only scans.

@@ -17,6 +17,8 @@ interface Seeded {
   apiKey: string
   large: string
   small: string
+  /** The company where the caller created `sizes.scale.mine` open tasks. */
+  mine: string
 }
 
 /**
@@ -27,15 +29,15 @@ interface Seeded {
 function fingerprint(bench: Bench): string {
   const hash = createHash('sha256')
   hash.update(fs.readFileSync(path.join(ROOT, 'bench', 'workloads', 'scale-seed.ts')))
-  hash.update(JSON.stringify([bench.sizes.scale.large, bench.sizes.scale.small]))
+  hash.update(JSON.stringify([bench.sizes.scale.large, bench.sizes.scale.small, bench.sizes.scale.mine]))
   return hash.digest('hex')
 }
 
 async function existing(bench: Bench, print: string): Promise<Seeded | null> {
   try {
     return await withClient(databaseUrl(bench.pg, bench.db('scale')), async (c) => {
-      const row = (await c.query('SELECT api_key, large, small FROM bench_seed WHERE fingerprint = $1', [print])).rows[0]
-      return row ? { apiKey: row.api_key, large: row.large, small: row.small } : null
+      const row = (await c.query('SELECT api_key, large, small, mine FROM bench_seed WHERE fingerprint = $1', [print])).rows[0]
+      return row ? { apiKey: row.api_key, large: row.large, small: row.small, mine: row.mine } : null
     })
   } catch {
     return null // no such database, or not finished seeding
@@ -46,19 +48,24 @@ async function seed(bench: Bench, server: Child, url: string, print: string): Pr
   const who = await account(server.url, 'scale')
   const large = await createCompany(server.url, who.apiKey, 'Large company', 'BIG')
   const small = await createCompany(server.url, who.apiKey, 'Small company', 'SML')
+  const mine = await createCompany(server.url, who.apiKey, 'Filed by me', 'MINE')
   const { large: largeSize, small: smallSize } = bench.sizes.scale
   await withClient(url, async (c) => {
     bench.log(`workload 4: seeding ${largeSize.tasks} tasks, ${largeSize.auditEvents} audit events, ${largeSize.runs} runs`)
     const started = Date.now()
-    await seedCompanies(c, [
-      { companyId: large.id, userId: who.userId, size: largeSize },
-      { companyId: small.id, userId: who.userId, size: smallSize },
-    ])
+    await seedCompanies(
+      c,
+      [
+        { companyId: large.id, userId: who.userId, size: largeSize },
+        { companyId: small.id, userId: who.userId, size: smallSize },
+      ],
+      { companyId: mine.id, userId: who.userId, tasks: bench.sizes.scale.mine },
+    )
     bench.log(`workload 4: seeded in ${Math.round((Date.now() - started) / 1000)} s`)
-    await c.query('CREATE TABLE bench_seed (fingerprint text PRIMARY KEY, api_key text NOT NULL, large uuid NOT NULL, small uuid NOT NULL)')
-    await c.query('INSERT INTO bench_seed VALUES ($1, $2, $3, $4)', [print, who.apiKey, large.id, small.id])
+    await c.query('CREATE TABLE bench_seed (fingerprint text PRIMARY KEY, api_key text NOT NULL, large uuid NOT NULL, small uuid NOT NULL, mine uuid NOT NULL)')
+    await c.query('INSERT INTO bench_seed VALUES ($1, $2, $3, $4, $5)', [print, who.apiKey, large.id, small.id, mine.id])
   })
-  return { apiKey: who.apiKey, large: large.id, small: small.id }
+  return { apiKey: who.apiKey, large: large.id, small: small.id, mine: mine.id }
 }
 
 interface Endpoint {
@@ -119,16 +126,29 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
     seeded ??= await seed(bench, server, url, print)
     const headers = bearer(seeded.apiKey)
     const { seconds, connections } = bench.sizes.scale
-    const scenario = (p: string): Scenario =>
-      ({ mode: 'closed', base: server.url, connections, seconds, warmup: 0, warmupRequests: 3, requests: [{ method: 'GET', path: p, headers }], okStatus: 200 })
+    const scenario = (p: string, clients = connections): Scenario =>
+      ({ mode: 'closed', base: server.url, connections: clients, seconds, warmup: 0, warmupRequests: 3, requests: [{ method: 'GET', path: p, headers }], okStatus: 200 })
     const large = await probe(url, seeded.large)
     const small = await probe(url, seeded.small)
     bench.log(`workload 4: ${ENDPOINTS.length} endpoints, large and small company`)
     // Each endpoint on the large company, then on the small one, in one generator process.
-    const results = await runLoads(ENDPOINTS.flatMap((e) => [scenario(e.path(seeded!.large, large)), scenario(e.path(seeded!.small, small))]))
+    // Then the dashboard of the person who created the many open tasks against the small
+    // company's, with one reader and with `readers` at once.
+    const dashboard = (c: string) => `/api/companies/${c}/dashboard?days=30`
+    const { readers } = bench.sizes.scale
+    const pairs: { name: string; big: Scenario; base: Scenario }[] = [
+      ...ENDPOINTS.map((e) => ({ name: e.name, big: scenario(e.path(seeded!.large, large)), base: scenario(e.path(seeded!.small, small)) })),
+      { name: `dashboard, ${mineCount(bench)} open tasks of the caller`, big: scenario(dashboard(seeded.mine)), base: scenario(dashboard(seeded.small)) },
+      {
+        name: `dashboard, ${mineCount(bench)} open tasks of the caller, ${readers} readers`,
+        big: scenario(dashboard(seeded.mine), readers),
+        base: scenario(dashboard(seeded.small), readers),
+      },
+    ]
+    const results = await runLoads(pairs.flatMap((p) => [p.big, p.base]))
     const rows: string[][] = []
     const verdicts: Section['verdicts'] = []
-    for (const [i, e] of ENDPOINTS.entries()) {
+    for (const [i, e] of pairs.entries()) {
       const [big, base] = [results[2 * i], results[2 * i + 1]]
       const answered = big.errors === 0 && base.errors === 0
       const factor = big.p99 / base.p99
@@ -151,12 +171,17 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
           `small company: ${S.tasks.toLocaleString('en-US')} tasks, ${S.auditEvents.toLocaleString('en-US')} audit events, ${S.runs.toLocaleString('en-US')} runs, ${S.agents} agents, so that every list answers as many rows as in the large one and the comparison shows what size alone costs.`,
         `Runs created this month (what costs and month-to-date spend add up): ${large.monthRuns.toLocaleString('en-US')} in the large company, ${small.monthRuns.toLocaleString('en-US')} in the small one.`,
         `Both live in one database, seeded with generate_series (bench/workloads/scale-seed.ts) over 90 days of history${reused ? '; this run reused the database seeded by an earlier run from the same seed and sizes' : ''}.`,
+        `A third company holds ${mineCount(bench)} open tasks created by the caller and nothing else: the dashboard's "for you" (how many, how many blocked, the 5 newest) is read there and compared with the small company's dashboard, with one reader and with ${readers} at once (the p99 then includes queueing on two cores, in both companies alike).`,
         `${connections} connection, ${seconds} s per endpoint and company after 3 unmeasured requests (a cold cache is not the subject).`,
       ],
     }
   } finally {
     await server.stop()
   }
+}
+
+function mineCount(bench: Bench): string {
+  return bench.sizes.scale.mine.toLocaleString('en-US')
 }
 
 function notThere(a: LoadResult, b: LoadResult): boolean {

@@ -39,6 +39,31 @@ describe('the server process', () => {
     }
   }, 300_000)
 
+  it('on the embedded database, a kill -9 keeps every acknowledged write', async () => {
+    const dataDir = embeddedDataDir()
+    const first = await startServer({ DATA_DIR: dataDir })
+    const emails = Array.from({ length: 3 }, (_, i) => `kill9-${i}-${Date.now()}@example.test`)
+    try {
+      for (const email of emails) expect((await register(first.url, email)).status).toBe(201)
+    } finally {
+      // No chance to flush anything: what was acknowledged must already be on disk.
+      await first.stop('SIGKILL')
+    }
+    const second = await startServer({ DATA_DIR: dataDir })
+    try {
+      for (const email of emails) {
+        const login = await fetch(`${second.url}/api/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email, password: 'password123' }),
+        })
+        expect(login.status).toBe(200)
+      }
+    } finally {
+      await second.stop()
+    }
+  }, 300_000)
+
   it('a second process on the same DATA_DIR refuses with a clear message', async () => {
     const dataDir = embeddedDataDir()
     const first = await startServer({ DATA_DIR: dataDir })

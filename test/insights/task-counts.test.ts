@@ -120,3 +120,53 @@ it('count tasks created and completed per day through completions, reopening, ba
   expect(kept.at(-1)).toMatchObject({ created: 2, completed: 1 })
   expect(kept).toHaveLength(3)
 })
+
+async function creatorCountsFromTasks(companyId: string) {
+  return t.ctx.db.many<{ user_id: string; status: string; n: number }>(
+    `SELECT created_by_user_id AS user_id, status, count(*)::int AS n FROM tasks
+      WHERE company_id = $1 AND created_by_user_id IS NOT NULL
+      GROUP BY 1, 2 ORDER BY 1, 2`,
+    [companyId],
+  )
+}
+
+async function creatorCountsKept(companyId: string) {
+  return t.ctx.db.many<{ user_id: string; status: string; n: number }>(
+    `SELECT user_id, status, sum(n)::int AS n FROM task_creator_counts WHERE company_id = $1
+      GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 1, 2`,
+    [companyId],
+  )
+}
+
+it('count each person\'s tasks by status for the dashboard\'s "for you", through moves from many connections, a change of creator and deletes', async () => {
+  const user = await createUser(t.ctx)
+  const other = await createUser(t.ctx)
+  const company = await createCompany(t.app, user.token)
+  const base = `/api/companies/${company.id}`
+  const tasks = await Promise.all(Array.from({ length: 9 }, () => createTask(t.app, user.token, company.id)))
+  const move = (key: string, status: string) => call(t.app, 'PATCH', `${base}/tasks/${key}`, { token: user.token, body: { status } })
+  await Promise.all(tasks.map((task, i) => move(task.key, ['blocked', 'done', 'in_progress'][i % 3]!)))
+  // tasks 0, 3, 6 blocked; 1, 4, 7 done; 2, 5, 8 in progress. Task 8 changes hands, task 6 is deleted.
+  await t.ctx.db.query('UPDATE tasks SET created_by_user_id = $2 WHERE id = $1', [tasks[8]!.id, other.id])
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${tasks[6]!.key}`, { token: user.token })).status).toBe(204)
+  // The most recently updated open task comes first.
+  await call(t.app, 'PATCH', `${base}/tasks/${tasks[0]!.key}`, { token: user.token, body: { title: 'Touched last' } })
+
+  const kept = await creatorCountsKept(company.id)
+  expect(kept).toEqual(await creatorCountsFromTasks(company.id))
+  expect(kept.filter((row) => row.user_id === user.id)).toEqual([
+    { user_id: user.id, status: 'blocked', n: 2 },
+    { user_id: user.id, status: 'done', n: 3 },
+    { user_id: user.id, status: 'in_progress', n: 2 },
+  ])
+  expect(kept.filter((row) => row.user_id === other.id)).toEqual([{ user_id: other.id, status: 'in_progress', n: 1 }])
+
+  const dashboard = await call(t.app, 'GET', `${base}/dashboard`, { token: user.token })
+  expect(dashboard.status).toBe(200)
+  expect(dashboard.body.for_you.open_tasks).toBe(4)
+  expect(dashboard.body.for_you.blocked_tasks).toBe(2)
+  const recent = dashboard.body.for_you.recent as { key: string; updated_at: string }[]
+  expect(recent.map((task) => task.key).sort()).toEqual([tasks[0], tasks[2], tasks[3], tasks[5]].map((task) => task!.key).sort())
+  expect(recent[0]!.key).toBe(tasks[0]!.key)
+  expect(recent.map((task) => task.updated_at)).toEqual(recent.map((task) => task.updated_at).sort().reverse())
+})

@@ -286,7 +286,11 @@ describe('GET /runs', () => {
     expect((await list(`?agent_id=${a}`)).body.map((r: any) => r.id)).toEqual([ids[2], ids[0]])
     expect((await list(`?task_id=${task}`)).body.map((r: any) => r.id)).toEqual([ids[2]])
     expect((await list('?status=cancelled')).body.map((r: any) => r.id)).toEqual([ids[1]])
-    expect((await list('?status=cancelled&status=queued')).body).toHaveLength(3)
+    // Several statuses: merged newest first, the limit over all of them, other filters kept.
+    expect((await list('?status=cancelled&status=queued')).body.map((r: any) => r.id)).toEqual([...ids].reverse())
+    expect((await list('?status=queued&status=cancelled&limit=2')).body.map((r: any) => r.id)).toEqual([ids[2], ids[1]])
+    expect((await list(`?status=cancelled&status=queued&agent_id=${a}`)).body.map((r: any) => r.id)).toEqual([ids[2], ids[0]])
+    expect((await list('?status=failed&status=succeeded')).body).toEqual([])
     expect((await list('?limit=1')).body.map((r: any) => r.id)).toEqual([ids[2]])
     expect((await list('?limit=501')).status).toBe(422)
     expect((await list('?limit=0')).status).toBe(422)

@@ -16,8 +16,8 @@ const OPEN = `status NOT IN ('done', 'cancelled')`
  * The company dashboard (SPEC.md "Dashboard"). Every figure is read from an index range or
  * from totals kept by triggers: agents by status, tasks by status and priority (task_counts),
  * spend since the start of the UTC month and the daily series (run_totals, task_days), the
- * newest active runs (runs_status, per status), and the caller's own open tasks
- * (tasks_open_creator, tasks_created_by). The queries are independent and run side by side.
+ * newest active runs (runs_status, per status), and the caller's own open tasks (their
+ * totals in task_creator_counts, the newest of them from tasks_open_creator_recent). The queries are independent and run side by side.
  */
 export async function dashboard(db: Db, companyId: string, userId: string, days: number): Promise<Dashboard> {
   const now = new Date()
@@ -47,12 +47,15 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId],
     ),
     db.one<{ open: number; blocked: number }>(
-      `SELECT count(*)::int AS open, count(*) FILTER (WHERE status = 'blocked')::int AS blocked
-         FROM tasks WHERE created_by_user_id = $2 AND company_id = $1 AND ${OPEN}`,
+      // Kept by a trigger in slots (tasks_counters_follow()).
+      `SELECT coalesce(sum(n) FILTER (WHERE ${OPEN}), 0)::int AS open,
+              coalesce(sum(n) FILTER (WHERE status = 'blocked'), 0)::int AS blocked
+         FROM task_creator_counts WHERE company_id = $1 AND user_id = $2`,
       [companyId, userId],
     ),
     db.many<Task>(
-      `${TASK_SELECT} WHERE t.created_by_user_id = $2 AND t.company_id = $1 AND t.${OPEN}
+      // The first entries of tasks_open_creator_recent, whose predicate this WHERE repeats.
+      `${TASK_SELECT} WHERE t.company_id = $1 AND t.created_by_user_id = $2 AND t.${OPEN}
         ORDER BY t.updated_at DESC, t.id DESC LIMIT ${RECENT_TASKS}`,
       [companyId, userId],
     ),

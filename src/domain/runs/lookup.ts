@@ -13,19 +13,24 @@ export interface RunFilter {
  * Runs newest first, without transcripts. Every filter combination is served by an index that
  * ends in created_at DESC (runs_list, runs_agent, runs_task, runs_status), so the newest
  * `limit` rows are read from the index and nothing else of a long history is touched.
+ * Several statuses are one branch per status, each the newest `limit` of its runs_status
+ * range, merged: `status = ANY(...)` gives no order, so it read and sorted every run of those
+ * statuses (nine in ten of a company's runs for succeeded + failed).
  */
 export async function listRuns(q: Queryable, companyId: string, filter: RunFilter): Promise<Run[]> {
   const params: unknown[] = [companyId]
   const where = ['company_id = $1']
   if (filter.agent_id) where.push(`agent_id = $${params.push(filter.agent_id)}`)
   if (filter.task_id) where.push(`task_id = $${params.push(filter.task_id)}`)
-  const statuses = filter.status ? [...new Set(filter.status)] : []
-  // One status is an equality so runs_status gives the order; several need ANY.
-  if (statuses.length === 1) where.push(`status = $${params.push(statuses[0])}`)
-  else if (statuses.length > 1) where.push(`status = ANY($${params.push(statuses)}::text[])`)
+  const limit = `$${params.push(filter.limit)}`
+  const statuses = filter.status ? [...new Set(filter.status)] : [undefined]
+  const branches = statuses.map((status) => {
+    const conditions = status === undefined ? where : [...where, `status = $${params.push(status)}`]
+    return `SELECT ${runColumns()} FROM runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+  })
+  if (branches.length === 1) return q.many<Run>(branches[0]!, params)
   return q.many<Run>(
-    `SELECT ${runColumns()} FROM runs WHERE ${where.join(' AND ')}
-      ORDER BY created_at DESC, id DESC LIMIT $${params.push(filter.limit)}`,
+    `SELECT * FROM (${branches.map((b) => `(${b})`).join(' UNION ALL ')}) r ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
     params,
   )
 }

@@ -364,6 +364,17 @@ CREATE TABLE task_counts (
 ALTER TABLE task_counts ADD CONSTRAINT task_counts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE task_counts ADD CONSTRAINT task_counts_pkey PRIMARY KEY (company_id, status, priority, slot);
 
+CREATE TABLE task_creator_counts (
+  company_id uuid NOT NULL,
+  user_id uuid NOT NULL,
+  status text NOT NULL,
+  slot smallint NOT NULL DEFAULT 0,
+  n integer NOT NULL DEFAULT 0
+);
+ALTER TABLE task_creator_counts ADD CONSTRAINT task_creator_counts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE task_creator_counts ADD CONSTRAINT task_creator_counts_pkey PRIMARY KEY (company_id, user_id, status, slot);
+ALTER TABLE task_creator_counts ADD CONSTRAINT task_creator_counts_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
 CREATE TABLE task_days (
   company_id uuid NOT NULL,
   day date NOT NULL,
@@ -416,7 +427,7 @@ CREATE INDEX tasks_description_trgm ON public.tasks USING gin (description gin_t
 CREATE INDEX tasks_goal ON public.tasks USING btree (goal_id, status) WHERE (goal_id IS NOT NULL);
 CREATE INDEX tasks_list ON public.tasks USING btree (company_id, sort_order, number DESC);
 CREATE INDEX tasks_open_assignee ON public.tasks USING btree (assignee_agent_id) WHERE (status <> ALL (ARRAY['done'::text, 'cancelled'::text]));
-CREATE INDEX tasks_open_creator ON public.tasks USING btree (created_by_user_id, company_id, status) WHERE (status <> ALL (ARRAY['done'::text, 'cancelled'::text]));
+CREATE INDEX tasks_open_creator_recent ON public.tasks USING btree (company_id, created_by_user_id, updated_at DESC, id DESC) WHERE (status <> ALL (ARRAY['done'::text, 'cancelled'::text]));
 CREATE INDEX tasks_parent ON public.tasks USING btree (parent_id, sort_order, number DESC) WHERE (parent_id IS NOT NULL);
 CREATE INDEX tasks_project ON public.tasks USING btree (project_id, sort_order, number DESC) WHERE (project_id IS NOT NULL);
 CREATE INDEX tasks_routine ON public.tasks USING btree (routine_id) WHERE (routine_id IS NOT NULL);
@@ -425,7 +436,7 @@ CREATE INDEX tasks_title_trgm ON public.tasks USING gin (title gin_trgm_ops);
 CREATE CONSTRAINT TRIGGER tasks_counted AFTER INSERT OR DELETE ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tasks_counters_follow();
 CREATE TRIGGER tasks_delete_moves_run_totals BEFORE DELETE ON public.tasks FOR EACH ROW WHEN ((old.project_id IS NOT NULL)) EXECUTE FUNCTION tasks_move_run_totals();
 CREATE TRIGGER tasks_project_moves_run_totals AFTER UPDATE OF project_id ON public.tasks FOR EACH ROW WHEN ((old.project_id IS DISTINCT FROM new.project_id)) EXECUTE FUNCTION tasks_move_run_totals();
-CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at))) EXECUTE FUNCTION tasks_counters_follow();
+CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at, created_by_user_id ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at) OR (old.created_by_user_id IS DISTINCT FROM new.created_by_user_id))) EXECUTE FUNCTION tasks_counters_follow();
 
 CREATE TABLE users (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -730,15 +741,18 @@ DECLARE
   -- The connection's slot of task_counts.
   my_slot smallint := pg_backend_pid() % 16;
   counts boolean := true;
+  creators boolean := true;
   days boolean := true;
 BEGIN
   -- A company being deleted takes its counters with it.
   IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM companies WHERE id = OLD.company_id) THEN RETURN NULL; END IF;
   IF TG_OP = 'UPDATE' THEN
     counts := OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority;
+    creators := OLD.status IS DISTINCT FROM NEW.status OR OLD.created_by_user_id IS DISTINCT FROM NEW.created_by_user_id;
     days := OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at;
   END IF;
-  -- task_counts rows before task_days rows in every transaction, so two cannot wait on each other.
+  -- task_counts rows, then task_creator_counts rows, then task_days rows in every transaction,
+  -- so two cannot wait on each other.
   IF TG_OP IN ('UPDATE', 'DELETE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (OLD.company_id, OLD.status, OLD.priority, my_slot, -1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n - 1;
@@ -746,6 +760,15 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (NEW.company_id, NEW.status, NEW.priority, my_slot, 1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n + 1;
+  END IF;
+  -- Slotted like task_counts: one person creating tasks from many connections at once.
+  IF TG_OP IN ('UPDATE', 'DELETE') AND creators AND OLD.created_by_user_id IS NOT NULL THEN
+    INSERT INTO task_creator_counts AS c (company_id, user_id, status, slot, n) VALUES (OLD.company_id, OLD.created_by_user_id, OLD.status, my_slot, -1)
+    ON CONFLICT (company_id, user_id, status, slot) DO UPDATE SET n = c.n - 1;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND creators AND NEW.created_by_user_id IS NOT NULL THEN
+    INSERT INTO task_creator_counts AS c (company_id, user_id, status, slot, n) VALUES (NEW.company_id, NEW.created_by_user_id, NEW.status, my_slot, 1)
+    ON CONFLICT (company_id, user_id, status, slot) DO UPDATE SET n = c.n + 1;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') AND days THEN
     UPDATE task_days SET created = created - 1 WHERE company_id = OLD.company_id AND day = (OLD.created_at AT TIME ZONE 'UTC')::date;
