@@ -1,4 +1,3 @@
-import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/api/app.ts'
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
@@ -6,6 +5,7 @@ import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
 import { call, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testConfig, testDb } from '../helpers.ts'
+import { pgProxy } from '../pg-proxy.ts'
 
 describe('the Db interface', () => {
   it('runs queries, one/many, and rolls a failed transaction back', async () => {
@@ -84,30 +84,6 @@ describe('migrations', () => {
   })
 })
 
-/** A TCP proxy to PostgreSQL that the test can cut and restore, to play an outage. */
-function pgProxy(target: URL) {
-  const sockets = new Set<net.Socket>()
-  let server: net.Server
-  const start = (port = 0) =>
-    new Promise<number>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port || 5432), target.hostname)
-        for (const s of [client, upstream]) {
-          sockets.add(s)
-          s.on('close', () => sockets.delete(s))
-          s.on('error', () => {})
-        }
-        client.pipe(upstream).pipe(client)
-      })
-      server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port))
-    })
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy()
-      server.close(() => resolve())
-    })
-  return { start, stop }
-}
 
 describe.runIf(TEST_DATABASE_URL)('PostgreSQL outage', () => {
   it('answers 503 "database: unreachable" while the server is gone and recovers without a restart', async () => {

@@ -1,38 +1,14 @@
 // The database going away under a running API: the process stays up, every route answers at
 // once in the envelope, and service returns by itself. (The fault suite, test/faults/, does the
 // same by stopping and starting a real PostgreSQL server.)
-import net from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/api/app.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
 import { call, createUser, fileDatabaseUrl, TEST_DATABASE_URL, testConfig } from '../helpers.ts'
+import { pgProxy } from '../pg-proxy.ts'
 
-/** A TCP proxy to PostgreSQL that the test can cut (every connection dropped) and restore. */
-function pgProxy(target: URL) {
-  const sockets = new Set<net.Socket>()
-  let server: net.Server
-  const start = (port = 0) =>
-    new Promise<number>((resolve) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(Number(target.port || 5432), target.hostname)
-        for (const s of [client, upstream]) {
-          sockets.add(s)
-          s.on('close', () => sockets.delete(s))
-          s.on('error', () => {})
-        }
-        client.pipe(upstream).pipe(client)
-      })
-      server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port))
-    })
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy()
-      server.close(() => resolve())
-    })
-  return { start, stop }
-}
 
 describe.runIf(TEST_DATABASE_URL)('the database going away', () => {
   it('a connection lost inside a transaction fails that transaction, not the process; routes answer 503 at once; service returns', async () => {
