@@ -3,7 +3,7 @@ import { isUuid } from '../server/http/guards.ts'
 import {
   addMember, MEMBER_ROLES, MemberError, type MemberRole, removeMember, setMemberRole,
 } from '../domain/companies/members.ts'
-import type { AdminCommand } from './admin.ts'
+import type { AdminCommand } from './admin-command.ts'
 
 // `shopfloor admin members add|remove|role COMPANY_ID EMAIL [owner|admin|member]`: the API has
 // no endpoint for members, so operators manage them here. Each change is one transaction with

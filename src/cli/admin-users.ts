@@ -1,6 +1,6 @@
 import type { Queryable } from '../server/db/db.ts'
 import { normalizeEmail } from '../domain/accounts/users.ts'
-import type { AdminCommand } from './admin.ts'
+import type { AdminCommand } from './admin-command.ts'
 
 // `shopfloor admin users deactivate|activate EMAIL`. The API has no endpoint for this.
 // A deactivated account cannot sign in (ACCOUNT_INACTIVE) and every credential it holds

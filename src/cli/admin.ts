@@ -1,13 +1,11 @@
+import type { AdminCommand } from './admin-command.ts'
 import { loadConfig } from '../server/config.ts'
-import type { Db } from '../server/db/db.ts'
 import { migrate } from '../server/db/migrate.ts'
 import { openDatabase } from '../server/db/open.ts'
 
 // Operator commands that act on the database directly (the API has no endpoints for them).
 // They use the same DATABASE_URL / DATA_DIR as the server. With the embedded database the
 // server must be stopped first: the folder lock allows one process at a time.
-
-export type AdminCommand = (db: Db, args: string[], out: (line: string) => void) => Promise<number>
 
 /** Subcommands by group; each group lives in its own file and registers here. */
 const GROUPS: Record<string, () => Promise<Record<string, AdminCommand>>> = {

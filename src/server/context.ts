@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import type { Authenticated } from './auth/authenticate.ts'
 import type { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { Db } from './db/db.ts'
@@ -13,7 +14,7 @@ export interface AppContext {
   db: Db
   bus: EventBus
   /** Resolved credentials, forgotten whenever one changes (auth/credential-cache.ts). */
-  credentials: CredentialCache
+  credentials: CredentialCache<Authenticated>
   log: Logger
   dbState: DbState
 }

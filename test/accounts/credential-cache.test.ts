@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { addMember, removeMember } from '../../src/domain/companies/members.ts'
-import { type AuthContext, authenticate } from '../../src/server/auth/authenticate.ts'
+import { type Authenticated, type AuthContext, authenticate } from '../../src/server/auth/authenticate.ts'
 import { CredentialCache } from '../../src/server/auth/credential-cache.ts'
 import type { Db, Queryable } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
@@ -35,9 +35,9 @@ function counted(db: Queryable) {
 }
 
 /** A context whose cache is its own, and its statement counter. */
-function authContext(): { ctx: AuthContext; counter: { statements: number }; cache: CredentialCache } {
+function authContext(): { ctx: AuthContext; counter: { statements: number }; cache: CredentialCache<Authenticated> } {
   const { queryable, counter } = counted(t.ctx.db)
-  const cache = new CredentialCache(t.ctx.db)
+  const cache = new CredentialCache<Authenticated>(t.ctx.db)
   return { ctx: { db: queryable, config: t.ctx.config, credentials: cache }, counter, cache }
 }
 

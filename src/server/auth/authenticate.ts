@@ -45,7 +45,7 @@ export interface Authenticated {
 export interface AuthContext {
   db: Queryable
   config: { jwtSecret: string }
-  credentials: CredentialCache
+  credentials: CredentialCache<Authenticated>
 }
 
 /**
@@ -69,7 +69,7 @@ export async function authenticate(ctx: AuthContext, credential: string, company
   return cached(ctx.credentials, `session ${claims.sub} ${claims.iat} ${companyId}`, () => authenticateSession(ctx.db, claims, companyId))
 }
 
-async function cached(cache: CredentialCache, key: string, lookup: () => Promise<{ answer: Authenticated; until?: number }>): Promise<Authenticated> {
+async function cached(cache: CredentialCache<Authenticated>, key: string, lookup: () => Promise<{ answer: Authenticated; until?: number }>): Promise<Authenticated> {
   const hit = cache.get(key)
   if (hit) return hit
   const version = cache.version

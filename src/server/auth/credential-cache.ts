@@ -1,5 +1,4 @@
 import type { Db, Listener } from '../db/db.ts'
-import type { Authenticated } from './authenticate.ts'
 
 /** Notified by the triggers that call notify_credentials_changed() (db/functions/) when a key, a user or a membership changes. */
 export const CREDENTIALS_CHANNEL = 'credentials_changed'
@@ -21,15 +20,15 @@ const MAX_ENTRIES = 10_000
  * While the listening connection is down nothing is kept or served. A lookup that began
  * before a change is not kept (the generation moved), so an older answer cannot outlive it.
  */
-export class CredentialCache {
-  private entries = new Map<string, { value: Authenticated; until: number }>()
+export class CredentialCache<T> {
+  private entries = new Map<string, { value: T; until: number }>()
   private generation = 0
   private listener: Listener | null = null
 
   constructor(private readonly db: Db) {}
 
   /** The answer kept for key, if it is still good. Starts listening on first use. */
-  get(key: string): Authenticated | undefined {
+  get(key: string): T | undefined {
     this.listener ??= this.db.listen(CREDENTIALS_CHANNEL, () => this.clear())
     const entry = this.entries.get(key)
     if (!entry) return undefined
@@ -44,7 +43,7 @@ export class CredentialCache {
   }
 
   /** Keeps a lookup's answer, unless anything changed since it began; at most until `until` (ms). */
-  remember(key: string, version: number, value: Authenticated, until = Infinity): void {
+  remember(key: string, version: number, value: T, until = Infinity): void {
     if (version !== this.generation || !this.listener?.live) return
     if (this.entries.size >= MAX_ENTRIES) this.entries.clear()
     this.entries.set(key, { value, until: Math.min(until, Date.now() + TTL_MS) })

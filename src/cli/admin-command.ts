@@ -1,0 +1,4 @@
+import type { Db } from '../server/db/db.ts'
+
+/** One operator subcommand (`shopfloor admin GROUP ACTION ...`): its exit code. */
+export type AdminCommand = (db: Db, args: string[], out: (line: string) => void) => Promise<number>
