@@ -101,3 +101,10 @@ export const useDeliveries = (cid: string, webhookId: string, enabled = true) =>
     refetchInterval: 3_000,
   })
 export const useTemplates = () => useQuery({ queryKey: ['templates'], queryFn: () => api.companies.templates(), staleTime: Infinity })
+// A task's own audit events (status and assignee changes on its timeline); every live event
+// marks the activity stale (stale.ts), so they follow changes as they happen.
+export const useTaskChanges = (cid: string, taskId: string) =>
+  useQuery({
+    queryKey: keys.company(cid, 'activity', 'task', taskId),
+    queryFn: () => api.insights.activity(cid, { entity_type: 'task', entity_id: taskId, limit: 200 }),
+  })
