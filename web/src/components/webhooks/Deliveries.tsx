@@ -30,7 +30,9 @@ function DeliveryRow({ companyId, webhookId, delivery }: { companyId: string; we
     mutationFn: () => api.webhooks.retry(companyId, webhookId, delivery.id),
     onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'webhooks', webhookId, 'deliveries') }),
   })
-  const response = delivery.last_status_code !== null ? `HTTP ${delivery.last_status_code}` : delivery.last_error
+  const code = delivery.last_status_code !== null ? `HTTP ${delivery.last_status_code}` : null
+  // The error says more than the code only when it is not just the code again ("HTTP 500").
+  const error = delivery.last_error && delivery.last_error !== code ? delivery.last_error : null
   return (
     <tr aria-label={delivery.type}>
       <td>
@@ -40,8 +42,9 @@ function DeliveryRow({ companyId, webhookId, delivery }: { companyId: string; we
       <td><Badge value={delivery.status} /></td>
       <td>{delivery.attempts}</td>
       <td className="small">
-        {response ?? <span className="muted">Not tried yet</span>}
-        {delivery.last_status_code !== null && delivery.last_error && <div className="muted">{delivery.last_error}</div>}
+        {code}
+        {error && <div className={code ? 'muted' : undefined}>{error}</div>}
+        {!code && !error && <span className="muted">Not tried yet</span>}
         {delivery.last_attempt_at && <div className="muted" title={format.dateTime(delivery.last_attempt_at)}>{format.relative(delivery.last_attempt_at)}</div>}
       </td>
       <td className="hide-phone small muted" title={format.dateTime(delivery.next_attempt_at)}>
