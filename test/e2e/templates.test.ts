@@ -59,7 +59,7 @@ describe('companies from templates and files', () => {
     await page.getByRole('heading', { name: 'Get Software Studio working' }).waitFor()
     expect(page.url()).toMatch(/\/c\/[0-9a-f-]+\/start$/)
     // The team is hired already: the guided start goes on with the runner.
-    await page.getByRole('listitem', { name: 'Hire the first agent' }).getByText('Ada works with').waitFor()
+    await expect.poll(() => page.getByRole('listitem', { name: 'Hire the first agent' }).getAttribute('data-state')).toBe('done')
     const companyId = openedCompany()
     await page.goto(`${server.url}/c/${companyId}/agents`)
     for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Barbara']) await page.getByRole('link', { name, exact: true }).first().waitFor()
