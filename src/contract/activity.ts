@@ -3,13 +3,16 @@ import { OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
 
 // The audit trail, newest first, paged by `before` (a row's created_at, unique per company).
 
-export const ENTITY_TYPES = ['company', 'agent', 'task', 'comment', 'goal', 'project', 'routine', 'run', 'approval'] as const
+export const ENTITY_TYPES = ['company', 'agent', 'task', 'comment', 'goal', 'project', 'routine', 'run', 'approval', 'member', 'webhook'] as const
 export type EntityType = (typeof ENTITY_TYPES)[number]
 
 export const ActivityQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   /** A row's created_at; like every timestamp, one without an offset is read as UTC. */
   before: Type.Optional(Type.String({ format: 'iso-date-time' })),
+  /** With `entity_id`: only the events of that one record, such as a task's status and assignee changes. */
+  entity_type: Type.Optional(StringEnum([...ENTITY_TYPES], { description: 'Only events of this record type; needs entity_id' })),
+  entity_id: Type.Optional(Type.String({ format: 'uuid', description: 'Only events of this record; needs entity_type' })),
 })
 export type ActivityQuery = Static<typeof ActivityQuery>
 

@@ -43,6 +43,8 @@ export const WebhookDelivery = Type.Object({
   attempts: Type.Integer(),
   last_status_code: Type.Union([Type.Integer(), Type.Null()]),
   last_error: Nullable(Type.String()),
+  /** When the last attempt ended (its response code or error above); null before the first. */
+  last_attempt_at: Nullable(Type.String()),
   next_attempt_at: Nullable(Type.String()),
   delivered_at: Nullable(Type.String()),
   created_at: Type.String(),

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { recordAudit } from '../../src/domain/audit/record.ts'
 import { write } from '../../src/server/db/write.ts'
-import { createCompany, createTask } from '../fixtures.ts'
+import { createCompany, createTask, hireAgent } from '../fixtures.ts'
 import { call, createUser, type TestApp, type TestUser, testApp } from '../helpers.ts'
 
 let t: TestApp
@@ -138,5 +138,65 @@ describe('GET /activity', () => {
     expect(new Set(expected).size).toBe(expected.length)
     expect(expected.length).toBeGreaterThanOrEqual(41)
     expect(await walk(user, company.id, 6)).toEqual(expected)
+  })
+
+  it("answers one record's events with entity_type and entity_id, paged with before", async () => {
+    const user = await createUser(t.ctx, 'Mover')
+    const company = await createCompany(t.app, user.token)
+    const agent = await hireAgent(t.app, user.token, company.id, { name: 'Grace' })
+    const task = await createTask(t.app, user.token, company.id, { title: 'Followed' })
+    const other = await createTask(t.app, user.token, company.id, { title: 'Noise' })
+    const patch = (id: string, body: object) => call(t.app, 'PATCH', `/api/companies/${company.id}/tasks/${id}`, { token: user.token, body })
+    for (const status of ['in_progress', 'in_review', 'done']) {
+      expect((await patch(task.id, { status })).status).toBe(200)
+      expect((await patch(other.id, { status })).status).toBe(200)
+    }
+    expect((await patch(task.id, { assignee_agent_id: agent.id })).status).toBe(200)
+
+    const forTask = `?entity_type=task&entity_id=${task.id}`
+    const all = await page(user, company.id, forTask)
+    expect(all.status).toBe(200)
+    expect(all.body.map((e: any) => e.verb)).toEqual(['updated', 'moved', 'moved', 'moved', 'created'])
+    expect(all.body.every((e: any) => e.entity_type === 'task' && e.entity_id === task.id)).toBe(true)
+    expect(all.body[0].changes).toEqual({ assignee_agent_id: [null, agent.id] })
+    expect(all.body[1].changes).toEqual({ status: ['in_review', 'done'] })
+
+    // Paged by before, within the record's events only.
+    const first = await page(user, company.id, `${forTask}&limit=2`)
+    const rest = await page(user, company.id, `${forTask}&limit=10&before=${encodeURIComponent(first.body[1].created_at)}`)
+    expect([...first.body, ...rest.body].map((e: any) => e.id)).toEqual(all.body.map((e: any) => e.id))
+    // Another company's record reads as nothing, not as that company's events.
+    const stranger = await createUser(t.ctx)
+    const elsewhere = await createCompany(t.app, stranger.token)
+    expect((await page(stranger, elsewhere.id, forTask)).body).toEqual([])
+  })
+
+  it('refuses entity_type without entity_id and the reverse, and unknown values, with 422', async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    const id = company.id
+    for (const [q, field] of [[`?entity_type=task`, 'entity_id'], [`?entity_id=${id}`, 'entity_type'], [`?entity_type=ship&entity_id=${id}`, 'entity_type'], ['?entity_type=task&entity_id=ENG-1', 'entity_id']]) {
+      const r = await page(user, company.id, q)
+      expect(r.status, q).toBe(422)
+      expect(r.body.error.code).toBe('VALIDATION_ERROR')
+      expect(r.body.error.message, q).toContain(field)
+    }
+  })
+
+  it("reads one record's events from the (company, entity, created_at) index", async () => {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    const plan = await write(t.ctx, async (tx) => {
+      // Tables this small are read whole otherwise; what matters is which index serves the query.
+      await tx.query('SET LOCAL enable_seqscan = off')
+      const rows = await tx.many<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT id FROM audit_events WHERE company_id = $1 AND entity_type = 'task' AND entity_id = $1
+          AND created_at < now() ORDER BY created_at DESC LIMIT 50`,
+        [company.id],
+      )
+      return rows.map((r) => r['QUERY PLAN']).join('\n')
+    })
+    expect(plan).toContain('audit_events_record')
+    expect(plan).not.toMatch(/Sort/)
   })
 })

@@ -1,11 +1,13 @@
 // A run seen live on its task's page: a real `shopfloor runner` process runs an agent command that
 // works for a few seconds (prints its reasoning line by line, calls a tool, reports usage), and the
-// task page's timeline shows the transcript growing while the run runs, then its outcome.
+// task page's timeline shows the transcript growing while the run runs, then its outcome, with the
+// task's status and assignee changes among them.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
+import { humanize } from '../../web/src/lib/format.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
@@ -92,5 +94,20 @@ describe('a live run on the task page', () => {
     await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
     await run.getByText('on laptop-1').waitFor()
+
+    // Status and assignee changes from the audit, among the runs, in names: the assignment made
+    // through the API, the claim moving the task to in progress, then a status change made now
+    // through the API showing up live.
+    await timeline.getByRole('listitem', { name: 'Ada Lovelace assigned it to Grace' }).waitFor()
+    await timeline.getByRole('listitem', { name: 'Shopfloor moved it from Todo to In progress' }).waitFor()
+    const before = (await client.tasks.get(companyId, task.id)).status
+    const after = before === 'done' ? 'cancelled' : 'done'
+    await client.tasks.update(companyId, task.id, { status: after })
+    await timeline.getByRole('listitem', { name: `Ada Lovelace moved it from ${humanize(before)} to ${humanize(after)}` }).waitFor()
+    const order = await timeline.locator('ol.timeline > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
+    expect(order).toContain('Run of Grace')
+    expect(order.at(-1)).toBe(`Ada Lovelace moved it from ${humanize(before)} to ${humanize(after)}`)
+    fs.mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-timeline.png'), fullPage: true })
   })
 })

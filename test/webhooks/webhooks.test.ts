@@ -220,6 +220,7 @@ describe('delivery', () => {
     expect(log.status).toBe(200)
     expect(log.body[0]).toMatchObject({ id: row.id, event_id: row.event_id, type: 'task.created', status: 'delivered', attempts: 2, last_status_code: 200, last_error: null, next_attempt_at: null })
     expect(log.body[0].delivered_at).toBeTruthy()
+    expect(new Date(log.body[0].last_attempt_at).getTime()).toBe(new Date(row.last_attempt_at).getTime())
   })
 
   it('spaces retries 5 s, 1 min, 5 min, 30 min, 2 h, then 4 h, gives up after 24 h, and a retry sends it again', async () => {

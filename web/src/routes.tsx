@@ -76,6 +76,7 @@ const companyRoutes = [
     component: page(() => import('./pages/CostsPage.tsx'), 'CostsPage'),
   }),
   createRoute({ ...at('runners'), component: page(() => import('./pages/RunnersPage.tsx'), 'RunnersPage') }),
+  createRoute({ ...at('webhooks'), component: page(() => import('./pages/WebhooksPage.tsx'), 'WebhooksPage') }),
   createRoute({ ...at('activity'), component: page(() => import('./pages/ActivityPage.tsx'), 'ActivityPage') }),
   createRoute({ ...at('settings'), component: page(() => import('./pages/CompanySettingsPage.tsx'), 'CompanySettingsPage') }),
 ] as const

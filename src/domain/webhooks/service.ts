@@ -85,7 +85,7 @@ export async function deleteWebhook(tx: Tx, companyId: string, webhookId: string
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'webhook', entityId: webhookId, label: row.url })
 }
 
-const DELIVERY_COLUMNS = `id, event_id, type, status, attempts, last_status_code, last_error,
+const DELIVERY_COLUMNS = `id, event_id, type, status, attempts, last_status_code, last_error, last_attempt_at,
   CASE WHEN status = 'pending' THEN next_attempt_at END AS next_attempt_at, delivered_at, created_at`
 
 /** The delivery log of a subscription, newest first. */

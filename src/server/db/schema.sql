@@ -114,6 +114,7 @@ ALTER TABLE audit_events ADD CONSTRAINT audit_events_actor_type_check CHECK ((ac
 ALTER TABLE audit_events ADD CONSTRAINT audit_events_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE audit_events ADD CONSTRAINT audit_events_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX audit_events_page ON public.audit_events USING btree (company_id, created_at DESC);
+CREATE INDEX audit_events_record ON public.audit_events USING btree (company_id, entity_type, entity_id, created_at DESC);
 
 CREATE TABLE companies (
   id uuid NOT NULL DEFAULT gen_random_uuid(),

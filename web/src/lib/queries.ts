@@ -88,3 +88,23 @@ export const useDashboard = (cid: string, days: 7 | 14 | 30) =>
   useQuery({ queryKey: keys.company(cid, 'dashboard', days), queryFn: () => api.insights.dashboard(cid, { days }), refetchInterval: POLL_MS })
 export const useCosts = (cid: string, month: string) =>
   useQuery({ queryKey: keys.company(cid, 'costs', month), queryFn: () => api.insights.costs(cid, { month }) })
+
+// Webhooks are not on the event stream (a delivery is not an event): the list refetches now and
+// then, and an open delivery log every few seconds, so attempts and retries show as they happen.
+export const useWebhooks = (cid: string, enabled = true) =>
+  useQuery({ queryKey: keys.company(cid, 'webhooks'), queryFn: () => api.webhooks.list(cid), enabled, refetchInterval: 15_000 })
+export const useDeliveries = (cid: string, webhookId: string, enabled = true) =>
+  useQuery({
+    queryKey: keys.company(cid, 'webhooks', webhookId, 'deliveries'),
+    queryFn: () => api.webhooks.deliveries(cid, webhookId, { limit: 20 }),
+    enabled,
+    refetchInterval: 3_000,
+  })
+export const useTemplates = () => useQuery({ queryKey: ['templates'], queryFn: () => api.companies.templates(), staleTime: Infinity })
+// A task's own audit events (status and assignee changes on its timeline); every live event
+// marks the activity stale (stale.ts), so they follow changes as they happen.
+export const useTaskChanges = (cid: string, taskId: string) =>
+  useQuery({
+    queryKey: keys.company(cid, 'activity', 'task', taskId),
+    queryFn: () => api.insights.activity(cid, { entity_type: 'task', entity_id: taskId, limit: 200 }),
+  })

@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Company } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
@@ -19,6 +20,7 @@ export function CompanySettingsPage() {
       <ErrorText error={company.error} />
       {company.data && <CompanyForm company={company.data} key={company.data.id} />}
       {company.data && <People company={company.data} />}
+      {company.data && <Integrations company={company.data} />}
     </>
   )
 }
@@ -51,5 +53,33 @@ function CompanyForm({ company }: { company: Company }) {
         <button className="primary" type="submit" disabled={submit.pending}>Save</button>
       </fieldset>
     </form>
+  )
+}
+
+/** Where the company's data goes out: webhooks (owners and admins), and the export file (any member). */
+function Integrations({ company }: { company: Company }) {
+  const download = useSubmit(async () => {
+    const document = await api.companies.export(company.id)
+    const url = URL.createObjectURL(new Blob([JSON.stringify(document, null, 2)], { type: 'application/json' }))
+    const link = Object.assign(window.document.createElement('a'), { href: url, download: `${company.task_prefix.toLowerCase()}-company-${new Date().toISOString().slice(0, 10)}.json` })
+    link.click()
+    URL.revokeObjectURL(url)
+  })
+  return (
+    <section className="panel" aria-label="Integrations and data">
+      <h2>Integrations and data</h2>
+      <p>
+        <Link to="/c/$companyId/webhooks" params={{ companyId: company.id }}>Webhooks</Link>
+        <span className="muted"> — tell other systems about every change, as signed HTTP requests (owners and admins).</span>
+      </p>
+      <ErrorText error={download.error} />
+      <div className="row">
+        <button onClick={() => void download.onSubmit()} disabled={download.pending}>Export</button>
+        <span className="muted small">
+          A JSON file of the company's settings, agents, goals, projects, routines and tasks with comments (no runs, activity, keys
+          or secrets), to import as a new company from the new-company page.
+        </span>
+      </div>
+    </section>
   )
 }

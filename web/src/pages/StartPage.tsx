@@ -1,12 +1,15 @@
-// The guided start after creating a company: hire the first agent (its CLI picked by product
-// name), connect a runner (an API key made on request, the exact command with a copy button, and
-// a live wait until the runner shows up, naming the CLIs it found), then give the agent a task.
-// Every step can be skipped; the dashboard shows what is left.
+// The guided start after creating a company: while it is still empty it may give way to one made
+// from a template; hire the first agent (its CLI picked by product name), connect a runner (an API
+// key made on request, the exact command with a copy button, and a live wait until the runner
+// shows up, naming the CLIs it found), then give the agent a task. Every step can be skipped; the
+// dashboard shows what is left.
 import { useQueryClient } from '@tanstack/react-query'
-import { Link } from '@tanstack/react-router'
+import { Link, useNavigate } from '@tanstack/react-router'
 import { type ReactNode, useState } from 'react'
 import type { Agent, Task } from '#src/client/types.ts'
+import { CopyField } from '../components/CopyField.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
+import { TemplatePicker } from '../components/company/TemplatePicker.tsx'
 import { Field } from '../components/form.tsx'
 import { ADAPTER_NAMES, adapterLabel } from '../lib/adapters.ts'
 import { api } from '../lib/api.ts'
@@ -27,6 +30,7 @@ export function StartPage() {
       <ol className="steps">
         <Step n={1} title="Name the company" done>
           <p className="muted">{company.data?.name} · task keys start with {company.data?.task_prefix}.</p>
+          {agents.data?.length === 0 && <TemplateOffer />}
         </Step>
         <Step n={2} title="Hire the first agent" done={progress.done('hire')} skipped={progress.skipped('hire')} onSkip={() => progress.skip('hire')}>
           {firstAgent ? <p>{firstAgent.name} works with {adapterLabel(firstAgent.adapter)}.</p> : <HireStep companyId={companyId} />}
@@ -56,6 +60,19 @@ function Step({ n, title, done, skipped, onSkip, children }: { n: number; title:
   )
 }
 
+/** While the company is empty: a ready team instead, as a new company (this one stays as it is). */
+function TemplateOffer() {
+  const navigate = useNavigate()
+  const [open, setOpen] = useState(false)
+  if (!open) return <button className="link small" onClick={() => setOpen(true)}>Rather start from a template?</button>
+  return (
+    <>
+      <p className="small">A template makes a new company with its team, goals and routines, and opens it here; this empty one stays in the company list.</p>
+      <TemplatePicker onImported={(made) => navigate({ to: '/c/$companyId/start', params: { companyId: made.id } })} />
+    </>
+  )
+}
+
 function HireStep({ companyId }: { companyId: string }) {
   const client = useQueryClient()
   const form = useForm({ name: '', adapter: 'agent_cli_1' })
@@ -80,18 +97,9 @@ function HireStep({ companyId }: { companyId: string }) {
 function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }) {
   const runners = useRunners(companyId)
   const [key, setKey] = useState<string | null>(null)
-  const [copied, setCopied] = useState(false)
   const make = useSubmit(async () => setKey((await api.apiKeys.create({ name: `runner ${new Date().toISOString().slice(0, 16).replace('T', ' ')}` })).key))
   const online = runners.data?.filter((r) => r.status === 'online') ?? []
   const command = `SHOPFLOOR_API_KEY=${key ?? '<key>'} shopfloor runner --url ${window.location.origin} --company ${prefix}`
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(command)
-      setCopied(true)
-    } catch {
-      make.setError(new Error('The browser refused to copy; select the command and copy it by hand.'))
-    }
-  }
   if (online.length > 0) {
     return (
       <div role="status">
@@ -113,10 +121,7 @@ function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }
       ) : (
         <>
           <p className="muted small">The key is shown once. Run this where the agents should work:</p>
-          <div className="row" style={{ flexWrap: 'nowrap' }}>
-            <input readOnly aria-label="Runner command" className="mono" value={command} onFocus={(e) => e.currentTarget.select()} />
-            <button onClick={() => void copy()}>{copied ? 'Copied' : 'Copy'}</button>
-          </div>
+          <CopyField label="Runner command" value={command} />
         </>
       )}
       <p className="muted small" aria-live="polite"><span className="live"><span className="dot" /></span> Waiting for a runner to connect…</p>

@@ -1,38 +1,49 @@
-// A task's story in order: comments and runs, each run with its transcript inline (live while the
-// run runs; tool calls one line each), and the composer that posts a comment, a question's answer
+// A task's story in order: comments, runs, and its status and assignee changes (from the audit
+// trail), each run with its transcript inline (live while the run runs; tool calls one line
+// each), and the composer that posts a comment, a question's answer
 // or a plan, saying beforehand when posting wakes the assigned agent.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
-import type { Comment, CommentKind, Run, Task } from '#src/client/types.ts'
+import type { AuditEvent, Comment, CommentKind, Run, Task } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { keys, useAgents, useComments, useMembers, useRun, useRuns } from '../../lib/queries.ts'
+import { keys, useAgents, useComments, useMembers, useRun, useRuns, useTaskChanges } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
 import { FINISHED, Transcript, Usage } from '../runs/Transcript.tsx'
 
-type Item = { at: string; comment: Comment; run?: undefined } | { at: string; run: Run; comment?: undefined }
+type Item =
+  | { at: string; kind: 'comment'; comment: Comment }
+  | { at: string; kind: 'run'; run: Run }
+  | { at: string; kind: 'change'; change: AuditEvent }
+
+/** An audit event of the task that moved it or changed its assignee (others stay on the Activity page). */
+const isStatusOrAssignee = (event: AuditEvent) => event.verb !== 'created' && ('status' in event.changes || 'assignee_agent_id' in event.changes)
 
 export function TaskTimeline({ companyId, task }: { companyId: string; task: Task }) {
   const comments = useComments(companyId, task.id)
   const runs = useRuns(companyId, { task_id: task.id })
+  const changes = useTaskChanges(companyId, task.id)
   const items: Item[] = [
-    ...(comments.data ?? []).map((comment) => ({ at: comment.created_at, comment })),
-    ...(runs.data ?? []).map((run) => ({ at: run.created_at ?? '', run })),
-  ].sort((a, b) => a.at.localeCompare(b.at))
+    ...(comments.data ?? []).map((comment): Item => ({ at: comment.created_at, kind: 'comment', comment })),
+    ...(runs.data ?? []).map((run): Item => ({ at: run.created_at ?? '', kind: 'run', run })),
+    ...(changes.data ?? []).filter(isStatusOrAssignee).map((change): Item => ({ at: change.created_at, kind: 'change', change })),
+  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
-      <ErrorText error={comments.error ?? runs.error} />
+      <ErrorText error={comments.error ?? runs.error ?? changes.error} />
       {comments.data && runs.data && items.length === 0 && <p className="empty">Nothing has happened on this task yet.</p>}
       <ol className="timeline">
-        {items.map((item) => (item.comment
+        {items.map((item) => (item.kind === 'comment'
           ? <CommentItem key={item.comment.id} companyId={companyId} task={task} comment={item.comment} />
-          : <RunItem key={item.run.id} companyId={companyId} run={item.run} />))}
+          : item.kind === 'run'
+            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} />
+            : <ChangeItem key={item.change.id} companyId={companyId} change={item.change} />))}
       </ol>
       <Composer companyId={companyId} task={task} />
     </section>
@@ -66,6 +77,25 @@ function CommentItem({ companyId, task, comment }: { companyId: string; task: Ta
       </div>
       <ErrorText error={remove.error} />
       <div className="body">{comment.body}</div>
+    </li>
+  )
+}
+
+/** "Ada moved it from Todo to In progress and assigned it to Grace", in the words of the audit event. */
+function ChangeItem({ companyId, change }: { companyId: string; change: AuditEvent }) {
+  const format = useFormat()
+  const agents = useAgents(companyId, true)
+  const agentName = (id: unknown) => agents.data?.find((a) => a.id === id)?.name ?? 'an agent no longer here'
+  const said: string[] = []
+  const status = change.changes.status
+  if (status) said.push(`moved it from ${humanize(String(status[0]))} to ${humanize(String(status[1]))}`)
+  const assignee = change.changes.assignee_agent_id
+  if (assignee) said.push(assignee[1] ? `assigned it to ${agentName(assignee[1])}` : `unassigned ${agentName(assignee[0])}`)
+  const actor = change.actor_type === 'system' ? 'Shopfloor' : change.actor_name
+  return (
+    <li className="change-item small" aria-label={`${actor} ${said.join(' and ')}`}>
+      <strong>{actor}</strong> {said.join(' and ')}
+      {' '}<span className="muted" title={format.dateTime(change.created_at)}>{format.relative(change.created_at)}</span>
     </li>
   )
 }
