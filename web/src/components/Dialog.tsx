@@ -12,7 +12,9 @@ export function Dialog({ title, onClose, children }: { title: string; onClose: (
     }
   }, [])
   return (
-    <dialog ref={ref} onClose={onClose} aria-label={title}>
+    // Escape closes through React at once. Left to the browser, the dialog's close event comes a
+    // task later, and a key pressed in between (Ctrl-K to reopen the palette) would still find it open.
+    <dialog ref={ref} onClose={onClose} onKeyDown={(event) => { if (event.key === 'Escape') { event.preventDefault(); onClose() } }} aria-label={title}>
       <div className="page-head" style={{ marginBottom: 12 }}>
         <h2 style={{ margin: 0 }}>{title}</h2>
         <button className="link" onClick={onClose} aria-label="Close">✕</button>
