@@ -3,27 +3,8 @@
 // text fields: `?` lists the shortcuts, `c` creates a task, `g` then a letter opens a page.
 import { useNavigate } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
+import { type PagePath, PAGES } from '../lib/pages.ts'
 import { NewTaskDialog } from './tasks/NewTaskDialog.tsx'
-
-export type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners'
-
-/** Pages by name, with the letter that follows `g` to open them. */
-export const PAGES: { path: PagePath; label: string; key?: string }[] = [
-  { path: '', label: 'Dashboard', key: 'd' },
-  { path: 'inbox', label: 'Inbox', key: 'i' },
-  { path: 'tasks', label: 'Tasks', key: 't' },
-  { path: 'agents', label: 'Agents', key: 'a' },
-  { path: 'org', label: 'Org chart', key: 'o' },
-  { path: 'runs', label: 'Runs', key: 'r' },
-  { path: 'approvals', label: 'Approvals', key: 'p' },
-  { path: 'goals', label: 'Goals' },
-  { path: 'projects', label: 'Projects' },
-  { path: 'routines', label: 'Routines' },
-  { path: 'runners', label: 'Runners', key: 'n' },
-  { path: 'costs', label: 'Costs', key: 'c' },
-  { path: 'activity', label: 'Activity' },
-  { path: 'settings', label: 'Settings', key: 's' },
-]
 
 // The palette and the help are not part of the first load; the shell fetches them once it is up,
 // so Ctrl-K followed at once by typing loses no keystroke.

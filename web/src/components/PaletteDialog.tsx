@@ -2,7 +2,7 @@
 import { Command, defaultFilter } from 'cmdk'
 import { useState } from 'react'
 import { useAgents, useTasks } from '../lib/queries.ts'
-import { type PagePath, PAGES } from './CommandPalette.tsx'
+import { type PagePath, PAGES } from '../lib/pages.ts'
 import { Dialog } from './Dialog.tsx'
 
 const CREATE = '__create_task__'
