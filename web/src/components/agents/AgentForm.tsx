@@ -3,25 +3,11 @@
 // limits (API-DECISIONS.md "Agent settings beyond the spec").
 import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
+import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { ADAPTER_NAMES, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
 import { AgentPicker, idOrNull } from '../Pickers.tsx'
 import { Field } from '../form.tsx'
-
-/** What a new hire starts with: a runaway breaker and both idle-spend savers on. */
-export const HIRE_DEFAULTS = { max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true } as const
-
-/** The largest count the server stores. */
-const MAX_COUNT = 2_147_483_647
-
-/** A whole number of 0 or more typed by a person (blank = 0); null when it is not one. */
-export function parseCount(text: string): number | null {
-  const trimmed = text.trim()
-  if (trimmed === '') return 0
-  if (!/^\d+$/.test(trimmed)) return null
-  const n = Number(trimmed)
-  return n <= MAX_COUNT ? n : null
-}
 
 const ROLES = ['ceo', 'cto', 'cmo', 'cfo', 'engineer', 'designer', 'qa', 'devops', 'researcher', 'writer', 'support']
 
@@ -116,10 +102,10 @@ function SpendLimits({ form }: { form: ReturnType<typeof useAgentForm>['form'] }
     <fieldset className="spend-limits" aria-label="Spend limits">
       <legend>Spend limits</legend>
       <div className="form-grid">
-        <Field label="Cap per run" hint="a run is stopped when its own cost reaches this; blank = no cap">
+        <Field label="Cap per run" hint="stops a run once its own cost reaches this; blank = no cap">
           <input inputMode="decimal" placeholder="no cap" {...form.bind('maxRunCost')} />
         </Field>
-        <Field label="Runs per hour" hint="more runs than this in 60 minutes pauses the agent for approval; 0 = off">
+        <Field label="Runs per hour" hint="more in 60 minutes pauses the agent for approval; 0 = off">
           <input inputMode="numeric" {...form.bind('maxRunsPerHour')} />
         </Field>
       </div>

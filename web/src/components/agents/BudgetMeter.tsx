@@ -1,5 +1,5 @@
 import type { Forecast } from '#src/client/types.ts'
-import { budgetReachedText, thisMonth } from '../../lib/forecast.ts'
+import { budgetReachedText, thisMonth } from '../../lib/spend.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 
 type AgentForecast = Forecast['by_agent'][number]

@@ -2,13 +2,19 @@
 // spend card show it: per agent the projection and when its budget is reached, and the method.
 import { Link } from '@tanstack/react-router'
 import type { Forecast } from '#src/client/types.ts'
-import { budgetReachedText } from '../../lib/forecast.ts'
+import { budgetReachedText } from '../../lib/spend.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { useAgents } from '../../lib/queries.ts'
 
-/** The one line saying how the projection is made, in the API's words. */
+/**
+ * The one line saying how the projection is made. The API names its method; the linear one is
+ * said in plain words (its full description on hover), any other in the API's own words.
+ */
 export function ForecastMethod({ forecast }: { forecast: Forecast }) {
-  return <p className="muted small forecast-method" data-forecast-method>How it is projected: {forecast.method}</p>
+  const plain = forecast.method.startsWith('linear:')
+    ? "Projected at this month's pace: spend so far divided by the share of the month gone (at least a day); a budget is reached on the day spend meets it, or would at that pace."
+    : forecast.method
+  return <p className="muted small forecast-method" data-forecast-method title={forecast.method}>How it is projected: {plain}</p>
 }
 
 /**

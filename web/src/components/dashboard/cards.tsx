@@ -5,7 +5,7 @@ import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '@tanstack/react-router'
 import { Badge } from '../Badge.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
-import { thisMonth } from '../../lib/forecast.ts'
+import { thisMonth } from '../../lib/spend.ts'
 import { ForecastAgents, ForecastMethod } from './Forecast.tsx'
 
 export interface CardContext {
@@ -42,7 +42,7 @@ export const CARDS: CardDef[] = [
     title: 'Pending approvals',
     render: ({ data, companyId }) => stat(data.pending_approvals, <Link to="/c/$companyId/approvals" params={{ companyId }}>Review</Link>),
   },
-  { id: 'spend', title: 'Spend this month', render: (ctx) => <SpendCard {...ctx} /> },
+  { id: 'spend', title: 'Spend this month', wide: true, render: (ctx) => <SpendCard {...ctx} /> },
   { id: 'activity-chart', title: 'Daily activity', wide: true, render: (ctx) => <SeriesCard {...ctx} /> },
   { id: 'active-runs', title: 'Active runs', wide: true, render: (ctx) => <ActiveRuns {...ctx} /> },
   { id: 'for-you', title: 'For you', wide: true, render: (ctx) => <ForYou {...ctx} /> },
@@ -55,19 +55,23 @@ function SpendCard({ data, format, companyId }: CardContext) {
   const budget = data.monthly_budget_cents
   const projected = data.forecast.month_end_cents
   return (
-    <>
-      {stat(
-        format.money(data.spend_mtd_cents),
-        budget > 0 ? `of ${format.money(budget)} (${Math.round((data.spend_mtd_cents / budget) * 100)}%)` : 'no company budget',
-      )}
-      <p className="forecast-line" data-month-end>
-        Month end: <strong>{format.money(projected)}</strong>
-        {budget > 0 && <span className={projected > budget ? 'warn-text' : 'muted'}> {projected > budget ? 'over' : 'within'} budget</span>}
-      </p>
-      <ForecastAgents companyId={companyId} forecast={data.forecast} month={thisMonth()} limit={3} />
-      <ForecastMethod forecast={data.forecast} />
-      <Link className="small" to="/c/$companyId/costs" params={{ companyId }}>All costs</Link>
-    </>
+    <div className="spend-card">
+      <div>
+        {stat(
+          format.money(data.spend_mtd_cents),
+          budget > 0 ? `of ${format.money(budget)} (${Math.round((data.spend_mtd_cents / budget) * 100)}%)` : 'no company budget',
+        )}
+        <p className="forecast-line" data-month-end>
+          Month end: <strong>{format.money(projected)}</strong>
+          {budget > 0 && <span className={projected > budget ? 'warn-text' : 'muted'}> {projected > budget ? 'over' : 'within'} budget</span>}
+        </p>
+        <Link className="small" to="/c/$companyId/costs" params={{ companyId }}>All costs</Link>
+      </div>
+      <div>
+        <ForecastAgents companyId={companyId} forecast={data.forecast} month={thisMonth()} limit={5} />
+        <ForecastMethod forecast={data.forecast} />
+      </div>
+    </div>
   )
 }
 

@@ -1,6 +1,6 @@
-// The forecast's budget-reached date in words, for the current month and for one that is over.
+// Spend control rules without a browser: counts typed in the agent form, and the forecast's budget-reached day in words.
 import { describe, expect, it } from 'vitest'
-import { budgetReachedText, thisMonth } from './forecast.ts'
+import { budgetReachedText, parseCount, thisMonth } from './spend.ts'
 import { makeFormatter } from './format.ts'
 
 const format = makeFormatter({ locale: 'en-US' })
@@ -19,5 +19,17 @@ describe('budget reached, in words', () => {
     expect(budgetReachedText(format, 5000, '2026-10-03', '2026-10', now)).toBe('reached its budget on Oct 3')
     expect(budgetReachedText(format, 0, null, '2026-11', now)).toBe('no budget to reach')
     expect(thisMonth(now)).toBe('2026-11')
+  })
+})
+
+describe('counts typed by people', () => {
+  it('takes blank as 0 and whole numbers up to what the server stores, nothing else', () => {
+    expect(parseCount('')).toBe(0)
+    expect(parseCount(' 20 ')).toBe(20)
+    expect(parseCount('2147483647')).toBe(2147483647)
+    expect(parseCount('2147483648')).toBeNull()
+    expect(parseCount('1.5')).toBeNull()
+    expect(parseCount('-1')).toBeNull()
+    expect(parseCount('lots')).toBeNull()
   })
 })

@@ -1,6 +1,21 @@
-// The month-end forecast the API answers on costs and the dashboard (API-DECISIONS.md "Spend
-// control"), put into words: when an agent reaches its budget, if it does.
+// Spend control in the web app (API-DECISIONS.md "Agent settings beyond the spec", "Spend
+// control"): what a hire proposes, counts typed by people, and the month-end forecast in words.
 import type { Formatter } from './format.ts'
+
+/** What a new hire starts with: a runaway breaker and both idle-spend savers on. */
+export const HIRE_DEFAULTS = { max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true } as const
+
+/** The largest count the server stores. */
+export const MAX_COUNT = 2_147_483_647
+
+/** A whole number of 0 or more typed by a person (blank = 0); null when it is not one the server takes. */
+export function parseCount(text: string): number | null {
+  const trimmed = text.trim()
+  if (trimmed === '') return 0
+  if (!/^\d+$/.test(trimmed)) return null
+  const n = Number(trimmed)
+  return n <= MAX_COUNT ? n : null
+}
 
 /** The current UTC month, YYYY-MM (the month the API's spend figures count in). */
 export const thisMonth = (now = new Date()) => now.toISOString().slice(0, 7)
