@@ -201,7 +201,7 @@ describe('spend control in the web app', () => {
     await expect.poll(async () => (await client.agents.get(companyId, hopper.id)).status).toBe('idle')
   })
 
-  it('says a paused agent reached its monthly budget, and shows the forecast on the costs page and the dashboard', async () => {
+  it('says a paused agent reached its monthly budget, with the day on its budget card', async () => {
     const spendy = await client.agents.hire(companyId, { name: 'Spendy', title: 'Researcher', monthly_budget_cents: 100 })
     await client.agents.wake(companyId, spendy.id, { reason: 'Survey the market' })
     const run = await claimFor(spendy.id)
@@ -216,7 +216,12 @@ describe('spend control in the web app', () => {
     expect(await why.getByRole('link', { name: 'See the approval' }).getAttribute('href')).toBe(`/c/${companyId}/approvals#approval-${approval.id}`)
     const today = new Date().toISOString().slice(0, 10)
     await page.getByRole('region', { name: 'Budget' }).getByText(`reached its budget on ${format.day(today)}`).waitFor()
+    await shot('agent-paused')
+  })
 
+  it('shows the forecast on the costs page and the dashboard', async () => {
+    const today = new Date().toISOString().slice(0, 10)
+    const spendy = (await client.agents.list(companyId)).find((a) => a.name === 'Spendy')!
     const { forecast } = await client.insights.costs(companyId)
     const spendyRow = forecast.by_agent.find((row) => row.agent_id === spendy.id)!
     expect(spendyRow.budget_reached_on).toBe(today)
