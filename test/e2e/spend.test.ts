@@ -108,6 +108,10 @@ describe('spend control in the web app', () => {
 
   it('edits a spend setting, naming a bad value in words', async () => {
     await page.goto(`${server.url}/c/${companyId}/agents/${graceId}`)
+    // Everything above the settings loaded first, so the Edit button stays where it is clicked.
+    await page.getByRole('region', { name: 'Recent runs' }).getByText('No runs.').waitFor()
+    await page.getByRole('region', { name: 'Open tasks' }).getByText('No task matches.').waitFor()
+    await page.locator('[data-agent-forecast]').waitFor()
     const settings = page.getByRole('region', { name: 'Settings' })
     await settings.getByRole('button', { name: 'Edit' }).click()
     const limits = settings.getByRole('group', { name: 'Spend limits' })
@@ -248,5 +252,24 @@ describe('spend control in the web app', () => {
     expect(await card.locator('[data-month-end]').textContent()).toMatch(new RegExp(`^Month end: ${format.money(forecast.month_end_cents).replace('$', '\\$')}`))
     await card.locator('[data-forecast-agent="Spendy"]').getByText(`reached its budget on ${format.day(today)}`).waitFor()
     expect(await card.locator('[data-forecast-method]').getAttribute('title')).toBe(forecast.method)
+  })
+
+  it('fits the agent page, the costs page and the spend card on a phone', async () => {
+    const phone = await browser.context.newPage()
+    await phone.setViewportSize({ width: 390, height: 844 })
+    const overflow = () => phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+    for (const [name, path_, ready] of [
+      ['agent-phone', `/c/${companyId}/agents/${graceId}`, 'Recent runs'],
+      ['costs-phone', `/c/${companyId}/costs`, 'Forecast'],
+    ] as const) {
+      await phone.goto(`${server.url}${path_}`)
+      await phone.getByRole('region', { name: ready }).getByRole('table').waitFor()
+      if (name === 'agent-phone') await phone.locator('[data-agent-forecast]').waitFor()
+      expect(await overflow(), `${name} is wider than the phone`).toBeLessThanOrEqual(0)
+    }
+    await phone.goto(`${server.url}/c/${companyId}`)
+    await phone.locator('[data-card="spend"] [data-month-end]').waitFor()
+    expect(await overflow(), 'the dashboard is wider than the phone').toBeLessThanOrEqual(0)
+    await phone.close()
   })
 })

@@ -31,7 +31,7 @@ export function RecentRuns({ companyId, runs }: { companyId: string; runs: Run[]
             <tr key={run.id} data-run={run.id}>
               <td className="nowrap muted" title={format.dateTime(run.started_at ?? run.created_at)}>{format.relative(run.started_at ?? run.created_at)}</td>
               <td><Badge value={run.status} /></td>
-              <td>{run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} /> : <span className="muted">—</span>}</td>
+              <td className="nowrap">{run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} /> : <span className="muted">—</span>}</td>
               <td className="hide-phone">{humanize(run.trigger)}</td>
               <td className="right">{format.money(run.cost_cents)}</td>
               <td className="hide-phone mono"><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{run.id.slice(0, 8)}</Link></td>
