@@ -21,11 +21,15 @@ import { Link, useParams } from '@tanstack/react-router'
 import { adapterLabel } from '../lib/adapters.ts'
 import { useSubmit } from '../lib/useForm.ts'
 
+// The agent at work: why it is paused (if it is), spend against budget with the month-end
+// forecast, manager and reports, the current run live, recent runs, open tasks, and settings.
+
 export function AgentPage() {
   const { agentId } = useParams({ from: '/signed-in/c/$companyId/agents/$agentId' })
   const companyId = useCompanyId()
   const agent = useAgent(companyId, agentId)
-  if (agent.error) return <><p><Link to="/c/$companyId/agents" params={{ companyId }}>← Agents</Link></p><ErrorText error={agent.error} /></>
+  // A failed refetch keeps showing the agent (and an open edit form) rather than the error.
+  if (agent.error && !agent.data) return <><p><Link to="/c/$companyId/agents" params={{ companyId }}>← Agents</Link></p><ErrorText error={agent.error} /></>
   if (!agent.data) return <p className="muted">Loading…</p>
   return <AgentDetail companyId={companyId} agent={agent.data} />
 }
