@@ -448,7 +448,6 @@ describe('web app in a browser', () => {
     await page.getByRole('region', { name: 'Budget' }).getByText(/of \$40\.00/).waitFor()
     await page.getByRole('region', { name: 'Recent runs' }).getByRole('cell', { name: 'Succeeded' }).waitFor()
     await page.getByRole('region', { name: 'Open tasks' }).getByText('Made elsewhere').waitFor()
-    await shot('agent')
 
     await page.getByRole('link', { name: 'Dashboard' }).click()
     await page.locator('[data-card="spend"]').waitFor()

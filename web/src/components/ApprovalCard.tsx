@@ -12,7 +12,8 @@ import { Badge } from './Badge.tsx'
 import { ErrorText } from './ErrorText.tsx'
 import { Field } from './form.tsx'
 
-export function ApprovalCard({ companyId, approval }: { companyId: string; approval: Approval }) {
+/** `highlighted`: the approval a link pointed at (`#approval-<id>`, e.g. from a paused agent's page). */
+export function ApprovalCard({ companyId, approval, highlighted = false }: { companyId: string; approval: Approval; highlighted?: boolean }) {
   const client = useQueryClient()
   const format = useFormat()
   const agents = useAgents(companyId, true)
@@ -38,7 +39,7 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
   const pending = approval.status === 'pending'
 
   return (
-    <article className="panel" aria-label={`${humanize(approval.type)} approval`} data-approval={approval.id}>
+    <article id={`approval-${approval.id}`} className={`panel${highlighted ? ' highlighted' : ''}`} aria-label={`${humanize(approval.type)} approval`} aria-current={highlighted || undefined} data-approval={approval.id}>
       <div className="row">
         <strong>{humanize(approval.type)}</strong>
         <Badge value={approval.status} />
@@ -50,6 +51,10 @@ export function ApprovalCard({ companyId, approval }: { companyId: string; appro
         <p style={{ marginTop: 8 }}>
           Spent {format.money(payload.spend_cents)} of a {format.money(payload.budget_cents)} budget in {payload.month}. The agent is paused until this is approved.
         </p>
+      )}
+      {approval.type === 'action' && typeof approval.payload?.reason === 'string' && (
+        // The runaway breaker's (payload with window_minutes) resumes the agent when approved.
+        <p style={{ marginTop: 8 }}>{approval.payload.reason}.{'window_minutes' in approval.payload ? ' The agent is paused; approving resumes it and restarts its count.' : ''}</p>
       )}
       {approval.type === 'hire_agent' && <p style={{ marginTop: 8 }}>Hire {agent?.name ?? 'this agent'}{agent?.title ? `, ${agent.title}` : ''}?</p>}
       {!pending && (

@@ -1,4 +1,5 @@
-import { Link, useSearch } from '@tanstack/react-router'
+import { Link, useLocation, useSearch } from '@tanstack/react-router'
+import { useEffect } from 'react'
 import type { ApprovalStatus } from '#src/client/types.ts'
 import { ApprovalCard } from '../components/ApprovalCard.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
@@ -12,6 +13,12 @@ export function ApprovalsPage() {
   const wanted = useSearch({ from: '/signed-in/c/$companyId/approvals' }).status ?? 'pending'
   const status: ApprovalStatus | '' = wanted === 'all' ? '' : wanted
   const approvals = useApprovals(companyId, status || undefined)
+  // A link to one approval (#approval-<id>) brings it into view once the list has loaded.
+  const hash = useLocation({ select: (location) => location.hash })
+  const loaded = !!approvals.data
+  useEffect(() => {
+    if (loaded && hash) document.getElementById(hash)?.scrollIntoView({ block: 'center' })
+  }, [loaded, hash])
   return (
     <>
       <div className="page-head">
@@ -24,7 +31,7 @@ export function ApprovalsPage() {
       </div>
       <ErrorText error={approvals.error} />
       {approvals.data?.length === 0 && <p className="empty">No approvals here.</p>}
-      {approvals.data?.map((approval) => <ApprovalCard key={approval.id} companyId={companyId} approval={approval} />)}
+      {approvals.data?.map((approval) => <ApprovalCard key={approval.id} companyId={companyId} approval={approval} highlighted={hash === `approval-${approval.id}`} />)}
     </>
   )
 }

@@ -1,13 +1,13 @@
 import { BarChart } from '../components/BarChart.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
+import { ForecastAgents, ForecastMethod } from '../components/dashboard/Forecast.tsx'
 import { useCompanyId } from '../lib/company.ts'
+import { thisMonth } from '../lib/spend.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useCosts } from '../lib/queries.ts'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 
-const thisMonth = () => new Date().toISOString().slice(0, 7)
-
-/** Spend of one UTC month: by agent, by project and by day. */
+/** Spend of one UTC month: the month-end forecast, by agent, by project and by day. */
 export function CostsPage() {
   const companyId = useCompanyId()
   const format = useFormat()
@@ -27,8 +27,18 @@ export function CostsPage() {
         <>
           <div className="cards">
             <section className="card"><div className="label">Total</div><div className="value">{format.money(data.total_cents)}</div></section>
+            <section className="card" aria-label="Month-end projection">
+              <div className="label">{month < thisMonth() ? 'Month total' : 'Month-end projection'}</div>
+              <div className="value">{format.money(data.forecast.month_end_cents)}</div>
+              {data.budget_cents > 0 && <div className="muted small">{data.forecast.month_end_cents > data.budget_cents ? 'over' : 'within'} the company budget</div>}
+            </section>
             <section className="card"><div className="label">Company budget</div><div className="value">{data.budget_cents ? format.money(data.budget_cents) : 'No limit'}</div></section>
           </div>
+          <section className="panel" aria-label="Forecast">
+            <h2>Forecast by agent</h2>
+            <ForecastAgents companyId={companyId} forecast={data.forecast} month={month} />
+            <ForecastMethod forecast={data.forecast} />
+          </section>
           {data.by_day.length > 0 && (
             <section className="panel" aria-label="By day">
               <h2>By day</h2>

@@ -15,6 +15,7 @@ import { ADAPTER_NAMES, adapterLabel } from '../lib/adapters.ts'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { keys, useAgents, useCompany, useRunners, useTasks } from '../lib/queries.ts'
+import { HIRE_DEFAULTS } from '../lib/spend.ts'
 import { useStartProgress } from '../lib/start.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
@@ -77,7 +78,7 @@ function HireStep({ companyId }: { companyId: string }) {
   const client = useQueryClient()
   const form = useForm({ name: '', adapter: 'agent_cli_1' })
   const submit = useSubmit(async () => {
-    await api.agents.hire(companyId, { name: form.values.name.trim(), adapter: form.values.adapter, role: 'engineer' })
+    await api.agents.hire(companyId, { name: form.values.name.trim(), adapter: form.values.adapter, role: 'engineer', ...HIRE_DEFAULTS })
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'agents') })
   })
   return (

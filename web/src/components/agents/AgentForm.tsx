@@ -1,7 +1,9 @@
 // The fields of an agent, for hiring and for editing: role (free text with suggestions), the
-// adapter picked by product name, and that adapter's own settings (adapter_config).
+// adapter picked by product name, that adapter's own settings (adapter_config), and the spend
+// limits (API-DECISIONS.md "Agent settings beyond the spec").
 import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
+import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { ADAPTER_NAMES, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
 import { AgentPicker, idOrNull } from '../Pickers.tsx'
@@ -19,6 +21,10 @@ export function useAgentForm(agent?: Agent) {
     budget: centsToInput(agent?.monthly_budget_cents),
     cron: agent?.heartbeat_cron ?? '',
     instructions: agent?.instructions ?? '',
+    maxRunCost: centsToInput(agent?.max_run_cost_cents),
+    maxRunsPerHour: String(agent ? agent.max_runs_per_hour : HIRE_DEFAULTS.max_runs_per_hour),
+    pauseOnRepeat: agent ? agent.pause_on_repeat : HIRE_DEFAULTS.pause_on_repeat,
+    skipIdle: agent ? agent.heartbeat_skip_idle : HIRE_DEFAULTS.heartbeat_skip_idle,
     ...settingsText(agent?.adapter_config),
   })
   /** The request body, or an Error naming the bad field. */
@@ -26,6 +32,10 @@ export function useAgentForm(agent?: Agent) {
     const v = form.values
     const budget = parseCents(v.budget)
     if (budget === null) throw new Error('Monthly budget: enter an amount such as 25 or 12.50.')
+    const maxRunCost = parseCents(v.maxRunCost)
+    if (maxRunCost === null || maxRunCost > MAX_COUNT) throw new Error('Cap per run: enter an amount such as 2 or 0.50, or leave it blank for no cap.')
+    const maxRunsPerHour = parseCount(v.maxRunsPerHour)
+    if (maxRunsPerHour === null) throw new Error('Runs per hour: enter a whole number such as 20, or 0 to turn the limit off.')
     return {
       name: v.name.trim(),
       title: v.title.trim() || null,
@@ -36,6 +46,10 @@ export function useAgentForm(agent?: Agent) {
       monthly_budget_cents: budget,
       heartbeat_cron: v.cron.trim() || null,
       instructions: v.instructions.trim() || null,
+      max_run_cost_cents: maxRunCost,
+      max_runs_per_hour: maxRunsPerHour,
+      pause_on_repeat: v.pauseOnRepeat,
+      heartbeat_skip_idle: v.skipIdle,
     }
   }
   return { form, fields }
@@ -57,6 +71,7 @@ export function AgentFormFields({ form, agentId }: { form: ReturnType<typeof use
         <Field label="Heartbeat cron" hint="optional"><input placeholder="0 9 * * 1-5" maxLength={100} {...form.bind('cron')} /></Field>
       </div>
       <AdapterSettings form={form} />
+      <SpendLimits form={form} />
       <Field label="Instructions"><textarea {...form.bind('instructions')} /></Field>
       <datalist id="agent-roles">{ROLES.map((r) => <option key={r} value={r} />)}</datalist>
     </>
@@ -77,6 +92,31 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
       {takes.has('command') && <Field label="Command" hint="used only by runners started with --allow-agent-commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
       {takes.has('args') && <Field label="Extra arguments" hint="one per line"><textarea rows={2} className="mono" {...form.bind('args')} /></Field>}
       {takes.has('env') && <Field label="Environment passed through" hint="variables, comma-separated"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+    </fieldset>
+  )
+}
+
+/** The limits on what an agent spends and how often it runs, each with what it does. */
+function SpendLimits({ form }: { form: ReturnType<typeof useAgentForm>['form'] }) {
+  return (
+    <fieldset className="spend-limits" aria-label="Spend limits">
+      <legend>Spend limits</legend>
+      <div className="form-grid">
+        <Field label="Cap per run" hint="stops a run once its own cost reaches this; blank = no cap">
+          <input inputMode="decimal" placeholder="no cap" {...form.bind('maxRunCost')} />
+        </Field>
+        <Field label="Runs per hour" hint="more in 60 minutes pauses the agent for approval; 0 = off">
+          <input inputMode="numeric" {...form.bind('maxRunsPerHour')} />
+        </Field>
+      </div>
+      <label className="field check">
+        <input type="checkbox" {...form.check('pauseOnRepeat')} />
+        <span>Pause on repeats <span className="hint">(pause for approval after 3 runs on one task end with the same summary)</span></span>
+      </label>
+      <label className="field check">
+        <input type="checkbox" {...form.check('skipIdle')} />
+        <span>Skip idle heartbeats <span className="hint">(a scheduled heartbeat starts no run while the agent has nothing to do)</span></span>
+      </label>
     </fieldset>
   )
 }

@@ -5,6 +5,8 @@ import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '@tanstack/react-router'
 import { Badge } from '../Badge.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
+import { thisMonth } from '../../lib/spend.ts'
+import { ForecastAgents, ForecastMethod } from './Forecast.tsx'
 
 export interface CardContext {
   data: Dashboard
@@ -40,23 +42,38 @@ export const CARDS: CardDef[] = [
     title: 'Pending approvals',
     render: ({ data, companyId }) => stat(data.pending_approvals, <Link to="/c/$companyId/approvals" params={{ companyId }}>Review</Link>),
   },
-  {
-    id: 'spend',
-    title: 'Spend this month',
-    render: ({ data, format }) =>
-      stat(
-        format.money(data.spend_mtd_cents),
-        data.monthly_budget_cents > 0
-          ? `of ${format.money(data.monthly_budget_cents)} (${Math.round((data.spend_mtd_cents / data.monthly_budget_cents) * 100)}%)`
-          : 'no company budget',
-      ),
-  },
+  { id: 'spend', title: 'Spend this month', wide: true, render: (ctx) => <SpendCard {...ctx} /> },
   { id: 'activity-chart', title: 'Daily activity', wide: true, render: (ctx) => <SeriesCard {...ctx} /> },
   { id: 'active-runs', title: 'Active runs', wide: true, render: (ctx) => <ActiveRuns {...ctx} /> },
   { id: 'for-you', title: 'For you', wide: true, render: (ctx) => <ForYou {...ctx} /> },
   { id: 'tasks-by-status', title: 'Tasks by status', render: ({ data }) => <Counts counts={data.tasks_by_status} /> },
   { id: 'tasks-by-priority', title: 'Tasks by priority', render: ({ data }) => <Counts counts={data.tasks_by_priority} /> },
 ]
+
+/** Spend so far against the company budget, the month-end projection, and the agents that spend most. */
+function SpendCard({ data, format, companyId }: CardContext) {
+  const budget = data.monthly_budget_cents
+  const projected = data.forecast.month_end_cents
+  return (
+    <div className="spend-card">
+      <div>
+        {stat(
+          format.money(data.spend_mtd_cents),
+          budget > 0 ? `of ${format.money(budget)} (${Math.round((data.spend_mtd_cents / budget) * 100)}%)` : 'no company budget',
+        )}
+        <p className="forecast-line" data-month-end>
+          Month end: <strong>{format.money(projected)}</strong>
+          {budget > 0 && <span className={projected > budget ? 'warn-text' : 'muted'}> {projected > budget ? 'over' : 'within'} budget</span>}
+        </p>
+        <Link className="small" to="/c/$companyId/costs" params={{ companyId }}>All costs</Link>
+      </div>
+      <div>
+        <ForecastAgents companyId={companyId} forecast={data.forecast} month={thisMonth()} limit={5} />
+        <ForecastMethod forecast={data.forecast} />
+      </div>
+    </div>
+  )
+}
 
 function Counts({ counts }: { counts: Record<string, number> }) {
   const entries = Object.entries(counts).filter(([, n]) => n > 0)

@@ -1,6 +1,6 @@
 // A task's story in order: comments, runs, and its status and assignee changes (from the audit
 // trail), each run with its transcript inline (live while the run runs; tool calls one line
-// each), and the composer that posts a comment, a question's answer
+// each; runs/RunItem.tsx), and the composer that posts a comment, a question's answer
 // or a plan, saying beforehand when posting wakes the assigned agent.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { Link } from '@tanstack/react-router'
@@ -9,12 +9,12 @@ import type { AuditEvent, Comment, CommentKind, Run, Task } from '#src/client/ty
 import { api } from '../../lib/api.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { keys, useAgents, useComments, useMembers, useRun, useRuns, useTaskChanges } from '../../lib/queries.ts'
+import { keys, useAgents, useComments, useMembers, useRuns, useTaskChanges } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
-import { FINISHED, Transcript, Usage } from '../runs/Transcript.tsx'
+import { RunItem } from '../runs/RunItem.tsx'
 
 type Item =
   | { at: string; kind: 'comment'; comment: Comment }
@@ -96,36 +96,6 @@ function ChangeItem({ companyId, change }: { companyId: string; change: AuditEve
     <li className="change-item small" aria-label={`${actor} ${said.join(' and ')}`}>
       <strong>{actor}</strong> {said.join(' and ')}
       {' '}<span className="muted" title={format.dateTime(change.created_at)}>{format.relative(change.created_at)}</span>
-    </li>
-  )
-}
-
-/** A run on the timeline: open (and following live) while it runs, one line once it has finished. */
-function RunItem({ companyId, run }: { companyId: string; run: Run }) {
-  const format = useFormat()
-  const author = useAuthor(companyId)
-  const live = !FINISHED.has(run.status)
-  const [open, setOpen] = useState(live)
-  const detail = useRun(companyId, run.id, open)
-  const shown = detail.data ?? run
-  return (
-    <li className={`run-item ${run.status}`} aria-label={`Run of ${author(null, run.agent_id)}`} data-run={run.id}>
-      <div className="row small">
-        <strong>{author(null, run.agent_id)}</strong>
-        <span>{humanize(run.trigger)} run</span>
-        <Badge value={shown.status} />
-        {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
-        <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(run.started_at ?? run.created_at)}</span>
-        {shown.runner_id && <span className="muted">on {shown.runner_id}</span>}
-        <Usage run={shown} />
-        <span className="grow" />
-        <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
-        <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
-      </div>
-      {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
-      {shown.summary && <p className="body">{shown.summary}</p>}
-      {shown.error && <p className="error small">{shown.error}</p>}
-      {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
     </li>
   )
 }
