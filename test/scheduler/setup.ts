@@ -79,4 +79,17 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
   }
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+/**
+ * A cron whose slots are hours apart: a running scheduler's own timer does not reach one during
+ * a test, so it fires only when the test ticks the scheduler past it (`scheduler.tick(later())`).
+ */
+export const DAILY = '0 3 * * *'
+
+let daysAhead = 0
+/**
+ * A time ahead of the clock, each a day later than the one before: every DAILY slot the
+ * scheduler holds is due at it, and one slot of each fires per tick.
+ */
+export function later(): Date {
+  return new Date(Date.now() + ++daysAhead * 86_400_000)
+}

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fireHeartbeat } from '../../src/scheduler/fire.ts'
 import { startScheduler } from '../../src/scheduler/scheduler.ts'
 import { registry } from '../../src/server/metrics.ts'
-import { makeAgent, makeCompany, privateApp, waitFor, withCapturedLog } from './setup.ts'
+import { DAILY, later, makeAgent, makeCompany, privateApp, withCapturedLog } from './setup.ts'
 
 let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
@@ -86,7 +86,7 @@ describe('heartbeat_skip_idle', () => {
 
   it('logs and counts the skips of a running scheduler', async () => {
     const companyId = await makeCompany(t.ctx.db)
-    const { agentId } = await skipIdleAgent(companyId, '* * * * * *')
+    const { agentId } = await skipIdleAgent(companyId, DAILY)
     const counted = async () =>
       (await registry.getSingleMetric('shopfloor_scheduler_slots_total')!.get()).values.find(
         (v) => v.labels.kind === 'heartbeat' && v.labels.result === 'idle',
@@ -95,7 +95,9 @@ describe('heartbeat_skip_idle', () => {
     const { ctx, lines } = withCapturedLog(t.ctx)
     const scheduler = await startScheduler(ctx)
     try {
-      const line = await waitFor(async () => lines().find((l) => l.msg?.startsWith('heartbeat skipped') && l.id === agentId))
+      await scheduler.ready
+      await scheduler.tick(later())
+      const line = lines().find((l) => l.msg?.startsWith('heartbeat skipped') && l.id === agentId)
       expect(line).toMatchObject({ kind: 'heartbeat', company_id: companyId, level: 30 })
       expect(await counted()).toBeGreaterThan(before)
       expect(await runsOf(agentId)).toEqual([])
