@@ -109,6 +109,13 @@ describe('definition refresh', () => {
     await t.ctx.db.query('UPDATE agents SET heartbeat_cron = NULL')
   })
 
+  /** A person with a company and an agent, made through the API (so with events). */
+  async function staffedCompany() {
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, user.token)
+    return { user, company, agent: await hireAgent(t.app, user.token, company.id) }
+  }
+
   /** Ticks the scheduler past every slot it holds until `check` holds (a re-read has found something). */
   const tickUntil = (scheduler: { tick(now: Date): Promise<void> }, check: () => Promise<unknown>) =>
     waitFor(async () => {
@@ -117,9 +124,7 @@ describe('definition refresh', () => {
     }, 10_000)
 
   it('re-reads definitions 1 second after a routine.* or agent.* event', async () => {
-    const user = await createUser(t.ctx)
-    const company = await createCompany(t.app, user.token)
-    const agent = await hireAgent(t.app, user.token, company.id)
+    const { user, company, agent } = await staffedCompany()
     const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000 })
     await scheduler.ready
     try {
@@ -145,9 +150,7 @@ describe('definition refresh', () => {
 
   // What a re-read does, with the delay after the event shortened: the second is the test above's.
   it('a re-read after an event drops a routine disabled through the API and picks up a heartbeat_cron', async () => {
-    const user = await createUser(t.ctx)
-    const company = await createCompany(t.app, user.token)
-    const agent = await hireAgent(t.app, user.token, company.id)
+    const { user, company, agent } = await staffedCompany()
     const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
       token: user.token,
       body: { agent_id: agent.id, title: 'Stand-up', cron: DAILY },
@@ -174,9 +177,7 @@ describe('definition refresh', () => {
     const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, eventRefreshDelayMs: 50 })
     await scheduler.ready
     try {
-      const user = await createUser(t.ctx)
-      const company = await createCompany(t.app, user.token)
-      const agent = await hireAgent(t.app, user.token, company.id)
+      const { user, company, agent } = await staffedCompany()
       const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
         token: user.token,
         body: { agent_id: agent.id, title: 'Fresh company routine', cron: DAILY },

@@ -7,6 +7,8 @@ import type { Queryable } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { scratchPostgres, type TestApp, testApp } from '../helpers.ts'
 
+export { waitFor } from '../helpers.ts'
+
 /**
  * The scheduler acts on every company in its database, so its tests get a database of their
  * own: a scratch PostgreSQL database beside TEST_DATABASE_URL, or the private in-memory one.
@@ -67,16 +69,6 @@ export function withCapturedLog(ctx: AppContext): { ctx: AppContext; lines: () =
     },
   })
   return { ctx: { ...ctx, log: pino({ level: 'info' }, stream) }, lines: () => captured }
-}
-
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
-  }
 }
 
 /**

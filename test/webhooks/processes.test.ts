@@ -5,7 +5,7 @@ import { afterAll, expect, it } from 'vitest'
 import { makeWorkspace, startTestServer, type TestServer } from '../runner/harness.ts'
 import { openDatabase } from '../../src/server/db/open.ts'
 import { startServer } from '../server-process.ts'
-import { waitFor } from '../scheduler/setup.ts'
+import { waitFor } from '../helpers.ts'
 import { startReceiver } from './receiver.ts'
 
 let server: TestServer | null = null
