@@ -17,6 +17,17 @@ import { testDb } from './databases.ts'
 export { embeddedDataDir, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testDb } from './databases.ts'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null
 
+/** Polls `check` every 50 ms until it gives something truthy, which it returns; throws after `timeoutMs`. */
+export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    if (Date.now() > deadline) throw new Error('condition not met in time')
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
+
 /** A config for tests: environment `test`, quiet logs, overrides applied last. */
 export function testConfig(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Config {
   return { ...loadConfig({ ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', ...env }), ...overrides }

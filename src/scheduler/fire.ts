@@ -18,13 +18,14 @@ export interface Slot {
 
 /**
  * What an agent with heartbeat_skip_idle must have for a heartbeat to wake it (docs/runs.md):
- * a task assigned to it that is backlog, todo or in_progress, or a person's comment on a
- * `blocked` task of its own made since its last run on that task started (not yet seen).
+ * a task assigned to it that is `todo` or `in_progress` (ready work: `backlog` is not, as an
+ * assignment in backlog queues no run; `in_review` waits on a person), or a person's comment
+ * on a `blocked` task of its own made since its last run on that task started (not yet seen).
  * Both reads use the assignee index; a blocked task's comments and runs by their task index.
  */
 const HAS_WORK_SQL = `
   SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.assignee_agent_id = $1 AND t.company_id = $2
-                   AND t.status IN ('backlog', 'todo', 'in_progress'))
+                   AND t.status IN ('todo', 'in_progress'))
       OR EXISTS (SELECT 1 FROM tasks t JOIN task_comments c ON c.task_id = t.id AND c.company_id = t.company_id
                   WHERE t.assignee_agent_id = $1 AND t.company_id = $2 AND t.status = 'blocked'
                     AND c.author_user_id IS NOT NULL

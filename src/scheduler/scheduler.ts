@@ -34,6 +34,12 @@ export interface SchedulerOptions {
 export interface Scheduler {
   /** Settles once the definitions have been read the first time (after the migrations). */
   ready: Promise<void>
+  /**
+   * Fires every slot due at `now` (default: the current time) at once, as the slot timer does,
+   * after any refresh or firing already under way. Tests pass a time ahead of the clock instead
+   * of waiting for a slot.
+   */
+  tick(now?: Date): Promise<void>
   stop(): Promise<void>
 }
 
@@ -96,8 +102,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     armSlotTimer()
   }
 
-  async function fireDue(): Promise<void> {
-    const now = new Date()
+  async function fireDue(now: Date): Promise<void> {
     for (const entry of entries.values()) {
       if (stopped) return
       if (!entry.next || entry.next > now) continue
@@ -125,8 +130,12 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
     let earliest = Infinity
     for (const entry of entries.values()) if (entry.next) earliest = Math.min(earliest, entry.next.getTime())
     const delay = Math.max(0, Math.min(earliest - Date.now(), MAX_SLEEP_MS))
-    slotTimer = setTimeout(() => void serial('firing', fireDue).then(armSlotTimer), delay)
+    slotTimer = setTimeout(() => void tick(), delay)
     slotTimer.unref()
+  }
+
+  function tick(now = new Date()): Promise<void> {
+    return serial('firing', () => fireDue(now)).then(armSlotTimer)
   }
 
   function onEvent(event: { type: string }): void {
@@ -196,6 +205,7 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
 
   return {
     ready,
+    tick,
     async stop() {
       stopped = true
       for (const timer of intervals) clearInterval(timer)

@@ -2,24 +2,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SignJWT } from 'jose'
 import { FORGOT_MESSAGE } from '../../src/domain/accounts/password-reset.ts'
 import { sha256 } from '../../src/server/auth/tokens.ts'
-import { call, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
-import { startSmtpSink, type SmtpSink } from './smtp-sink.ts'
-import { callFrom, signUp, uniqueIp } from './support.ts'
+import { call, type TestApp, uniqueEmail } from '../helpers.ts'
+import type { SmtpSink } from './smtp-sink.ts'
+import { callFrom, mailingApp, signUp, uniqueIp } from './support.ts'
 
 const WEB_APP = 'https://app.shopfloor.test'
 let t: TestApp
 let smtp: SmtpSink
+let close: () => Promise<void>
 
 beforeAll(async () => {
-  smtp = await startSmtpSink({ user: 'mailer', password: 'mail-secret' })
-  t = await testApp({
-    webAppUrl: WEB_APP,
-    smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-secret', from: 'Shopfloor <no-reply@shopfloor.test>' },
-  })
+  ;({ t, smtp, close } = await mailingApp(WEB_APP))
 })
 afterAll(async () => {
-  await t?.close()
-  await smtp?.close()
+  await close?.()
 })
 
 /** Asks for a link from a fresh address and returns the token that arrives by email. */

@@ -1,7 +1,8 @@
 // Helpers for the account tests: sign-up through the API and requests from a chosen client
 // address (the per-address rate limits would otherwise be shared by every test in a file).
 import type { FastifyInstance, InjectOptions } from 'fastify'
-import { uniqueEmail } from '../helpers.ts'
+import { type TestApp, testApp, uniqueEmail } from '../helpers.ts'
+import { type SmtpSink, startSmtpSink } from './smtp-sink.ts'
 
 let lastOctet = 0
 /** A client address no other test in this process uses. */
@@ -43,4 +44,21 @@ export async function signUp(app: FastifyInstance, name = 'Ada Lovelace'): Promi
   if (r.statusCode !== 201) throw new Error(`register failed: ${r.statusCode} ${r.body}`)
   const body = r.json()
   return { id: body.user.id, email, password, access: body.access_token, refresh: body.refresh_token }
+}
+
+/** An app whose mail goes to a real SMTP server (signed in to as `mailer`), with that server. */
+export async function mailingApp(webAppUrl: string): Promise<{ t: TestApp; smtp: SmtpSink; close(): Promise<void> }> {
+  const smtp = await startSmtpSink({ user: 'mailer', password: 'mail-secret' })
+  const t = await testApp({
+    webAppUrl,
+    smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-secret', from: 'Shopfloor <no-reply@shopfloor.test>' },
+  })
+  return {
+    t,
+    smtp,
+    async close() {
+      await t.close()
+      await smtp.close()
+    },
+  }
 }

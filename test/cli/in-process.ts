@@ -3,7 +3,6 @@
 // beyond sign-in and tasks are covered here; the executable itself is covered by the other files.
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AddressInfo } from 'node:net'
 import { ShopfloorClient } from '../../src/client/index.ts'
 import { runClient } from '../../src/cli/client-main.ts'
 import { createUser, type TestApp, testApp } from '../helpers.ts'
@@ -29,10 +28,10 @@ const homes: string[] = []
 /** The API on a socket; close() also removes the operators' config folders. */
 export async function listeningApp(): Promise<{ api: TestApp; url: string; close(): Promise<void> }> {
   const api = await testApp()
-  await api.app.listen({ host: '127.0.0.1', port: 0 })
+  const url = await api.app.listen({ host: '127.0.0.1', port: 0 })
   return {
     api,
-    url: `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`,
+    url,
     async close() {
       await api.close()
       for (const home of homes.splice(0)) fs.rmSync(home, { recursive: true, force: true })

@@ -2,7 +2,6 @@
 // the API on a socket whose invitation emails go to a real SMTP server.
 import fs from 'node:fs'
 import path from 'node:path'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runClient } from '../../src/cli/client-main.ts'
 import { ShopfloorClient } from '../../src/client/index.ts'
@@ -22,8 +21,7 @@ beforeAll(async () => {
     webAppUrl: 'https://app.shopfloor.test',
     smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'secret', from: 'no-reply@shopfloor.test' },
   })
-  await api.app.listen({ host: '127.0.0.1', port: 0 })
-  url = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
+  url = await api.app.listen({ host: '127.0.0.1', port: 0 })
 })
 afterAll(async () => {
   await api?.close()

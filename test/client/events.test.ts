@@ -1,6 +1,5 @@
 // The client's live event reader against the real stream: events parsed from `data:` lines,
 // heartbeat comments ignored, reconnect backoff and its reset, refresh on 401, stop on 404.
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, type LiveEvent, ShopfloorClient } from '../../src/client/index.ts'
 import { type TestApp, testApp, uniqueEmail } from '../helpers.ts'
@@ -13,8 +12,7 @@ let gateway: Gateway
 beforeAll(async () => {
   // A one-second heartbeat so that a `: heartbeat` comment arrives during the tests.
   api = await testApp({ sseHeartbeatSeconds: 1 })
-  await api.app.listen({ host: '127.0.0.1', port: 0 })
-  url = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
+  url = await api.app.listen({ host: '127.0.0.1', port: 0 })
   gateway = await startGateway(url)
 })
 afterAll(async () => {

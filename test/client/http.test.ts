@@ -1,6 +1,5 @@
 // The typed client's transport against the real API on a real socket: error envelopes,
 // retries with backoff, one shared token refresh, credentials.
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ApiError, NetworkError, ShopfloorClient, type TokenPair } from '../../src/client/index.ts'
 import { createUser, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
@@ -12,8 +11,7 @@ let url: string
 let gateway: Gateway
 beforeAll(async () => {
   api = await testApp()
-  await api.app.listen({ host: '127.0.0.1', port: 0 })
-  url = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`
+  url = await api.app.listen({ host: '127.0.0.1', port: 0 })
   gateway = await startGateway(url)
 })
 afterAll(async () => {

@@ -1,25 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/server/auth/tokens.ts'
-import { startSmtpSink, type SmtpSink } from '../accounts/smtp-sink.ts'
-import { callFrom, uniqueIp } from '../accounts/support.ts'
+import type { SmtpSink } from '../accounts/smtp-sink.ts'
+import { callFrom, mailingApp, uniqueIp } from '../accounts/support.ts'
 import { auditRows, recordEvents } from '../company/support.ts'
 import { createCompany } from '../fixtures.ts'
-import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
+import { call, createUser, type TestApp, type TestUser } from '../helpers.ts'
 
 const WEB_APP = 'https://app.shopfloor.test'
 let t: TestApp
 let smtp: SmtpSink
+let close: () => Promise<void>
 
 beforeAll(async () => {
-  smtp = await startSmtpSink({ user: 'mailer', password: 'mail-secret' })
-  t = await testApp({
-    webAppUrl: WEB_APP,
-    smtp: { host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 'mail-secret', from: 'Shopfloor <no-reply@shopfloor.test>' },
-  })
+  ;({ t, smtp, close } = await mailingApp(WEB_APP))
 })
 afterAll(async () => {
-  await t?.close()
-  await smtp?.close()
+  await close?.()
 })
 
 interface Team { owner: TestUser; companyId: string; base: string }

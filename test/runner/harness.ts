@@ -7,6 +7,8 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { ShopfloorClient } from '../../src/client/index.ts'
 import { embeddedDataDir, scratchPostgres } from '../helpers.ts'
+
+export { waitFor } from '../helpers.ts'
 import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
 
 export interface TestServer {
@@ -158,16 +160,6 @@ export function startRunner(args: string[], env: Record<string, string>): Runner
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)
       return exited
     },
-  }
-}
-
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
   }
 }
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fireHeartbeat } from '../../src/scheduler/fire.ts'
 import { startScheduler } from '../../src/scheduler/scheduler.ts'
-import { makeAgent, makeCompany, privateApp, sleep, waitFor, withCapturedLog } from './setup.ts'
+import { DAILY, later, makeAgent, makeCompany, privateApp, waitFor, withCapturedLog } from './setup.ts'
 
 let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
@@ -17,24 +17,25 @@ const runsOf = (agentId: string) =>
 describe('agent heartbeat_cron', () => {
   it('wakes the agent with a manual run whose first transcript entry gives the reason', async () => {
     const companyId = await makeCompany(t.ctx.db)
-    const agentId = await makeAgent(t.ctx.db, companyId, { name: 'Hearty', heartbeat_cron: '* * * * * *' })
+    const agentId = await makeAgent(t.ctx.db, companyId, { name: 'Hearty', heartbeat_cron: DAILY })
     const events: any[] = []
     const unsubscribe = t.ctx.bus.subscribe(companyId, (e) => events.push(e))
     const scheduler = await startScheduler(t.ctx)
     try {
-      const [run] = await waitFor(async () => {
-        const runs = await runsOf(agentId)
-        return runs.length ? runs : null
-      })
+      await scheduler.ready
+      expect(await runsOf(agentId)).toEqual([]) // not before its slot
+      await scheduler.tick(later())
+      const [run] = await runsOf(agentId)
       expect(run.trigger).toBe('manual')
       expect(run.status).toBe('queued')
       expect(run.transcript[0].role).toBe('system')
-      expect(run.transcript[0].text).toMatch(/^Scheduled heartbeat \(cron "\* \* \* \* \* \*"/)
+      expect(run.transcript[0].text).toMatch(/^Scheduled heartbeat \(cron "0 3 \* \* \*"/)
       const audit = await t.ctx.db.one(
         `SELECT actor_type, actor_name, verb FROM audit_events WHERE company_id = $1 AND entity_id = $2`,
         [companyId, run.id],
       )
       expect(audit).toEqual({ actor_type: 'system', actor_name: 'Hearty', verb: 'queued' })
+      await waitFor(async () => events.some((e) => e.type === 'run.created'))
       expect(events).toContainEqual({ type: 'run.created', id: run.id, agent_id: agentId })
     } finally {
       unsubscribe()
@@ -44,13 +45,14 @@ describe('agent heartbeat_cron', () => {
 
   it('skips dormant agents', async () => {
     const companyId = await makeCompany(t.ctx.db)
-    const paused = await makeAgent(t.ctx.db, companyId, { status: 'paused', heartbeat_cron: '* * * * * *' })
-    const pending = await makeAgent(t.ctx.db, companyId, { status: 'pending_approval', heartbeat_cron: '* * * * * *' })
-    const awake = await makeAgent(t.ctx.db, companyId, { status: 'error', heartbeat_cron: '* * * * * *' })
+    const paused = await makeAgent(t.ctx.db, companyId, { status: 'paused', heartbeat_cron: DAILY })
+    const pending = await makeAgent(t.ctx.db, companyId, { status: 'pending_approval', heartbeat_cron: DAILY })
+    const awake = await makeAgent(t.ctx.db, companyId, { status: 'error', heartbeat_cron: DAILY })
     const scheduler = await startScheduler(t.ctx)
     try {
-      await waitFor(async () => (await runsOf(awake)).length > 0)
-      await sleep(1100) // at least one more slot for everyone
+      await scheduler.ready
+      for (let slot = 0; slot < 2; slot++) await scheduler.tick(later()) // two slots for everyone
+      expect((await runsOf(awake)).length).toBeGreaterThan(0)
       expect(await runsOf(paused)).toEqual([])
       expect(await runsOf(pending)).toEqual([])
     } finally {
@@ -79,11 +81,13 @@ describe('agent heartbeat_cron', () => {
   it('logs an invalid cron and keeps scheduling the others', async () => {
     const companyId = await makeCompany(t.ctx.db)
     const broken = await makeAgent(t.ctx.db, companyId, { name: 'Broken', heartbeat_cron: 'every morning' })
-    const fine = await makeAgent(t.ctx.db, companyId, { name: 'Fine', heartbeat_cron: '* * * * * *' })
+    const fine = await makeAgent(t.ctx.db, companyId, { name: 'Fine', heartbeat_cron: DAILY })
     const { ctx, lines } = withCapturedLog(t.ctx)
     const scheduler = await startScheduler(ctx)
     try {
-      await waitFor(async () => (await runsOf(fine)).length > 0)
+      await scheduler.ready
+      await scheduler.tick(later())
+      expect((await runsOf(fine)).length).toBeGreaterThan(0)
       const warning = lines().find((l) => l.msg === 'invalid cron expression; skipped' && l.id === broken)
       expect(warning).toMatchObject({ kind: 'heartbeat', cron: 'every morning', level: 40 })
       expect(await runsOf(broken)).toEqual([])

@@ -3,7 +3,7 @@ import { fireRoutine } from '../../src/scheduler/fire.ts'
 import { startScheduler } from '../../src/scheduler/scheduler.ts'
 import { createCompany, hireAgent } from '../fixtures.ts'
 import { call, createUser } from '../helpers.ts'
-import { makeAgent, makeCompany, makeRoutine, privateApp, sleep, waitFor } from './setup.ts'
+import { DAILY, later, makeAgent, makeCompany, makeRoutine, privateApp, waitFor } from './setup.ts'
 
 let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
@@ -20,6 +20,8 @@ const tasksOf = (routineId: string) =>
   )
 
 describe('routines on their cron', () => {
+  // The one test that waits for the scheduler's own timer (a slot of an every-second cron, under
+  // a second away); the others tick the scheduler to a time past the slot instead.
   it('triggers an enabled routine: a task and a routine run, audited as the system, with events', async () => {
     const companyId = await makeCompany(t.ctx.db)
     const agentId = await makeAgent(t.ctx.db, companyId, { name: 'Rita' })
@@ -54,14 +56,16 @@ describe('routines on their cron', () => {
 
   it('skips routines of dormant agents and disabled routines', async () => {
     const companyId = await makeCompany(t.ctx.db)
-    const paused = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'paused' }), { cron: '* * * * * *' })
-    const terminated = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'terminated' }), { cron: '* * * * * *' })
+    const paused = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'paused' }), { cron: DAILY })
+    const terminated = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId, { status: 'terminated' }), { cron: DAILY })
     const awakeAgent = await makeAgent(t.ctx.db, companyId)
-    const disabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: '* * * * * *', enabled: false })
-    const enabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: '* * * * * *' })
+    const disabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: DAILY, enabled: false })
+    const enabled = await makeRoutine(t.ctx.db, companyId, awakeAgent, { cron: DAILY })
     const scheduler = await startScheduler(t.ctx)
     try {
-      await waitFor(async () => (await tasksOf(enabled)).length >= 2) // two slots have passed
+      await scheduler.ready
+      for (let slot = 0; slot < 2; slot++) await scheduler.tick(later())
+      expect(await tasksOf(enabled)).toHaveLength(2) // two slots have passed
       for (const routineId of [paused, terminated, disabled]) expect(await tasksOf(routineId)).toEqual([])
     } finally {
       await scheduler.stop()
@@ -85,10 +89,12 @@ describe('routines on their cron', () => {
     const companyId = await makeCompany(t.ctx.db)
     const agentId = await makeAgent(t.ctx.db, companyId)
     const broken = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '99 * * * *' })
-    const fine = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '* * * * * *' })
+    const fine = await makeRoutine(t.ctx.db, companyId, agentId, { cron: DAILY })
     const scheduler = await startScheduler(t.ctx)
     try {
-      await waitFor(async () => (await tasksOf(fine)).length > 0)
+      await scheduler.ready
+      await scheduler.tick(later())
+      expect((await tasksOf(fine)).length).toBeGreaterThan(0)
       expect(await tasksOf(broken)).toEqual([])
     } finally {
       await scheduler.stop()
@@ -103,55 +109,80 @@ describe('definition refresh', () => {
     await t.ctx.db.query('UPDATE agents SET heartbeat_cron = NULL')
   })
 
-  it('re-reads definitions 1 second after a routine.* or agent.* event', async () => {
+  /** A person with a company and an agent, made through the API (so with events). */
+  async function staffedCompany() {
     const user = await createUser(t.ctx)
     const company = await createCompany(t.app, user.token)
-    const agent = await hireAgent(t.app, user.token, company.id)
+    return { user, company, agent: await hireAgent(t.app, user.token, company.id) }
+  }
+
+  /** Ticks the scheduler past every slot it holds until `check` holds (a re-read has found something). */
+  const tickUntil = (scheduler: { tick(now: Date): Promise<void> }, check: () => Promise<unknown>) =>
+    waitFor(async () => {
+      await scheduler.tick(later())
+      return check()
+    }, 10_000)
+
+  it('re-reads definitions 1 second after a routine.* or agent.* event', async () => {
+    const { user, company, agent } = await staffedCompany()
     const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000 })
     await scheduler.ready
     try {
       // Written straight to the database: no event, so not seen yet.
-      const silent = await makeRoutine(t.ctx.db, company.id, agent.id, { cron: '* * * * * *' })
-      await sleep(1500)
+      const silent = await makeRoutine(t.ctx.db, company.id, agent.id, { cron: DAILY })
+      await scheduler.tick(later())
       expect(await tasksOf(silent)).toEqual([])
 
       // The company existed at start, so the scheduler listens to its events.
+      const sent = Date.now()
       const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
         token: user.token,
-        body: { agent_id: agent.id, title: 'Stand-up', cron: '* * * * * *' },
+        body: { agent_id: agent.id, title: 'Stand-up', cron: DAILY },
       })
       expect(created.status).toBe(201)
-      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 10_000)
+      await tickUntil(scheduler, async () => (await tasksOf(created.body.id)).length > 0)
+      expect(Date.now() - sent).toBeGreaterThanOrEqual(990) // not before the second is up (timers may run a hair early)
       expect((await tasksOf(silent)).length).toBeGreaterThan(0) // the same re-read found it
-      await t.ctx.db.query('UPDATE routines SET enabled = false WHERE id = $1', [silent])
+    } finally {
+      await scheduler.stop()
+    }
+  })
 
-      // Disabled through the API: the next re-read drops it.
+  // What a re-read does, with the delay after the event shortened: the second is the test above's.
+  it('a re-read after an event drops a routine disabled through the API and picks up a heartbeat_cron', async () => {
+    const { user, company, agent } = await staffedCompany()
+    const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
+      token: user.token,
+      body: { agent_id: agent.id, title: 'Stand-up', cron: DAILY },
+    })
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, eventRefreshDelayMs: 50 })
+    await scheduler.ready
+    try {
+      await scheduler.tick(later())
+      expect(await tasksOf(created.body.id)).toHaveLength(1)
+
+      // Disabled through the API, then an agent's heartbeat_cron set through the API: once the
+      // re-read has found the heartbeat, the routine no longer fires.
       await call(t.app, 'PATCH', `/api/companies/${company.id}/routines/${created.body.id}`, { token: user.token, body: { enabled: false } })
-      await sleep(2500) // the re-read 1 s after the event, with room for a slow machine
-      const count = (await tasksOf(created.body.id)).length
-      await sleep(1500)
-      expect(await tasksOf(created.body.id)).toHaveLength(count)
-
-      // An agent's heartbeat_cron set through the API is picked up the same way.
-      await call(t.app, 'PATCH', `/api/companies/${company.id}/agents/${agent.id}`, { token: user.token, body: { heartbeat_cron: '* * * * * *' } })
-      await waitFor(() => t.ctx.db.one(`SELECT 1 FROM runs WHERE agent_id = $1 AND trigger = 'manual'`, [agent.id]), 10_000)
+      await call(t.app, 'PATCH', `/api/companies/${company.id}/agents/${agent.id}`, { token: user.token, body: { heartbeat_cron: DAILY } })
+      await tickUntil(scheduler, () => t.ctx.db.one(`SELECT 1 FROM runs WHERE agent_id = $1 AND trigger = 'manual'`, [agent.id]))
+      await scheduler.tick(later())
+      expect(await tasksOf(created.body.id)).toHaveLength(1)
     } finally {
       await scheduler.stop()
     }
   })
 
   it('hears the events of a company created after it started, at once', async () => {
-    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000 })
+    const scheduler = await startScheduler(t.ctx, { refreshMs: 3_600_000, eventRefreshDelayMs: 50 })
     await scheduler.ready
     try {
-      const user = await createUser(t.ctx)
-      const company = await createCompany(t.app, user.token)
-      const agent = await hireAgent(t.app, user.token, company.id)
+      const { user, company, agent } = await staffedCompany()
       const created = await call(t.app, 'POST', `/api/companies/${company.id}/routines`, {
         token: user.token,
-        body: { agent_id: agent.id, title: 'Fresh company routine', cron: '* * * * * *' },
+        body: { agent_id: agent.id, title: 'Fresh company routine', cron: DAILY },
       })
-      await waitFor(async () => (await tasksOf(created.body.id)).length > 0, 10_000)
+      await tickUntil(scheduler, async () => (await tasksOf(created.body.id)).length > 0)
     } finally {
       await scheduler.stop()
     }
@@ -160,9 +191,10 @@ describe('definition refresh', () => {
   it('without events, finds new definitions on the periodic refresh', async () => {
     const scheduler = await startScheduler(t.ctx, { refreshMs: 300 })
     try {
+      await scheduler.ready
       const companyId = await makeCompany(t.ctx.db) // written straight to the database: no event
-      const routineId = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId), { cron: '* * * * * *' })
-      await waitFor(async () => (await tasksOf(routineId)).length > 0, 10_000)
+      const routineId = await makeRoutine(t.ctx.db, companyId, await makeAgent(t.ctx.db, companyId), { cron: DAILY })
+      await tickUntil(scheduler, async () => (await tasksOf(routineId)).length > 0)
     } finally {
       await scheduler.stop()
     }

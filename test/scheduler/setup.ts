@@ -7,6 +7,8 @@ import type { Queryable } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { scratchPostgres, type TestApp, testApp } from '../helpers.ts'
 
+export { waitFor } from '../helpers.ts'
+
 /**
  * The scheduler acts on every company in its database, so its tests get a database of their
  * own: a scratch PostgreSQL database beside TEST_DATABASE_URL, or the private in-memory one.
@@ -69,14 +71,17 @@ export function withCapturedLog(ctx: AppContext): { ctx: AppContext; lines: () =
   return { ctx: { ...ctx, log: pino({ level: 'info' }, stream) }, lines: () => captured }
 }
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value) return value
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((r) => setTimeout(r, 50))
-  }
-}
+/**
+ * A cron whose slots are hours apart: a running scheduler's own timer does not reach one during
+ * a test, so it fires only when the test ticks the scheduler past it (`scheduler.tick(later())`).
+ */
+export const DAILY = '0 3 * * *'
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+let daysAhead = 0
+/**
+ * A time ahead of the clock, each a day later than the one before: every DAILY slot the
+ * scheduler holds is due at it, and one slot of each fires per tick.
+ */
+export function later(): Date {
+  return new Date(Date.now() + ++daysAhead * 86_400_000)
+}

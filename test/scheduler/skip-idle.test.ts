@@ -1,11 +1,11 @@
 // heartbeat_skip_idle (API-DECISIONS.md "Agent settings beyond the spec"): a scheduled
-// heartbeat skips an agent with no backlog, todo or in_progress task assigned and no person's
-// comment waiting on a blocked task of its own; skips are logged and counted.
+// heartbeat skips an agent with no todo or in_progress task assigned and no person's comment
+// waiting on a blocked task of its own; skips are logged and counted.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { fireHeartbeat } from '../../src/scheduler/fire.ts'
 import { startScheduler } from '../../src/scheduler/scheduler.ts'
 import { registry } from '../../src/server/metrics.ts'
-import { makeAgent, makeCompany, privateApp, waitFor, withCapturedLog } from './setup.ts'
+import { DAILY, later, makeAgent, makeCompany, privateApp, withCapturedLog } from './setup.ts'
 
 let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
@@ -39,15 +39,28 @@ describe('heartbeat_skip_idle', () => {
     const companyId = await makeCompany(t.ctx.db)
     const { agentId, def } = await skipIdleAgent(companyId)
     expect(await fireHeartbeat(t.ctx, def, nextSlot())).toBe('idle')
-    // Finished, cancelled, in review and blocked tasks (without a person's comment) are not work.
-    let n = 0
-    for (const status of ['done', 'cancelled', 'in_review', 'blocked']) await task(companyId, agentId, status, ++n)
+    await task(companyId, agentId, 'done', 1)
     expect(await fireHeartbeat(t.ctx, def, nextSlot())).toBe('idle')
     expect(await runsOf(agentId)).toEqual([])
-    await task(companyId, agentId, 'todo', ++n)
+    await task(companyId, agentId, 'todo', 2)
     expect(await fireHeartbeat(t.ctx, def, nextSlot())).toBe('fired')
     expect(await runsOf(agentId)).toHaveLength(1)
   })
+
+  // Ready work wakes it; backlog (not ready: assigning it queues no run), in review (waiting on
+  // a person), blocked without a person's new comment, done and cancelled do not.
+  const wakes: Record<string, boolean> = {
+    todo: true, in_progress: true, backlog: false, in_review: false, blocked: false, done: false, cancelled: false,
+  }
+  for (const [status, woken] of Object.entries(wakes)) {
+    it(`${woken ? 'wakes' : 'skips'} an agent whose only task is ${status}`, async () => {
+      const companyId = await makeCompany(t.ctx.db)
+      const { agentId, def } = await skipIdleAgent(companyId)
+      await task(companyId, agentId, status, 1)
+      expect(await fireHeartbeat(t.ctx, def, nextSlot())).toBe(woken ? 'fired' : 'idle')
+      expect(await runsOf(agentId)).toHaveLength(woken ? 1 : 0)
+    })
+  }
 
   it("wakes an agent for a person's comment on its blocked task made after its last run there", async () => {
     const companyId = await makeCompany(t.ctx.db)
@@ -86,7 +99,7 @@ describe('heartbeat_skip_idle', () => {
 
   it('logs and counts the skips of a running scheduler', async () => {
     const companyId = await makeCompany(t.ctx.db)
-    const { agentId } = await skipIdleAgent(companyId, '* * * * * *')
+    const { agentId } = await skipIdleAgent(companyId, DAILY)
     const counted = async () =>
       (await registry.getSingleMetric('shopfloor_scheduler_slots_total')!.get()).values.find(
         (v) => v.labels.kind === 'heartbeat' && v.labels.result === 'idle',
@@ -95,7 +108,9 @@ describe('heartbeat_skip_idle', () => {
     const { ctx, lines } = withCapturedLog(t.ctx)
     const scheduler = await startScheduler(ctx)
     try {
-      const line = await waitFor(async () => lines().find((l) => l.msg?.startsWith('heartbeat skipped') && l.id === agentId))
+      await scheduler.ready
+      await scheduler.tick(later())
+      const line = lines().find((l) => l.msg?.startsWith('heartbeat skipped') && l.id === agentId)
       expect(line).toMatchObject({ kind: 'heartbeat', company_id: companyId, level: 30 })
       expect(await counted()).toBeGreaterThan(before)
       expect(await runsOf(agentId)).toEqual([])

@@ -1,11 +1,13 @@
 // The runaway breaker (API-DECISIONS.md "Spend control"): max_runs_per_hour checked when a
 // claim would start a run, pause_on_repeat when the third finished run on one task repeats the
 // summary; pause as the system with an `action` approval; approving resumes and restarts the
-// count, rejecting leaves the agent paused; a person resuming while the breaker trips.
+// count, rejecting leaves the agent paused; a person resuming the agent instead restarts the count
+// and closes the approval, also while a claim races the resume.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCompany } from '../fixtures.ts'
 import { call, createUser, type TestApp, type TestUser, testApp } from '../helpers.ts'
 import { auditRows, recordEvents } from '../company/support.ts'
+import { RESUMED_NOTE } from '../../src/domain/agents/lifecycle.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -101,28 +103,78 @@ describe('max_runs_per_hour', () => {
     expect((await get(user, `${base}/agents/${free}`)).body.status).toBe('idle')
   })
 
-  it('trips consistently while a person resumes the agent at the same moment', async () => {
+  it('a person resuming the paused agent restarts the count and closes the approval as approved by them', async () => {
     const { user, company, base } = await setup()
     const limited = await hire(user, base, { max_runs_per_hour: 1 })
     await oneRun(user, base, limited)
     await post(user, `${base}/agents/${limited}/wake`, {})
-    for (let round = 0; round < 6; round++) {
-      const status = (await get(user, `${base}/agents/${limited}`)).body.status
-      if (status !== 'paused') expect((await post(user, `${base}/agents/${limited}/pause`, {})).status).toBe(200)
-      const [resumed, claimed] = await Promise.all([
+    expect(await claim(user, base, [limited])).toBeNull()
+    const [approval] = await pendingActions(user, base, limited)
+    const events = recordEvents(t.ctx, company.id)
+
+    expect((await post(user, `${base}/agents/${limited}/resume`, {})).status).toBe(200)
+    expect(await pendingActions(user, base, limited)).toEqual([])
+    const closed = (await get(user, `${base}/approvals/${approval.id}`)).body
+    expect(closed).toMatchObject({ status: 'approved', decided_by_user_id: user.id, decision_note: RESUMED_NOTE })
+    expect(closed.decided_at).toBeTruthy()
+    expect((await auditRows(t.ctx, company.id, approval.id)).at(-1)).toMatchObject({
+      actor_type: 'user', actor_user_id: user.id, verb: 'approved', changes: { status: ['pending', 'approved'] },
+    })
+    expect(events).toContainEqual({ type: 'approval.updated', id: approval.id })
+    expect(events).toContainEqual({ type: 'agent.updated', id: limited })
+
+    // The count restarted from the resume: the waiting run starts, the one after it trips again,
+    // with an approval of its own.
+    const run = await claim(user, base, [limited])
+    expect(run?.agent_id).toBe(limited)
+    await finish(user, base, run.id)
+    await post(user, `${base}/agents/${limited}/wake`, {})
+    expect(await claim(user, base, [limited])).toBeNull()
+    expect((await get(user, `${base}/agents/${limited}`)).body.status).toBe('paused')
+    const [again] = await pendingActions(user, base, limited)
+    expect(again.id).not.toBe(approval.id)
+    expect(again.payload).toMatchObject({ runs: 1 })
+
+    // A resume that fails (the agent is not paused) closes nothing.
+    expect((await post(user, `${base}/agents/${limited}/resume`, {})).status).toBe(200)
+    expect((await post(user, `${base}/agents/${limited}/resume`, {})).body.error.code).toBe('INVALID_STATE')
+  })
+
+  it('a resume racing a claim: the run starts once, within the count that restarted at the resume', async () => {
+    const { user, company, base } = await setup()
+    const limited = await hire(user, base, { max_runs_per_hour: 1 })
+    await oneRun(user, base, limited)
+    await post(user, `${base}/agents/${limited}/wake`, {})
+    expect(await claim(user, base, [limited])).toBeNull() // tripped: paused with an approval
+    const rounds = 5
+    for (let round = 0; round < rounds; round++) {
+      expect((await get(user, `${base}/agents/${limited}`)).body.status).toBe('paused')
+      expect(await pendingActions(user, base, limited)).toHaveLength(1)
+      const [resumed, raced] = await Promise.all([
         post(user, `${base}/agents/${limited}/resume`, {}),
         post(user, `${base}/runs/claim`, { runner_id: 'racer', agent_ids: [limited] }),
       ])
       expect(resumed.status).toBe(200)
-      expect(claimed.status).toBe(204) // never a run past the limit, never an error
+      expect([200, 204]).toContain(raced.status) // never an error
+      // Before the resume the claim found it paused; after it, the count had restarted: either
+      // way its waiting run starts now, and only that one.
+      const run = raced.status === 200 ? raced.body.run : (await post(user, `${base}/runs/claim`, { runner_id: 'racer', agent_ids: [limited] })).body.run
+      expect(run.agent_id).toBe(limited)
+      expect(await pendingActions(user, base, limited)).toEqual([])
+      await call(t.app, 'PATCH', `${base}/runs/${run.id}`, { token: user.token, body: { runner_id: 'racer', status: 'succeeded' } })
+      // The next run is one past the limit since the resume: the breaker trips again.
+      await post(user, `${base}/agents/${limited}/wake`, {})
+      expect((await post(user, `${base}/runs/claim`, { runner_id: 'racer', agent_ids: [limited] })).status).toBe(204)
     }
-    // Whatever the order, the next claim finds the agent paused by the breaker, with one approval.
-    expect((await post(user, `${base}/runs/claim`, { runner_id: 'racer' })).status).toBe(204)
-    expect((await get(user, `${base}/agents/${limited}`)).body.status).toBe('paused')
-    expect(await pendingActions(user, base, limited)).toHaveLength(1)
     const started = await t.ctx.db.one<{ n: number }>(`SELECT count(*)::int AS n FROM runs WHERE agent_id = $1 AND started_at IS NOT NULL`, [limited])
-    expect(started!.n).toBe(1)
+    expect(started!.n).toBe(1 + rounds)
+    const decided = await t.ctx.db.many<{ status: string; decided_by_user_id: string | null }>(
+      `SELECT status, decided_by_user_id FROM approvals WHERE agent_id = $1 AND type = 'action' ORDER BY created_at`, [limited],
+    )
+    expect(decided.map((a) => a.status)).toEqual([...Array(rounds).fill('approved'), 'pending'])
+    expect(decided.slice(0, rounds).every((a) => a.decided_by_user_id === user.id)).toBe(true)
     // The audit trail ends with the status the agent has.
+    expect((await get(user, `${base}/agents/${limited}`)).body.status).toBe('paused')
     const changes = (await auditRows(t.ctx, company.id, limited)).filter((a) => a.changes?.status)
     expect((changes.at(-1)!.changes!.status as string[])[1]).toBe('paused')
   })
@@ -148,6 +200,21 @@ describe('pause_on_repeat', () => {
     await post(user, `${base}/approvals/${approval.id}/approve`, {})
     await oneRun(user, base, agent, task.id, 'Nothing to do')
     expect((await get(user, `${base}/agents/${agent}`)).body.status).toBe('idle')
+  })
+
+  it('counts only runs since a person resumed the agent', async () => {
+    const { user, base } = await setup()
+    const agent = await hire(user, base, { pause_on_repeat: true })
+    const task = (await post(user, `${base}/tasks`, { title: 'Spin' })).body
+    for (let i = 0; i < 3; i++) await oneRun(user, base, agent, task.id, 'Same')
+    expect((await get(user, `${base}/agents/${agent}`)).body.status).toBe('paused')
+    expect((await post(user, `${base}/agents/${agent}/resume`, {})).status).toBe(200)
+    expect(await pendingActions(user, base, agent)).toEqual([])
+    await oneRun(user, base, agent, task.id, 'Same')
+    await oneRun(user, base, agent, task.id, 'Same')
+    expect((await get(user, `${base}/agents/${agent}`)).body.status).toBe('idle') // 2 since the resume
+    await oneRun(user, base, agent, task.id, 'Same')
+    expect((await get(user, `${base}/agents/${agent}`)).body.status).toBe('paused')
   })
 
   it('leaves agents without the setting alone', async () => {

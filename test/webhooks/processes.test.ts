@@ -3,8 +3,9 @@
 import { Webhook } from 'standardwebhooks'
 import { afterAll, expect, it } from 'vitest'
 import { makeWorkspace, startTestServer, type TestServer } from '../runner/harness.ts'
+import { openDatabase } from '../../src/server/db/open.ts'
 import { startServer } from '../server-process.ts'
-import { waitFor } from '../scheduler/setup.ts'
+import { waitFor } from '../helpers.ts'
 import { startReceiver } from './receiver.ts'
 
 let server: TestServer | null = null
@@ -34,11 +35,23 @@ it('a kill -9 between commit and delivery loses nothing: the restarted API deliv
   server.server.child.kill('SIGKILL')
   await server.server.stop('SIGKILL')
 
+  // In-flight and taken deliveries come back once their 30-second lease is over: the dead
+  // process's leases are made to have run out, instead of waiting for them.
+  const db = await openDatabase({ databaseUrl: server.env.DATABASE_URL ?? null, dataDir: server.env.DATA_DIR ?? '' })
+  try {
+    const leased = await db.many(
+      `UPDATE webhook_deliveries SET leased_until = now() - interval '1 second', next_attempt_at = now() - interval '1 second'
+        WHERE leased_until > now() RETURNING id`,
+    )
+    expect(leased.length).toBeGreaterThan(0)
+  } finally {
+    await db.close()
+  }
+
   receiver.answer = 200
   server.server = await startServer(server.env)
   try {
-    // In-flight and taken deliveries come back once their 30-second lease is over.
-    await waitFor(async () => new Set(receiver.received.map((r) => JSON.parse(r.body).data.id)).size === 20, 100_000)
+    await waitFor(async () => new Set(receiver.received.map((r) => JSON.parse(r.body).data.id)).size === 20, 30_000)
     const seen = new Map<string, string>()
     for (const r of receiver.received) {
       const payload = new Webhook(hook.secret).verify(r.body, r.headers) as any

@@ -6,6 +6,7 @@ import { cancelRuns } from '../runs/cancel.ts'
 import type { Agent } from './model.ts'
 import { getAgent } from './read.ts'
 import type { AgentStatus } from '../../contract/agents.ts'
+import { approvalLabel } from '../../contract/approvals.ts'
 
 // Pause, resume and terminate (SPEC.md "Agent status"). Each is one guarded UPDATE that also
 // returns the status it replaced; zero rows means the agent is missing or in the wrong state.
@@ -53,14 +54,37 @@ export async function pauseAgent(tx: Tx, companyId: string, agentId: string, act
   return agent
 }
 
-/** Resumes a paused agent to `idle`; any other status is INVALID_STATE. */
+/**
+ * Resumes a paused agent to `idle`; any other status is INVALID_STATE. The person lets it run:
+ * the runaway breaker's count restarts from now (as approving the breaker's approval does), and
+ * a pending breaker approval is closed as approved by them, so the inbox keeps no question the
+ * resume already answered and the breaker's next trip opens a fresh one (docs/runs.md).
+ */
 export async function resumeAgent(tx: Tx, companyId: string, agentId: string, actor: Actor): Promise<Agent> {
+  // The approval before the agent: the order in which deciding an approval locks them.
+  const closed = await tx.many<{ id: string }>(
+    `UPDATE approvals SET status = 'approved', decided_by_user_id = $3, decided_at = now(), decision_note = $4, updated_at = now()
+      WHERE company_id = $1 AND agent_id = $2 AND type = 'action' AND status = 'pending' AND payload ? 'window_minutes'
+      RETURNING id`,
+    [companyId, agentId, actor.type === 'user' ? actor.userId : null, RESUMED_NOTE],
+  )
   const previous = await transition(tx, companyId, agentId, 'idle', ['paused'])
   const agent = await getAgent(tx, companyId, agentId)
-  if (previous === null) throw invalidState(`Cannot resume an agent that is ${agent.status}`)
+  if (previous === null) throw invalidState(`Cannot resume an agent that is ${agent.status}`) // (rolls the closing back)
+  await tx.query('UPDATE agents SET breaker_reset_at = now() WHERE id = $1 AND company_id = $2', [agentId, companyId])
+  for (const { id } of closed) {
+    await recordAudit(tx, {
+      companyId, actor, verb: 'approved', entityType: 'approval', entityId: id, label: approvalLabel('action', agent.name),
+      changes: { status: ['pending', 'approved'], decision_note: [null, RESUMED_NOTE] },
+    })
+    tx.publish(companyId, { type: 'approval.updated', id })
+  }
   await recordStatusChange(tx, companyId, agent, actor, 'resumed', previous)
   return agent
 }
+
+/** The decision note of a breaker approval closed by a resume. */
+export const RESUMED_NOTE = 'Answered by resuming the agent'
 
 /**
  * Terminates an agent: its queued and running runs are cancelled, its reports move to its

@@ -12,7 +12,8 @@ import { recordAudit } from '../audit/record.ts'
 //   - pause_on_repeat: the agent's last 3 finished runs on one task ended with the same
 //     non-empty summary (runEnded calls tripRepeat when the third finishes).
 // Approving the approval resumes the agent and restarts the count (agents.breaker_reset_at,
-// approvals/decide.ts); rejecting leaves it paused. Only runs since the last approval count.
+// approvals/decide.ts); rejecting leaves it paused. A person's resume restarts the count too and
+// closes the approval as approved (agents/lifecycle.ts). Only runs since then count.
 
 export const BREAKER_WINDOW_MINUTES = 60
 /** Finished runs on one task with the same summary that trip pause_on_repeat. */
@@ -91,8 +92,7 @@ async function trip(tx: Tx, companyId: string, agentId: string, name: string, st
   await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id = $2`, [agentId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'paused', entityType: 'agent', entityId: agentId, label: name, changes: { status: [status, 'paused'] } })
   tx.publish(companyId, { type: 'agent.updated', id: agentId })
-  // One pending breaker approval per agent: a person who resumed the agent without deciding it
-  // sees it paused again, with the approval still waiting.
+  // One pending breaker approval per agent (a person's resume closes it, agents/lifecycle.ts).
   const approval = await tx.one<{ id: string }>(
     `INSERT INTO approvals (company_id, type, agent_id, payload)
      SELECT $1, 'action', $2, $3::jsonb
