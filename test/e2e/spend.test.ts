@@ -195,7 +195,7 @@ describe('spend control in the web app', () => {
 
     await page.goto(`${server.url}/c/${companyId}/agents/${hopper.id}`)
     const why = page.getByRole('note', { name: 'Why paused' })
-    await why.getByText(`Hopper started 1 runs in the last 60 minutes, its limit (max_runs_per_hour 1)`).waitFor()
+    await why.getByText(`Hopper started 1 run in the last 60 minutes, its limit (max_runs_per_hour 1)`).waitFor()
     await why.getByRole('link', { name: 'See the approval' }).click()
     await page.waitForURL(new RegExp(`/approvals#approval-${approval.id}$`))
     const card = page.locator(`article[data-approval="${approval.id}"]`)

@@ -47,7 +47,7 @@ export async function tripRunLimit(tx: Tx, companyId: string, agentId: string): 
   )
   if (!agent || agent.limit === 0 || isDormant(agent.status) || agent.runs < agent.limit) return false
   await trip(tx, companyId, agentId, agent.name, agent.status, {
-    reason: `${agent.name} started ${agent.runs} runs in the last ${BREAKER_WINDOW_MINUTES} minutes, its limit (max_runs_per_hour ${agent.limit})`,
+    reason: `${agent.name} started ${agent.runs} ${agent.runs === 1 ? 'run' : 'runs'} in the last ${BREAKER_WINDOW_MINUTES} minutes, its limit (max_runs_per_hour ${agent.limit})`,
     runs: agent.runs,
     window_minutes: BREAKER_WINDOW_MINUTES,
   })
