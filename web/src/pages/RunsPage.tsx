@@ -28,7 +28,7 @@ export function RunsPage() {
         </label>
         <AgentPicker label="Agent" none="Any" value={search.agent_id ?? ''} onChange={(id) => set({ agent_id: id || undefined })} />
       </div>
-      <ErrorText error={runs.error} />
+      <ErrorText error={runs.error} retry={() => void runs.refetch()} />
       {runs.data && <div className="panel"><RunTable companyId={companyId} runs={runs.data} /></div>}
     </>
   )

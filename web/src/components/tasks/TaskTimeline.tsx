@@ -8,6 +8,7 @@ import { useState } from 'react'
 import type { AuditEvent, Comment, CommentKind, Run, Task } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { humanize } from '../../lib/format.ts'
+import { runnerName } from '../../lib/names.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { keys, useAgents, useComments, useMembers, useRun, useRuns, useTaskChanges } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
@@ -36,7 +37,7 @@ export function TaskTimeline({ companyId, task }: { companyId: string; task: Tas
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
-      <ErrorText error={comments.error ?? runs.error ?? changes.error} />
+      <ErrorText error={comments.error ?? runs.error ?? changes.error} retry={() => { void comments.refetch(); void runs.refetch(); void changes.refetch() }} />
       {comments.data && runs.data && items.length === 0 && <p className="empty">Nothing has happened on this task yet.</p>}
       <ol className="timeline">
         {items.map((item) => (item.kind === 'comment'
@@ -116,7 +117,7 @@ function RunItem({ companyId, run }: { companyId: string; run: Run }) {
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
         <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(run.started_at ?? run.created_at)}</span>
-        {shown.runner_id && <span className="muted">on {shown.runner_id}</span>}
+        {shown.runner_id && <span className="muted">on {runnerName(shown.runner_id)}</span>}
         <Usage run={shown} />
         <span className="grow" />
         <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
@@ -124,7 +125,7 @@ function RunItem({ companyId, run }: { companyId: string; run: Run }) {
       </div>
       {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
       {shown.summary && <p className="body">{shown.summary}</p>}
-      {shown.error && <p className="error small">{shown.error}</p>}
+      {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
     </li>
   )
