@@ -70,7 +70,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     expect(said).toContain(`${task.key} Write the launch post`)
     await expect.poll(async () => (await page.locator('main').textContent())?.match(UUID_TEXT)?.[0] ?? null).toBeNull()
     fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'activity.png') })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'activity-names.png') })
   })
 
   it('lists runs with the task key, the runner and the agent', async () => {

@@ -3,6 +3,7 @@
 // and on a tap beside it; the board scrolls column by column; a long dialog fits the screen
 // with its submit button in view. Screenshots at phone size: dashboard, drawer, board, task.
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -54,6 +55,11 @@ describe('the web app on a phone', () => {
       taskKey ||= made.key
     }
     await client.comments.create(companyId, taskKey, { body: 'Keep it under 600 words, and link the demo video.' })
+    // Runs for the runs list and the inbox: one succeeded, one failed, both on a runner called laptop-7.
+    for (const [status, agent] of [['succeeded', grace.id], ['failed', linus.id]] as const) {
+      const claimed = await client.runs.claim(companyId, { runner_id: 'laptop-7', agent_ids: [agent] })
+      await client.runs.report(companyId, claimed!.run.id, { runner_id: 'laptop-7', status, cost_cents: 42, ...(status === 'failed' ? { error: 'The agent CLI exited with code 2.' } : {}) })
+    }
     await client.me.updatePreferences({ tasks: { view: 'board' } })
 
     browser = await launchBrowser(PHONE)
@@ -105,7 +111,7 @@ describe('the web app on a phone', () => {
     const board = page.locator('.board')
     await board.locator('[data-column="todo"] .task-card').first().waitFor()
     await fitsWidth()
-    const layout = await board.evaluate((el) => ({
+    const layout = await board.evaluate((el: HTMLElement) => ({
       width: el.clientWidth,
       scrollWidth: el.scrollWidth,
       snap: getComputedStyle(el).scrollSnapType,
@@ -150,5 +156,18 @@ describe('the web app on a phone', () => {
     const [details, fields] = await Promise.all(['Details', 'Fields'].map((name) => page.getByRole('region', { name }).boundingBox()))
     expect(fields!.y).toBeGreaterThan(details!.y + details!.height - 1) // stacked, not side by side
     await shot('phone-task')
+  })
+
+  it('fits every company page into the phone width', async () => {
+    // Screenshots of each page at phone size go to a folder of their own, to look at after a change.
+    const survey = path.join(os.tmpdir(), 'shopfloor-phone-pages')
+    fs.mkdirSync(survey, { recursive: true })
+    for (const [where, heading] of [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings']] as const) {
+      await page.goto(`${server.url}/c/${companyId}/${where}`)
+      await page.getByRole('heading', { name: heading }).first().waitFor()
+      await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `the ${where || 'dashboard'} page`).toBeLessThanOrEqual(PHONE.width)
+      await page.screenshot({ path: path.join(survey, `${where || 'dashboard'}.png`), fullPage: true })
+    }
   })
 })

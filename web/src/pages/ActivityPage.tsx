@@ -37,8 +37,8 @@ export function ActivityPage() {
             <tbody>
               {events.map((event) => (
                 <tr key={event.id} data-event={event.id}>
-                  <td className="nowrap muted small" title={format.dateTime(event.created_at)}>{format.relative(event.created_at)}</td>
-                  <td className="nowrap">{event.actor_type === 'system' ? 'Shopfloor' : event.actor_name}<div className="muted small">{ACTOR[event.actor_type]}</div></td>
+                  <td className="nowrap muted small lead" title={format.dateTime(event.created_at)}>{format.relative(event.created_at)}</td>
+                  <td className="nowrap lead">{event.actor_type === 'system' ? 'Shopfloor' : event.actor_name}<span className="muted small actor-kind">{ACTOR[event.actor_type]}</span></td>
                   <td>
                     <div>
                       {humanize(event.verb)} {event.entity_type} <Subject companyId={companyId} event={event} />

@@ -19,7 +19,7 @@ export function RunsPage() {
   return (
     <>
       <div className="page-head"><h1>Runs</h1></div>
-      <div className="form-grid">
+      <div className="form-grid filter-bar" role="search">
         <label className="field">Status
           <select value={search.status ?? ''} onChange={(e) => set({ status: (e.target.value || undefined) as RunStatus | undefined })}>
             <option value="">Any</option>
