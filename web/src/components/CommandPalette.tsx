@@ -3,7 +3,6 @@
 // text fields: `?` lists the shortcuts, `c` creates a task, `g` then a letter opens a page.
 import { useNavigate } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
-import { NewTaskDialog } from './tasks/NewTaskDialog.tsx'
 
 export type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners'
 
@@ -30,6 +29,9 @@ export const PAGES: { path: PagePath; label: string; key?: string }[] = [
 const loadDialogs = () => import('./PaletteDialog.tsx')
 const Palette = lazy(() => loadDialogs().then((m) => ({ default: m.Palette })))
 const ShortcutsHelp = lazy(() => loadDialogs().then((m) => ({ default: m.ShortcutsHelp })))
+// So is the new-task form (and the contract's lists of statuses it brings along).
+const loadNewTask = () => import('./tasks/NewTaskDialog.tsx')
+const NewTaskDialog = lazy(() => loadNewTask().then((m) => ({ default: m.NewTaskDialog })))
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
@@ -43,6 +45,7 @@ export function CommandPalette({ companyId }: { companyId: string }) {
 
   useEffect(() => {
     void loadDialogs()
+    void loadNewTask()
   }, [])
 
   useEffect(() => {
@@ -76,7 +79,7 @@ export function CommandPalette({ companyId }: { companyId: string }) {
   })
 
   if (open === 'help') return <Suspense><ShortcutsHelp onClose={() => setOpen(null)} /></Suspense>
-  if (open === 'new-task') return <NewTaskDialog companyId={companyId} initialTitle={newTitle} onClose={() => setOpen(null)} onCreated={(task) => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })} />
+  if (open === 'new-task') return <Suspense><NewTaskDialog companyId={companyId} initialTitle={newTitle} onClose={() => setOpen(null)} onCreated={(task) => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })} /></Suspense>
   if (open !== 'palette') return null
   return (
     <Suspense>
