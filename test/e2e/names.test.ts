@@ -80,6 +80,8 @@ describe('names, not ids, and plain words for what went wrong', () => {
     expect(await row.textContent()).toContain('runner laptop-7')
     await row.getByText('Failed').waitFor()
     expect((await page.locator('main').textContent())?.match(UUID_TEXT)).toBeNull()
+    fs.mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'runs.png') })
     await row.getByRole('link', { name: task.key }).click()
     await page.waitForURL(new RegExp(`/tasks/${task.key}$`))
   })
@@ -94,6 +96,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     const run = page.getByRole('region', { name: 'Timeline' }).getByRole('listitem', { name: 'Run of Grace' })
     await run.getByText('Failed: The agent CLI exited with code 2.').waitFor()
     await run.getByText('on runner laptop-7').waitFor()
+    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-failed-run.png') })
   })
 
   it('says a missing task or run does not exist, with the way back', async () => {

@@ -49,6 +49,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
   // The open drawer closes on Escape (focus back on the menu button) and on a click beside it.
   useEffect(() => {
     if (!drawerOpen) return
+    document.querySelector<HTMLElement>('#sidebar a')?.focus() // the keyboard follows into the drawer
     const onKey = (event: KeyboardEvent) => {
       if (event.key !== 'Escape') return
       setDrawerOpen(false)
