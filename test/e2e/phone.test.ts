@@ -92,9 +92,12 @@ describe('the web app on a phone', () => {
     expect(await menu.getAttribute('aria-expanded')).toBe('true')
     await shot('phone-drawer')
 
+    expect(await page.evaluate(() => document.activeElement?.closest('#sidebar') !== null)).toBe(true) // the focus went in
+
     await page.keyboard.press('Escape')
     await tasksLink.waitFor({ state: 'hidden' })
     expect(await menu.getAttribute('aria-expanded')).toBe('false')
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Open menu') // and came back
 
     await menu.click()
     await tasksLink.waitFor({ state: 'visible' })
