@@ -165,10 +165,11 @@ describe('the web app on a phone', () => {
     // Screenshots of each page at phone size go to a folder of their own, to look at after a change.
     const survey = path.join(os.tmpdir(), 'shopfloor-phone-pages')
     fs.mkdirSync(survey, { recursive: true })
-    for (const [where, heading] of [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings']] as const) {
+    for (const [where, heading] of [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings'], ['org', 'Org chart'], ['webhooks', 'Webhooks'], ['start', /Get Acme Robotics working/]] as const) {
       await page.goto(`${server.url}/c/${companyId}/${where}`)
       await page.getByRole('heading', { name: heading }).first().waitFor()
       await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
+      if (where === 'org') await page.locator('.org-card').first().waitFor() // the chart's libraries come later
       expect(await page.evaluate(() => document.documentElement.scrollWidth), `the ${where || 'dashboard'} page`).toBeLessThanOrEqual(PHONE.width)
       await page.screenshot({ path: path.join(survey, `${where || 'dashboard'}.png`), fullPage: true })
     }
