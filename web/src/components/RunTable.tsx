@@ -1,6 +1,6 @@
 import type { Run, Task } from '#src/client/types.ts'
 import { humanize } from '../lib/format.ts'
-import { runnerName, useNames } from '../lib/names.ts'
+import { runnerName, useAgentName } from '../lib/names.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useQuery } from '@tanstack/react-query'
 import { api } from '../lib/api.ts'
@@ -15,7 +15,7 @@ import { TaskRef } from './TaskRef.tsx'
  */
 export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }) {
   const format = useFormat()
-  const names = useNames(companyId)
+  const agentName = useAgentName(companyId)
   // A few tasks are fetched one by one; for many, one request for the company's latest tasks
   // names most of them (older ones are still fetched one by one).
   const taskIds = new Set(runs.flatMap((run) => (run.task_id ? [run.task_id] : [])))
@@ -33,13 +33,13 @@ export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }
         <thead><tr><th>Started</th><th>Agent</th><th>Task</th><th>Status</th><th>Runner</th><th>Cost</th></tr></thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id} data-run={run.id} aria-label={`Run of ${names.agent(run.agent_id) ?? 'an agent'}`}>
+            <tr key={run.id} data-run={run.id} aria-label={`Run of ${agentName(run.agent_id) ?? 'an agent'}`}>
               <td className="nowrap">
                 <Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }} title={format.dateTime(run.started_at ?? run.created_at)}>
                   {run.started_at ? format.relative(run.started_at) : `queued ${format.relative(run.created_at)}`}
                 </Link>
               </td>
-              <td data-label="Agent">{names.agent(run.agent_id) ?? 'an agent no longer here'}</td>
+              <td data-label="Agent">{agentName(run.agent_id) ?? 'an agent no longer here'}</td>
               <td data-label="Task">
                 {run.task_id ? (waiting ? '…' : <TaskRef companyId={companyId} taskId={run.task_id} known={known} />) : <span className="muted">{humanize(run.trigger)} run, no task</span>}
               </td>

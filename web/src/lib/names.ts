@@ -4,21 +4,31 @@ import { useAgents, useGoals, useProjects } from './queries.ts'
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+// Said while a list is on its way, so a record is never called deleted before its list arrives.
+const LOADING = '…'
+
+/** Each returns the name, or undefined when the record is no longer there. */
 export interface Names {
   agent(id: string): string | undefined
   project(id: string): string | undefined
   goal(id: string): string | undefined
 }
 
-/** Names of the company's agents (terminated ones too), projects and goals, from the cached lists. */
-export function useNames(companyId: string): Names {
+/** An agent's name (terminated ones too), from the cached list of agents. */
+export function useAgentName(companyId: string): Names['agent'] {
   const agents = useAgents(companyId, true)
+  return (id) => (agents.data ? agents.data.find((a) => a.id === id)?.name : LOADING)
+}
+
+/** Names of the company's agents, projects and goals, from the cached lists. */
+export function useNames(companyId: string): Names {
+  const agent = useAgentName(companyId)
   const projects = useProjects(companyId)
   const goals = useGoals(companyId)
   return {
-    agent: (id) => agents.data?.find((a) => a.id === id)?.name,
-    project: (id) => projects.data?.find((p) => p.id === id)?.name,
-    goal: (id) => goals.data?.find((g) => g.id === id)?.title,
+    agent,
+    project: (id) => (projects.data ? projects.data.find((p) => p.id === id)?.name : LOADING),
+    goal: (id) => (goals.data ? goals.data.find((g) => g.id === id)?.title : LOADING),
   }
 }
 

@@ -12,7 +12,7 @@ import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { useNames } from '../lib/names.ts'
+import { useAgentName } from '../lib/names.ts'
 import { keys, useRuns, useTask } from '../lib/queries.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
@@ -120,11 +120,11 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
  */
 function LastRunProblem({ companyId, task }: { companyId: string; task: Task }) {
   const format = useFormat()
-  const names = useNames(companyId)
+  const agentName = useAgentName(companyId)
   const runs = useRuns(companyId, { task_id: task.id })
   const last = [...(runs.data ?? [])].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]
   if (!last || (last.status !== 'failed' && last.status !== 'cancelled')) return null
-  const who = names.agent(last.agent_id) ?? 'An agent'
+  const who = agentName(last.agent_id) ?? 'An agent'
   const how = last.status === 'failed' ? 'failed' : 'was cancelled'
   return (
     <div className="error" role="note" aria-label="Last run">
