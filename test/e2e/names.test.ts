@@ -109,6 +109,10 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000-8000-000000000000`)
     await page.getByRole('alert').getByText('This run does not exist or was deleted.').waitFor()
     await page.getByRole('alert').getByRole('link', { name: 'Back to the runs' }).waitFor()
+    // A link cut short is no run id at all: said so, not as a validation error about "run_id".
+    await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000`)
+    await page.getByRole('alert').getByText('This link does not lead to anything: it may be mistyped or cut short.').waitFor()
+    await page.getByRole('alert').getByRole('link', { name: 'Back to the runs' }).waitFor()
   })
 
   it('offers to try again when the server cannot be reached', async () => {

@@ -20,6 +20,8 @@ export function errorLines(error: unknown): string[] {
   if (error instanceof ApiError) {
     const problems = error.details?.errors
     if (error.code === 'VALIDATION_ERROR' && Array.isArray(problems) && problems.length > 0) {
+      // An id in the address that cannot be one (a mistyped link) names no record at all.
+      if ((problems as ValidationProblem[]).every((p) => p.loc?.[0] === 'path')) return ['This link does not lead to anything: it may be mistyped or cut short.']
       return (problems as ValidationProblem[]).map(problemText)
     }
     if (error.code === 'RATE_LIMITED') return [`${error.message}. Please wait a minute and try again.`]

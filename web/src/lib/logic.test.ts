@@ -97,6 +97,8 @@ describe('errorLines', () => {
     expect(errorLines(new ApiError(404, 'NOT_FOUND', 'Company not found'))[0]).toMatch(/not one of its members/)
     expect(errorLines(new ApiError(403, 'FORBIDDEN', 'Only an owner or admin can change the company'))).toEqual(['Only an owner or admin can change the company'])
     expect(errorLines(new ApiError(403, 'FORBIDDEN', 'Not allowed'))).toEqual(['Not allowed. An owner or admin of the company can.'])
+    const badLink = new ApiError(422, 'VALIDATION_ERROR', 'run_id', { errors: [{ loc: ['path', 'run_id'], message: 'Input should be a valid UUID' }] })
+    expect(errorLines(badLink)).toEqual(['This link does not lead to anything: it may be mistyped or cut short.'])
     expect(errorLines(new ApiError(502, 'HTTP_ERROR', 'Bad Gateway'))[0]).toMatch(/could not answer \(error 502\)/)
     expect([new NetworkError('x'), new ApiError(503, 'HTTP_ERROR', ''), new ApiError(429, 'RATE_LIMITED', 'Slow down')].map(isRetryable)).toEqual([true, true, true])
     expect([new ApiError(404, 'NOT_FOUND', 'Task not found'), new ApiError(422, 'VALIDATION_ERROR', 'x'), new Error('x')].map(isRetryable)).toEqual([false, false, false])
