@@ -93,7 +93,7 @@ describe('a live run on the task page', () => {
     await run.getByText('Done: the draft is in docs/launch.md.').waitFor()
     await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
-    await run.getByText('on laptop-1').waitFor()
+    await run.getByText('on runner laptop-1').waitFor()
 
     // Status and assignee changes from the audit, among the runs, in names: the assignment made
     // through the API, the claim moving the task to in progress, then a status change made now

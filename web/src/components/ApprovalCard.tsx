@@ -5,7 +5,7 @@ import type { Approval } from '#src/client/types.ts'
 import { api } from '../lib/api.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { keys, useAgents } from '../lib/queries.ts'
+import { keys, useAgents, useMembers } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Badge } from './Badge.tsx'
@@ -17,7 +17,13 @@ export function ApprovalCard({ companyId, approval, highlighted = false }: { com
   const client = useQueryClient()
   const format = useFormat()
   const agents = useAgents(companyId, true)
+  const members = useMembers(companyId)
   const agent = agents.data?.find((a) => a.id === approval.agent_id)
+  // Who asked and who decided, by name (a person who left the company, or an agent no longer here, said so).
+  const person = (id: string | null) => (id ? (members.data?.find((m) => m.user_id === id)?.name ?? 'someone no longer in the company') : null)
+  const asker = approval.requested_by_agent_id
+    ? (agents.data?.find((a) => a.id === approval.requested_by_agent_id)?.name ?? 'an agent no longer here')
+    : person(approval.requested_by_user_id)
   const form = useForm({ note: '', budget: '' })
   const payload = approval.payload as { spend_cents?: number; budget_cents?: number; month?: string }
 
@@ -45,7 +51,7 @@ export function ApprovalCard({ companyId, approval, highlighted = false }: { com
         <Badge value={approval.status} />
         {agent && <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link>}
         <span className="grow" />
-        <span className="muted small">{format.dateTime(approval.created_at)}</span>
+        <span className="muted small">{asker ? `asked by ${asker}, ` : ''}{format.relative(approval.created_at)}</span>
       </div>
       {approval.type === 'budget_override' && (
         <p style={{ marginTop: 8 }}>
@@ -58,7 +64,7 @@ export function ApprovalCard({ companyId, approval, highlighted = false }: { com
       )}
       {approval.type === 'hire_agent' && <p style={{ marginTop: 8 }}>Hire {agent?.name ?? 'this agent'}{agent?.title ? `, ${agent.title}` : ''}?</p>}
       {!pending && (
-        <p className="muted small">Decided {format.dateTime(approval.decided_at)}{approval.decision_note ? `: “${approval.decision_note}”` : ''}{approval.new_budget_cents != null ? ` · new budget ${format.money(approval.new_budget_cents)}` : ''}</p>
+        <p className="muted small">{humanize(approval.status)}{approval.decided_by_user_id ? ` by ${person(approval.decided_by_user_id)}` : ''} {format.relative(approval.decided_at)}{approval.decision_note ? `: “${approval.decision_note}”` : ''}{approval.new_budget_cents != null ? ` · new budget ${format.money(approval.new_budget_cents)}` : ''}</p>
       )}
       {pending && (
         <form onSubmit={(e) => e.preventDefault()}>

@@ -4,13 +4,15 @@
 import { useNavigate } from '@tanstack/react-router'
 import { lazy, Suspense, useEffect, useRef, useState } from 'react'
 import { type PagePath, PAGES } from '../lib/pages.ts'
-import { NewTaskDialog } from './tasks/NewTaskDialog.tsx'
 
 // The palette and the help are not part of the first load; the shell fetches them once it is up,
 // so Ctrl-K followed at once by typing loses no keystroke.
 const loadDialogs = () => import('./PaletteDialog.tsx')
 const Palette = lazy(() => loadDialogs().then((m) => ({ default: m.Palette })))
 const ShortcutsHelp = lazy(() => loadDialogs().then((m) => ({ default: m.ShortcutsHelp })))
+// So is the new-task form (and the contract's lists of statuses it brings along).
+const loadNewTask = () => import('./tasks/NewTaskDialog.tsx')
+const NewTaskDialog = lazy(() => loadNewTask().then((m) => ({ default: m.NewTaskDialog })))
 
 const typing = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
@@ -24,6 +26,7 @@ export function CommandPalette({ companyId }: { companyId: string }) {
 
   useEffect(() => {
     void loadDialogs()
+    void loadNewTask()
   }, [])
 
   useEffect(() => {
@@ -57,7 +60,7 @@ export function CommandPalette({ companyId }: { companyId: string }) {
   })
 
   if (open === 'help') return <Suspense><ShortcutsHelp onClose={() => setOpen(null)} /></Suspense>
-  if (open === 'new-task') return <NewTaskDialog companyId={companyId} initialTitle={newTitle} onClose={() => setOpen(null)} onCreated={(task) => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })} />
+  if (open === 'new-task') return <Suspense><NewTaskDialog companyId={companyId} initialTitle={newTitle} onClose={() => setOpen(null)} onCreated={(task) => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })} /></Suspense>
   if (open !== 'palette') return null
   return (
     <Suspense>

@@ -1,29 +1,51 @@
-import type { Run } from '#src/client/types.ts'
+import type { Run, Task } from '#src/client/types.ts'
 import { humanize } from '../lib/format.ts'
+import { runnerName, useAgentName } from '../lib/names.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { useAgents } from '../lib/queries.ts'
+import { useQuery } from '@tanstack/react-query'
+import { api } from '../lib/api.ts'
+import { keys } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
 import { Badge } from './Badge.tsx'
+import { TaskRef } from './TaskRef.tsx'
 
-/** Runs, newest first, each linking to its page. */
+/**
+ * Runs, newest first: when (linking to the run), the agent, the task by its key, how it went,
+ * the runner that ran it and what it cost. On a phone each row is a small card.
+ */
 export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }) {
   const format = useFormat()
-  const agents = useAgents(companyId, true)
-  const name = (id: string) => agents.data?.find((a) => a.id === id)?.name ?? 'Agent'
+  const agentName = useAgentName(companyId)
+  // A few tasks are fetched one by one; for many, one request for the company's latest tasks
+  // names most of them (older ones are still fetched one by one).
+  const taskIds = new Set(runs.flatMap((run) => (run.task_id ? [run.task_id] : [])))
+  const recent = useQuery({
+    queryKey: keys.company(companyId, 'tasks', 'list', { limit: 200 }),
+    queryFn: () => api.tasks.list(companyId, { limit: 200 }),
+    enabled: taskIds.size > 5,
+  })
+  const known = new Map<string, Task>((recent.data ?? []).map((t) => [t.id, t]))
+  const waiting = taskIds.size > 5 && recent.isPending
   if (runs.length === 0) return <p className="empty">No runs.</p>
   return (
     <div className="table-wrap">
-      <table>
-        <thead><tr><th>Run</th><th>Agent</th><th>Status</th><th className="hide-phone">Trigger</th><th className="hide-phone">Cost</th><th>Started</th></tr></thead>
+      <table className="stack">
+        <thead><tr><th>Started</th><th>Agent</th><th>Task</th><th>Status</th><th>Runner</th><th>Cost</th></tr></thead>
         <tbody>
           {runs.map((run) => (
-            <tr key={run.id}>
-              <td className="mono"><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{run.id.slice(0, 8)}</Link></td>
-              <td>{name(run.agent_id)}</td>
-              <td><Badge value={run.status} /></td>
-              <td className="hide-phone">{humanize(run.trigger)}</td>
-              <td className="hide-phone">{format.money(run.cost_cents)}</td>
-              <td className="nowrap muted">{format.relative(run.started_at ?? run.created_at)}</td>
+            <tr key={run.id} data-run={run.id} aria-label={`Run of ${agentName(run.agent_id) ?? 'an agent'}`}>
+              <td className="nowrap">
+                <Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }} title={format.dateTime(run.started_at ?? run.created_at)}>
+                  {run.started_at ? format.relative(run.started_at) : `queued ${format.relative(run.created_at)}`}
+                </Link>
+              </td>
+              <td data-label="Agent">{agentName(run.agent_id) ?? 'an agent no longer here'}</td>
+              <td data-label="Task">
+                {run.task_id ? (waiting ? '…' : <TaskRef companyId={companyId} taskId={run.task_id} known={known} />) : <span className="muted">{humanize(run.trigger)} run, no task</span>}
+              </td>
+              <td data-label="Status"><Badge value={run.status} /></td>
+              <td data-label="Runner" className="nowrap">{run.runner_id ? runnerName(run.runner_id) : <span className="muted">{run.status === 'queued' ? 'waiting for one' : 'none'}</span>}</td>
+              <td data-label="Cost" className="nowrap">{format.money(run.cost_cents)}</td>
             </tr>
           ))}
         </tbody>

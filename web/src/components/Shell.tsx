@@ -1,7 +1,7 @@
 // The frame of every signed-in page: the sidebar (collapsible, a drawer on phones), the top bar
 // with the company switcher, the live indicator and the account links, and the page itself.
 import { useQueryClient } from '@tanstack/react-query'
-import { type ReactNode, useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { CompanyContext } from '../lib/company.ts'
 import { useLiveEvents } from '../lib/live.ts'
 import { useSavePreferences } from '../lib/preferences.tsx'
@@ -45,13 +45,27 @@ export function Shell({ companyId, children }: { companyId: string | null; child
     if (companyId) rememberCompany(companyId)
   }, [companyId])
   useEffect(() => setDrawerOpen(false), [pathname])
+  const menuButton = useRef<HTMLButtonElement>(null)
+  // The open drawer closes on Escape (focus back on the menu button) and on a click beside it.
+  useEffect(() => {
+    if (!drawerOpen) return
+    document.querySelector<HTMLElement>('#sidebar a')?.focus() // the keyboard follows into the drawer
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return
+      setDrawerOpen(false)
+      menuButton.current?.focus()
+    }
+    window.addEventListener('keydown', onKey)
+    return () => window.removeEventListener('keydown', onKey)
+  }, [drawerOpen])
 
   const classes = ['shell', collapsed && 'collapsed', drawerOpen && 'drawer-open'].filter(Boolean).join(' ')
   return (
     <CompanyContext.Provider value={companyId}>
       <a href="#content" className="skip-link">Skip to content</a>
       <div className={classes}>
-        <nav className="sidebar" aria-label="Main">
+        {/* A link followed from the drawer closes it, even one to the page already shown. */}
+        <nav className="sidebar" id="sidebar" aria-label="Main" onClick={(e) => (e.target as HTMLElement).closest('a') && setDrawerOpen(false)}>
           <div className="brand">
             <span className="logo" aria-hidden />
             <span className="label">Shopfloor</span>
@@ -67,9 +81,10 @@ export function Shell({ companyId, children }: { companyId: string | null; child
             {collapsed ? '»' : '« Collapse'}
           </button>
         </nav>
+        {drawerOpen && <div className="drawer-scrim" aria-hidden onClick={() => setDrawerOpen(false)} />}
         <div className="main">
           <header className="topbar">
-            <button className="menu-button" aria-label="Open menu" onClick={() => setDrawerOpen((open) => !open)}>☰</button>
+            <button ref={menuButton} className="menu-button" aria-label="Open menu" aria-controls="sidebar" aria-expanded={drawerOpen} onClick={() => setDrawerOpen((open) => !open)}>☰</button>
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
             {companyId && (

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { ApiError, NetworkError } from '#src/client/http.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
 import { prefixFor } from './company.ts'
-import { errorLines } from './errors.ts'
+import { errorLines, isRetryable } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'
 import { mergePreferences } from '#src/contract/merge-preferences.ts'
 import { invalidateFor } from './stale.ts'
@@ -89,6 +89,19 @@ describe('errorLines', () => {
   it('uses the server message, and words for a network failure', () => {
     expect(errorLines(new ApiError(400, 'ALREADY_DECIDED', 'Approval already decided'))).toEqual(['Approval already decided'])
     expect(errorLines(new NetworkError('fetch failed'))[0]).toMatch(/Cannot reach the server/)
+  })
+
+  it('says a missing record plainly, a refusal with who may act, and when trying again may help', () => {
+    expect(errorLines(new ApiError(404, 'NOT_FOUND', 'Task not found'))).toEqual(['This task does not exist or was deleted.'])
+    expect(errorLines(new ApiError(404, 'NOT_FOUND', 'API key not found'))).toEqual(['This API key does not exist or was deleted.'])
+    expect(errorLines(new ApiError(404, 'NOT_FOUND', 'Company not found'))[0]).toMatch(/not one of its members/)
+    expect(errorLines(new ApiError(403, 'FORBIDDEN', 'Only an owner or admin can change the company'))).toEqual(['Only an owner or admin can change the company'])
+    expect(errorLines(new ApiError(403, 'FORBIDDEN', 'Not allowed'))).toEqual(['Not allowed. An owner or admin of the company can.'])
+    const badLink = new ApiError(422, 'VALIDATION_ERROR', 'run_id', { errors: [{ loc: ['path', 'run_id'], message: 'Input should be a valid UUID' }] })
+    expect(errorLines(badLink)).toEqual(['This link does not lead to anything: it may be mistyped or cut short.'])
+    expect(errorLines(new ApiError(502, 'HTTP_ERROR', 'Bad Gateway'))[0]).toMatch(/could not answer \(error 502\)/)
+    expect([new NetworkError('x'), new ApiError(503, 'HTTP_ERROR', ''), new ApiError(429, 'RATE_LIMITED', 'Slow down')].map(isRetryable)).toEqual([true, true, true])
+    expect([new ApiError(404, 'NOT_FOUND', 'Task not found'), new ApiError(422, 'VALIDATION_ERROR', 'x'), new Error('x')].map(isRetryable)).toEqual([false, false, false])
   })
 })
 

@@ -28,7 +28,7 @@ export function AgentsPage() {
           <button className="primary" onClick={() => setHiring(true)}>Hire agent</button>
         </div>
       </div>
-      <ErrorText error={agents.error} />
+      <ErrorText error={agents.error} retry={() => void agents.refetch()} />
       {agents.data?.length === 0 && <p className="empty">No agents yet. Hire the first one.</p>}
       {agents.data && agents.data.length > 0 && (
         <div className="panel table-wrap">

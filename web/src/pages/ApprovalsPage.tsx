@@ -29,7 +29,7 @@ export function ApprovalsPage() {
           ))}
         </div>
       </div>
-      <ErrorText error={approvals.error} />
+      <ErrorText error={approvals.error} retry={() => void approvals.refetch()} />
       {approvals.data?.length === 0 && <p className="empty">No approvals here.</p>}
       {approvals.data?.map((approval) => <ApprovalCard key={approval.id} companyId={companyId} approval={approval} highlighted={hash === `approval-${approval.id}`} />)}
     </>

@@ -17,7 +17,7 @@ export function CompanySettingsPage() {
   return (
     <>
       <div className="page-head"><h1>Company settings</h1></div>
-      <ErrorText error={company.error} />
+      <ErrorText error={company.error} retry={() => void company.refetch()} />
       {company.data && <CompanyForm company={company.data} key={company.data.id} />}
       {company.data && <People company={company.data} />}
       {company.data && <Integrations company={company.data} />}

@@ -62,7 +62,7 @@ export function DashboardPage() {
         </div>
       </div>
       <StartLeft companyId={companyId} />
-      <ErrorText error={dashboard.error ?? save.error} />
+      <ErrorText error={dashboard.error ?? save.error} retry={() => void dashboard.refetch()} />
       {customising && hidden.size > 0 && (
         <div className="notice actions">
           Hidden:

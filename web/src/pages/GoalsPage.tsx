@@ -26,7 +26,7 @@ export function GoalsPage() {
   return (
     <>
       <div className="page-head"><h1>Goals</h1><button className="primary" onClick={() => setCreating(true)}>New goal</button></div>
-      <ErrorText error={goals.error} />
+      <ErrorText error={goals.error} retry={() => void goals.refetch()} />
       {goals.data?.length === 0 && <p className="empty">No goals yet.</p>}
       {roots.length > 0 && <div className="panel tree"><ul>{roots.map((goal) => <GoalNode key={goal.id} goal={goal} all={all} companyId={companyId} />)}</ul></div>}
       {creating && <NewGoalDialog companyId={companyId} onClose={() => setCreating(false)} />}

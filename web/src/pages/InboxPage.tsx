@@ -15,7 +15,7 @@ export function InboxPage() {
   return (
     <>
       <div className="page-head"><h1>Inbox</h1></div>
-      <ErrorText error={inbox.error} />
+      <ErrorText error={inbox.error} retry={() => void inbox.refetch()} />
       {empty && <p className="notice">All clear: nothing waits for you.</p>}
       {inbox.data && inbox.data.approvals.length > 0 && (
         <section aria-label="Pending approvals">

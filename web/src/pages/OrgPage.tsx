@@ -26,7 +26,7 @@ export function OrgPage() {
           <Link to="/c/$companyId/agents" params={{ companyId }}>All agents</Link>
         </div>
       </div>
-      <ErrorText error={org.error} />
+      <ErrorText error={org.error} retry={() => void org.refetch()} />
       {org.data?.length === 0 && <p className="empty">No agents yet.</p>}
       {org.data && org.data.length > 0 && view === 'chart' && <OrgChart companyId={companyId} org={org.data} />}
       {org.data && org.data.length > 0 && view === 'list' && (

@@ -24,7 +24,7 @@ export function ProjectsPage() {
   return (
     <>
       <div className="page-head"><h1>Projects</h1><button className="primary" onClick={() => setCreating(true)}>New project</button></div>
-      <ErrorText error={projects.error} />
+      <ErrorText error={projects.error} retry={() => void projects.refetch()} />
       {projects.data?.length === 0 && <p className="empty">No projects yet.</p>}
       {sorted.length > 0 && (
         <div className="panel table-wrap">

@@ -19,7 +19,7 @@ export function RoutinesPage() {
   return (
     <>
       <div className="page-head"><h1>Routines</h1><button className="primary" onClick={() => setCreating(true)}>New routine</button></div>
-      <ErrorText error={routines.error} />
+      <ErrorText error={routines.error} retry={() => void routines.refetch()} />
       {routines.data?.length === 0 && <p className="empty">No routines yet.</p>}
       {routines.data && routines.data.length > 0 && (
         <div className="panel table-wrap">

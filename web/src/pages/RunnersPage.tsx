@@ -14,7 +14,7 @@ export function RunnersPage() {
   return (
     <>
       <div className="page-head"><h1>Runners</h1><Link to="/c/$companyId/start" params={{ companyId }}>Connect a runner</Link></div>
-      <ErrorText error={runners.error} />
+      <ErrorText error={runners.error} retry={() => void runners.refetch()} />
       {runners.data?.length === 0 && <p className="empty">No runner has connected yet. Queued runs wait until one does.</p>}
       {runners.data && runners.data.length > 0 && (
         <div className="panel table-wrap">

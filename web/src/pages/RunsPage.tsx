@@ -19,7 +19,7 @@ export function RunsPage() {
   return (
     <>
       <div className="page-head"><h1>Runs</h1></div>
-      <div className="form-grid">
+      <div className="form-grid filter-bar" role="search">
         <label className="field">Status
           <select value={search.status ?? ''} onChange={(e) => set({ status: (e.target.value || undefined) as RunStatus | undefined })}>
             <option value="">Any</option>
@@ -28,7 +28,7 @@ export function RunsPage() {
         </label>
         <AgentPicker label="Agent" none="Any" value={search.agent_id ?? ''} onChange={(id) => set({ agent_id: id || undefined })} />
       </div>
-      <ErrorText error={runs.error} />
+      <ErrorText error={runs.error} retry={() => void runs.refetch()} />
       {runs.data && <div className="panel"><RunTable companyId={companyId} runs={runs.data} /></div>}
     </>
   )

@@ -12,14 +12,17 @@ import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { keys, useTask } from '../lib/queries.ts'
+import { useAgentName } from '../lib/names.ts'
+import { keys, useRuns, useTask } from '../lib/queries.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
 export function TaskPage() {
   const companyId = useCompanyId()
   const { taskRef } = useParams({ from: '/signed-in/c/$companyId/tasks/$taskRef' })
   const task = useTask(companyId, taskRef)
-  if (task.error) return <><p><Link to="/c/$companyId/tasks" params={{ companyId }}>← Tasks</Link></p><ErrorText error={task.error} /></>
+  if (task.error) {
+    return <ErrorText error={task.error} retry={() => void task.refetch()} back={<Link to="/c/$companyId/tasks" params={{ companyId }}>Back to the tasks</Link>} />
+  }
   if (!task.data) return <p className="muted">Loading…</p>
   return <TaskDetail companyId={companyId} task={task.data} />
 }
@@ -64,6 +67,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
         </div>
       </div>
       <ErrorText error={update.error ?? remove.error} />
+      <LastRunProblem companyId={companyId} task={task} />
       <div className="grid-2">
         <section className="panel" aria-label="Details">
           <form onSubmit={(e) => { e.preventDefault(); update.mutate({ title: title.trim(), description: description.trim() || null }) }}>
@@ -106,5 +110,27 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
       <TaskTimeline companyId={companyId} task={task} />
       {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
     </>
+  )
+}
+
+/**
+ * When the task's latest run failed or was cancelled, say so at the top: who, when, the run's
+ * error, and where the task stands now (a run that had started the task returns it to the
+ * status it had before; API-DECISIONS.md "Tasks after a failed run").
+ */
+function LastRunProblem({ companyId, task }: { companyId: string; task: Task }) {
+  const format = useFormat()
+  const agentName = useAgentName(companyId)
+  const runs = useRuns(companyId, { task_id: task.id })
+  const last = [...(runs.data ?? [])].sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))[0]
+  if (!last || (last.status !== 'failed' && last.status !== 'cancelled')) return null
+  const who = agentName(last.agent_id) ?? 'An agent'
+  const how = last.status === 'failed' ? 'failed' : 'was cancelled'
+  return (
+    <div className="error" role="note" aria-label="Last run">
+      <strong>{who}'s last run {how}</strong> {format.relative(last.ended_at ?? last.created_at)}
+      {last.error && <>: {last.error.replace(/[.\s]+$/, '')}</>}. The task is now {humanize(task.status)}.{' '}
+      <Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: last.id }}>Open the run</Link>
+    </div>
   )
 }

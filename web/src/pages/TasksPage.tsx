@@ -46,7 +46,7 @@ export function TasksPage() {
       </div>
       <SavedViews query={query} onApply={apply} />
       <TaskFilterBar filters={filters} showStatus={view === 'list'} onChange={(f) => apply(queryFromFilters(f))} />
-      <ErrorText error={tasks.error ?? move.error} />
+      <ErrorText error={tasks.error ?? move.error} retry={() => void tasks.refetch()} />
       {tasks.data && (view === 'board'
         ? <TaskBoard companyId={companyId} tasks={tasks.data} agents={agentMap} onMove={(task, status) => move.mutate({ task, status })} />
         : <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />)}

@@ -33,7 +33,7 @@ export function WebhooksPage() {
         <h1>Webhooks</h1>
         {manages && !refused && <button className="primary" onClick={() => setCreating(true)}>New webhook</button>}
       </div>
-      <ErrorText error={company.error} />
+      <ErrorText error={company.error} retry={() => void company.refetch()} />
       {company.data && (!manages || refused) && <p className="notice">{ONLY_MANAGERS}</p>}
       {manages && !refused && (
         <>
@@ -42,7 +42,7 @@ export function WebhooksPage() {
             retried for 24 hours; a URL failing for 3 days is disabled.
           </p>
           {created && <SecretOnce hook={created} onDone={() => setCreated(null)} />}
-          <ErrorText error={hooks.error} />
+          <ErrorText error={hooks.error} retry={() => void hooks.refetch()} />
           {hooks.data?.length === 0 && <p className="empty">No webhooks yet.</p>}
           {hooks.data?.map((hook) => <WebhookPanel key={hook.id} companyId={companyId} hook={hook} />)}
         </>

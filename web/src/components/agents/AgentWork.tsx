@@ -6,7 +6,7 @@ import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { Badge } from '../Badge.tsx'
 import { RunItem } from '../runs/RunItem.tsx'
-import { TaskRef } from '../tasks/TaskRef.tsx'
+import { TaskRef } from '../TaskRef.tsx'
 
 /** The run in progress (or, failing that, the next one waiting for a runner). */
 export function currentRun(runs: Run[]): Run | undefined {

@@ -5,11 +5,12 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Run } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
+import { runnerName } from '../../lib/names.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { useAgents, useRun } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
-import { TaskRef } from '../tasks/TaskRef.tsx'
+import { TaskRef } from '../TaskRef.tsx'
 import { FINISHED, Transcript, Usage } from './Transcript.tsx'
 
 export function RunItem({ companyId, run, showTask = false }: { companyId: string; run: Run; showTask?: boolean }) {
@@ -30,7 +31,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
         <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(shown.started_at ?? run.created_at)}</span>
-        {shown.runner_id && <span className="muted">on {shown.runner_id}</span>}
+        {shown.runner_id && <span className="muted">on {runnerName(shown.runner_id)}</span>}
         <Usage run={shown} />
         <span className="grow" />
         <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
@@ -38,7 +39,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
       </div>
       {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
       {shown.summary && <p className="body">{shown.summary}</p>}
-      {shown.error && <p className="error small">{shown.error}</p>}
+      {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
     </li>
   )

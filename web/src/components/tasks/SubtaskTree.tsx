@@ -27,7 +27,7 @@ export function SubtaskTree({ companyId, root }: { companyId: string; root: Task
       </ul>
     )
   }
-  if (tasks.error) return <ErrorText error={tasks.error} />
+  if (tasks.error) return <ErrorText error={tasks.error} retry={() => void tasks.refetch()} />
   if (!tasks.data) return null
   return branch(root.id, new Set([root.id])) ?? <p className="empty">No subtasks.</p>
 }

@@ -11,7 +11,7 @@ export function TaskFilterBar({ filters, onChange, showStatus }: { filters: Task
   }
   const status = [filters.status ?? []].flat()
   return (
-    <div className="form-grid" role="search">
+    <div className="form-grid filter-bar" role="search">
       <label className="field">
         Search
         <input type="search" key={filters.q ?? ""} placeholder="Title or description" defaultValue={filters.q ?? ''}

@@ -36,7 +36,7 @@ export function TaskTimeline({ companyId, task }: { companyId: string; task: Tas
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
-      <ErrorText error={comments.error ?? runs.error ?? changes.error} />
+      <ErrorText error={comments.error ?? runs.error ?? changes.error} retry={() => { void comments.refetch(); void runs.refetch(); void changes.refetch() }} />
       {comments.data && runs.data && items.length === 0 && <p className="empty">Nothing has happened on this task yet.</p>}
       <ol className="timeline">
         {items.map((item) => (item.kind === 'comment'

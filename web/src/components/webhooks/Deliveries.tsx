@@ -10,7 +10,7 @@ import { ErrorText } from '../ErrorText.tsx'
 
 export function Deliveries({ companyId, webhookId }: { companyId: string; webhookId: string }) {
   const deliveries = useDeliveries(companyId, webhookId)
-  if (deliveries.error) return <ErrorText error={deliveries.error} />
+  if (deliveries.error) return <ErrorText error={deliveries.error} retry={() => void deliveries.refetch()} />
   if (!deliveries.data) return <p className="muted small">Loading…</p>
   if (deliveries.data.length === 0) return <p className="empty">Nothing sent yet. Each matching change in the company is delivered here.</p>
   return (
