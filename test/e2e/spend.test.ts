@@ -242,7 +242,7 @@ describe('spend control in the web app', () => {
     await graceLine.getByText(budgetReachedText(format, 200, graceRow.budget_reached_on, thisMonth())).waitFor()
     // The method in one line, in plain words, the API's own description on hover.
     const method = table.locator('[data-forecast-method]')
-    expect(await method.textContent()).toMatch(/^How it is projected: Projected at this month's pace: spend so far divided by the share of the month gone/)
+    expect(await method.textContent()).toMatch(/^Projected at this month's pace: spend so far divided by the share of the month gone/)
     expect(await method.getAttribute('title')).toBe(forecast.method)
     await shot('costs', true)
 

@@ -13,8 +13,8 @@ import { useAgents } from '../../lib/queries.ts'
 export function ForecastMethod({ forecast }: { forecast: Forecast }) {
   const plain = forecast.method.startsWith('linear:')
     ? "Projected at this month's pace: spend so far divided by the share of the month gone (at least a day); a budget is reached on the day spend meets it, or would at that pace."
-    : forecast.method
-  return <p className="muted small forecast-method" data-forecast-method title={forecast.method}>How it is projected: {plain}</p>
+    : `How it is projected: ${forecast.method}`
+  return <p className="muted small forecast-method" data-forecast-method title={forecast.method}>{plain}</p>
 }
 
 /**
