@@ -99,7 +99,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await page.screenshot({ path: path.join(SCREENSHOTS, 'task-failed-run.png') })
   })
 
-  it('says a missing task or run does not exist, with the way back', async () => {
+  it('says a missing task, run or agent does not exist, with the way back', async () => {
     await page.goto(`${server.url}/c/${companyId}/tasks/ACME-999`)
     const alert = page.getByRole('alert')
     await alert.getByText('This task does not exist or was deleted.').waitFor()
@@ -109,6 +109,9 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000-8000-000000000000`)
     await page.getByRole('alert').getByText('This run does not exist or was deleted.').waitFor()
     await page.getByRole('alert').getByRole('link', { name: 'Back to the runs' }).waitFor()
+    await page.goto(`${server.url}/c/${companyId}/agents/00000000-0000-4000-8000-000000000000`)
+    await page.getByRole('alert').getByText('This agent does not exist or was deleted.').waitFor()
+    await page.getByRole('alert').getByRole('link', { name: 'Back to the agents' }).waitFor()
     // A link cut short is no run id at all: said so, not as a validation error about "run_id".
     await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000`)
     await page.getByRole('alert').getByText('This link does not lead to anything: it may be mistyped or cut short.').waitFor()
@@ -126,5 +129,16 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await page.unroute('**/api/companies/*/runs?**')
     await alert.getByRole('button', { name: 'Try again' }).click()
     await page.getByText('No runs.').waitFor()
+  })
+
+  it('names the task and the runner of each active run on the dashboard', async () => {
+    const linus = await client.agents.hire(companyId, { name: 'Linus', title: 'Tester' })
+    const second = await client.tasks.create(companyId, { title: 'Test the checkout', status: 'todo', assignee_agent_id: linus.id })
+    const claimed = await client.runs.claim(companyId, { runner_id: 'desk-2', agent_ids: [linus.id] })
+    expect(claimed?.run.task_id).toBe(second.id)
+    await page.goto(`${server.url}/c/${companyId}`)
+    const row = page.locator('[data-card="active-runs"]').getByRole('row').filter({ hasText: 'Linus' })
+    await row.getByRole('link', { name: second.key }).waitFor()
+    expect(await row.textContent()).toContain('on runner desk-2')
   })
 })

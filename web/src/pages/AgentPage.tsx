@@ -29,7 +29,7 @@ export function AgentPage() {
   const companyId = useCompanyId()
   const agent = useAgent(companyId, agentId)
   // A failed refetch keeps showing the agent (and an open edit form) rather than the error.
-  if (agent.error && !agent.data) return <><p><Link to="/c/$companyId/agents" params={{ companyId }}>← Agents</Link></p><ErrorText error={agent.error} /></>
+  if (agent.error && !agent.data) return <ErrorText error={agent.error} retry={() => void agent.refetch()} back={<Link to="/c/$companyId/agents" params={{ companyId }}>Back to the agents</Link>} />
   if (!agent.data) return <p className="muted">Loading…</p>
   return <AgentDetail companyId={companyId} agent={agent.data} />
 }
@@ -82,17 +82,17 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
       </div>
       <section className="panel" aria-label="Current run">
         <h2>Now</h2>
-        <ErrorText error={runs.error} />
+        <ErrorText error={runs.error} retry={() => void runs.refetch()} />
         {runs.data && <CurrentRun companyId={companyId} run={currentRun(runs.data)} />}
       </section>
       <section className="panel" aria-label="Recent runs">
         <h2>Recent runs</h2>
-        <ErrorText error={runs.error} />
+        <ErrorText error={runs.error} retry={() => void runs.refetch()} />
         {runs.data && <RecentRuns companyId={companyId} runs={runs.data} />}
       </section>
       <section className="panel" aria-label="Open tasks">
         <h2>Open tasks</h2>
-        <ErrorText error={tasks.error} />
+        <ErrorText error={tasks.error} retry={() => void tasks.refetch()} />
         {tasks.data && <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />}
       </section>
       <section className="panel" aria-label="Settings">

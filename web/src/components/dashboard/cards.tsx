@@ -3,7 +3,9 @@ import { type ReactNode, useState } from 'react'
 import type { Dashboard } from '#src/client/types.ts'
 import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '@tanstack/react-router'
+import { runnerName } from '../../lib/names.ts'
 import { Badge } from '../Badge.tsx'
+import { TaskRef } from '../TaskRef.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
 import { thisMonth } from '../../lib/spend.ts'
 import { ForecastAgents, ForecastMethod } from './Forecast.tsx'
@@ -132,8 +134,9 @@ function ActiveRuns({ data, format, companyId, agentName }: CardContext) {
           {data.active_runs.map((run) => (
             <tr key={run.id}>
               <td><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{agentName(run.agent_id)}</Link></td>
+              <td>{run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} /> : <span className="muted">{humanize(run.trigger)} run</span>}</td>
               <td><Badge value={run.status} /></td>
-              <td className="muted">{humanize(run.trigger)}</td>
+              <td className="muted">{run.runner_id ? `on ${runnerName(run.runner_id)}` : 'waiting for a runner'}</td>
               <td className="muted right">{format.relative(run.started_at ?? run.created_at)}</td>
             </tr>
           ))}
