@@ -4,7 +4,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
-import { type BrowserContext, chromium } from 'playwright-core'
+import { type BrowserContext, chromium, type Page } from 'playwright-core'
 import { embeddedDataDir } from '../databases.ts'
 import { ROOT, type ServerProcess, startServer as startProcess } from '../server-process.ts'
 import { builtWebApp } from '../web-build.ts'
@@ -52,6 +52,15 @@ export async function launchBrowser(viewport = { width: 1360, height: 860 }): Pr
       fs.rmSync(profile, { recursive: true, force: true })
     },
   }
+}
+
+/** Signs in from the sign-in page as a person does, and waits for the heading of the page it lands on. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string, landing: string | RegExp) {
+  await page.goto(`${baseUrl}/sign-in`)
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill(password)
+  await page.getByRole('button', { name: 'Sign in' }).click()
+  await page.getByRole('heading', { name: landing }).waitFor()
 }
 
 /**

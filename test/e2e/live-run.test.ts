@@ -11,7 +11,7 @@ import { humanize } from '../../web/src/lib/format.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -49,11 +49,7 @@ describe('a live run on the task page', () => {
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(15_000)
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'Acme Robotics')
   })
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import type { Agent } from '../../src/client/types.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -55,11 +55,7 @@ describe('getting around', () => {
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(10_000)
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'Acme Robotics')
   })
 
   afterAll(async () => {

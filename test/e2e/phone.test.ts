@@ -9,7 +9,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const PHONE = { width: 390, height: 844 }
@@ -65,11 +65,7 @@ describe('the web app on a phone', () => {
     browser = await launchBrowser(PHONE)
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(15_000)
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'Acme Robotics')
   })
 
   afterAll(async () => {

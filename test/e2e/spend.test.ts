@@ -13,7 +13,7 @@ import { makeFormatter } from '../../web/src/lib/format.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
@@ -63,11 +63,7 @@ describe('spend control in the web app', () => {
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(15_000)
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'Acme Robotics')
   })
 
   afterAll(async () => {

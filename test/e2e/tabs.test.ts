@@ -6,7 +6,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -33,11 +33,7 @@ describe('many tabs, one event stream', () => {
     context.on('requestfinished', ended)
     context.on('requestfailed', ended)
     const page = context.pages()[0] ?? (await context.newPage())
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
-    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'Acme Robotics')
   })
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `templates-${Date.now().toString(36)}@example.test`
@@ -32,12 +32,8 @@ describe('companies from templates and files', () => {
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(15_000)
     await page.setViewportSize({ width: 1280, height: 800 })
-    await page.goto(`${server.url}/sign-in`)
-    await page.getByLabel('Email').fill(email)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in' }).click()
     // No company yet: home is the new-company page.
-    await page.getByRole('heading', { name: 'New company' }).waitFor()
+    await signIn(page, server.url, email, PASSWORD, 'New company')
   })
 
   afterAll(async () => {
