@@ -28,3 +28,34 @@ export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string)
     pending = ''
   })
 }
+
+/** Whether the agent was stopped, and the release to call once it has exited. */
+export interface Stopper {
+  readonly stopped: boolean
+  release(): void
+}
+
+/**
+ * Stops the agent when `signal` aborts (a cancelled run, a spend cap, the runner shutting
+ * down): the terminate signal to its group at once, the kill after `killAfterMs`.
+ */
+export function stopOnAbort(pid: number | undefined, signal: AbortSignal, killAfterMs: number): Stopper {
+  let stopped = false
+  let killTimer: NodeJS.Timeout | undefined
+  const stop = () => {
+    stopped = true
+    signalGroup(pid, 'SIGTERM')
+    killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), killAfterMs)
+  }
+  if (signal.aborted) stop()
+  else signal.addEventListener('abort', stop, { once: true })
+  return {
+    get stopped() {
+      return stopped
+    },
+    release() {
+      clearTimeout(killTimer)
+      signal.removeEventListener('abort', stop)
+    },
+  }
+}

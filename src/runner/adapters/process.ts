@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process'
 import type { PromptVia } from '../options.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../text.ts'
 import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
-import { signalGroup, splitLines } from './child.ts'
+import { splitLines, stopOnAbort } from './child.ts'
 
 const USAGE_LINE = /^SHOPFLOOR_USAGE\s+(\{.*\})\s*$/
 /** The reply kept in memory: more than any report or comment uses. */
@@ -60,26 +60,17 @@ async function runAgentCommand(settings: ProcessSettings, input: AdapterInput): 
   child.stdin.on('error', () => {}) // an agent that exits without reading its input is fine
   child.stdin.end(viaArg ? undefined : input.prompt)
 
-  let stopped = false
-  let killTimer: NodeJS.Timeout | undefined
-  const stop = () => {
-    stopped = true
-    signalGroup(child.pid, 'SIGTERM')
-    killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), settings.killAfterMs)
-  }
-  if (input.signal.aborted) stop()
-  else input.signal.addEventListener('abort', stop, { once: true })
+  const stopper = stopOnAbort(child.pid, input.signal, settings.killAfterMs)
 
   return new Promise<AdapterResult>((resolve) => {
     child.once('error', (err) => {
-      input.signal.removeEventListener('abort', stop)
+      stopper.release()
       resolve({ ok: false, reply: '', error: `could not start the agent command: ${err.message}` })
     })
     child.once('close', (code, signal) => {
-      clearTimeout(killTimer)
-      input.signal.removeEventListener('abort', stop)
-      if (code === 0 && !stopped) return resolve({ ok: true, reply: reply.trim(), error: null })
-      const how = `agent command ${stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`}`
+      stopper.release()
+      if (code === 0 && !stopper.stopped) return resolve({ ok: true, reply: reply.trim(), error: null })
+      const how = `agent command ${stopper.stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`}`
       const tail = stderr.toString().trim()
       if (tail) input.transcript('system', `Standard error of the agent (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
       // The end of stderr says the most; the error keeps as much of it as the report allows.

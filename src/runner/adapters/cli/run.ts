@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
-import { signalGroup, splitLines } from '../child.ts'
+import { splitLines, stopOnAbort } from '../child.ts'
 import { failureMessage } from './errors.ts'
 import { UsageMeter } from './usage.ts'
 
@@ -110,22 +110,13 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  let stopped = false
-  let killTimer: NodeJS.Timeout | undefined
-  const stop = () => {
-    stopped = true
-    signalGroup(child.pid, 'SIGTERM')
-    killTimer = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), settings.killAfterMs)
-  }
-  if (input.signal.aborted) stop()
-  else input.signal.addEventListener('abort', stop, { once: true })
+  const stopper = stopOnAbort(child.pid, input.signal, settings.killAfterMs)
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: NodeJS.ErrnoException }>((resolve) => {
     child.once('error', (err) => resolve({ code: null, signal: null, spawnError: err }))
     child.once('close', (code, signal) => resolve({ code, signal }))
   })
-  clearTimeout(killTimer)
-  input.signal.removeEventListener('abort', stop)
+  stopper.release()
 
   if (exit.spawnError) {
     const missing = exit.spawnError.code === 'ENOENT'
@@ -145,7 +136,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     const message = failureMessage(product, detail, credentials)
     return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
   }
-  if (stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
+  if (stopper.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
   if (exit.code !== 0) {
     const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`
