@@ -19,6 +19,7 @@ import { measureCeilings } from './workloads/ceilings.ts'
 import type { Bench, Ceilings } from './workloads/context.ts'
 import { eventStreams } from './workloads/event-streams.ts'
 import { fixture } from './workloads/fixture.ts'
+import { idle } from './workloads/idle.ts'
 import { loginStorm } from './workloads/login-storm.ts'
 import { embeddedMemory, idleRss, type MemoryFigures, memorySection } from './workloads/memory.ts'
 import { runsCycle } from './workloads/runs-cycle.ts'
@@ -44,7 +45,7 @@ const { values: args } = parseArgs({
 
 if (!(args.mode! in SIZES)) throw new Error(`--mode is one of ${Object.keys(SIZES).join(', ')}`)
 checkLocal(args.pg!)
-const only = new Set((args.only ?? '1,2,3,4,5,6,7,8').split(',').map(Number))
+const only = new Set((args.only ?? '1,2,3,4,5,6,7,8,9').split(',').map(Number))
 const embeddedOnly = args['embedded-only']!
 const wants = (n: number) => only.has(n) && (!embeddedOnly || n === 7)
 
@@ -93,6 +94,7 @@ if (wants(4)) {
   if (args['no-keep']) await dropDatabase(bench.pg, bench.db('scale'))
 }
 if (wants(5)) sections.push(await eventStreams(bench))
+if (wants(9)) sections.push(await idle(bench))
 if (wants(7)) {
   sections.push(memorySection({ postgres: postgresMemory, embedded: await embeddedMemory(bench) }))
 }

@@ -33,7 +33,11 @@ export interface Sizes {
   streams: number
   /** Workload 6: sign-ins per second during workload 1. */
   loginRate: number
+  /** Workload 9: the idle window in seconds, agents, connected runners and browser event streams. */
+  idle: { seconds: number; agents: number; runners: number; streams: number }
 }
+
+const IDLE = { agents: 100, runners: 20, streams: 50 }
 
 const FULL_SCALE = {
   large: { agents: 50, tasks: 100_000, auditEvents: 1_000_000, runs: 1_000_000 },
@@ -64,6 +68,7 @@ export const SIZES: Record<Mode, Sizes> = {
     },
     streams: 5,
     loginRate: 4,
+    idle: { seconds: 3, agents: 5, runners: 2, streams: 2 },
   },
   quick: {
     mode: 'quick',
@@ -76,6 +81,7 @@ export const SIZES: Record<Mode, Sizes> = {
     scale: { ...FULL_SCALE, seconds: 2, connections: 1 },
     streams: 1_000,
     loginRate: 20,
+    idle: { seconds: 120, ...IDLE },
   },
   full: {
     mode: 'full',
@@ -88,5 +94,6 @@ export const SIZES: Record<Mode, Sizes> = {
     scale: { ...FULL_SCALE, seconds: 10, connections: 1 },
     streams: 1_000,
     loginRate: 20,
+    idle: { seconds: 600, ...IDLE },
   },
 }
