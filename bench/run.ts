@@ -81,7 +81,7 @@ if (!embeddedOnly && [1, 2, 3, 6, 7, 8].some(wants)) {
     if (read) postgresMemory = { idleMiB, loadedMiB: read.peakMiB, load: read.result }
     if (wants(8)) sections.push(await taskList(bench, f, url, server.pid, ceilings))
     if (wants(2)) sections.push(await taskCreate(bench, f, url, ceilings))
-    if (wants(3)) sections.push(await runsCycle(bench, f, url, ceilings))
+    if (wants(3)) sections.push(await runsCycle(bench, f, url, server.pid, ceilings))
     if (read && wants(6)) sections.push(await loginStorm(bench, f, read.result))
   } finally {
     await server.stop()

@@ -15,7 +15,7 @@ export interface Sizes {
   /** Workload 1: tasks to read, round-robin. */
   readTasks: number
   /** Workload 3: runners working through `runs` queued runs of `agents` agents, capped in time. */
-  runs: { runners: number; agents: number; runs: number; maxSeconds: number }
+  runs: { runners: number; agents: number; runs: number; maxSeconds: number; stepRuns: number }
   /**
    * Workload 4: the large company, the small one it is compared with, a company where the
    * caller created `mine` open tasks (the dashboard's "for you"), seconds per endpoint, and
@@ -57,7 +57,7 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 10,
     pgbench: { scale: 1, clients: 4, seconds: 1 },
     readTasks: 5,
-    runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10 },
+    runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10, stepRuns: 5 },
     scale: {
       large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
       small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
@@ -77,7 +77,7 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 50,
     pgbench: { scale: 10, clients: 10, seconds: 6 },
     readTasks: 200,
-    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 30 },
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 30, stepRuns: 300 },
     scale: { ...FULL_SCALE, seconds: 2, connections: 1 },
     streams: 1_000,
     loginRate: 20,
@@ -90,7 +90,7 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 50,
     pgbench: { scale: 10, clients: 10, seconds: 30 },
     readTasks: 1_000,
-    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300 },
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300, stepRuns: 1_000 },
     scale: { ...FULL_SCALE, seconds: 10, connections: 1 },
     streams: 1_000,
     loginRate: 20,
