@@ -1,4 +1,4 @@
-// The benchmark harness: `npm run bench` (full), `npm run bench:quick` (under 5 minutes).
+// The benchmark harness: `npm run bench` (full), `npm run bench:quick` (under 8 minutes).
 //
 //   node --import tsx bench/run.ts [--mode full|quick|smoke] [--pg URL] [--out FILE]
 //                                  [--only 1,2,...] [--reseed] [--no-keep] [--db-prefix NAME]

@@ -1,5 +1,5 @@
 // How big and how long each mode runs. `quick` is what `npm run bench:quick` records in
-// bench/RESULTS.md (under 5 minutes); `full` is `npm run bench`; `smoke` only proves that the
+// bench/RESULTS.md (under 8 minutes); `full` is `npm run bench`; `smoke` only proves that the
 // harness works end to end (the CI test) and its figures mean nothing.
 
 export type Mode = 'smoke' | 'quick' | 'full'
