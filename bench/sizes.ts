@@ -1,5 +1,5 @@
 // How big and how long each mode runs. `quick` is what `npm run bench:quick` records in
-// bench/RESULTS.md (under 5 minutes); `full` is `npm run bench`; `smoke` only proves that the
+// bench/RESULTS.md (under 8 minutes); `full` is `npm run bench`; `smoke` only proves that the
 // harness works end to end (the CI test) and its figures mean nothing.
 
 export type Mode = 'smoke' | 'quick' | 'full'
@@ -15,7 +15,7 @@ export interface Sizes {
   /** Workload 1: tasks to read, round-robin. */
   readTasks: number
   /** Workload 3: runners working through `runs` queued runs of `agents` agents, capped in time. */
-  runs: { runners: number; agents: number; runs: number; maxSeconds: number }
+  runs: { runners: number; agents: number; runs: number; maxSeconds: number; stepRuns: number }
   /**
    * Workload 4: the large company, the small one it is compared with, a company where the
    * caller created `mine` open tasks (the dashboard's "for you"), seconds per endpoint, and
@@ -33,7 +33,11 @@ export interface Sizes {
   streams: number
   /** Workload 6: sign-ins per second during workload 1. */
   loginRate: number
+  /** Workload 9: the idle window in seconds, agents, connected runners and browser event streams. */
+  idle: { seconds: number; agents: number; runners: number; streams: number }
 }
+
+const IDLE = { agents: 100, runners: 20, streams: 50 }
 
 const FULL_SCALE = {
   large: { agents: 50, tasks: 100_000, auditEvents: 1_000_000, runs: 1_000_000 },
@@ -53,7 +57,7 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 10,
     pgbench: { scale: 1, clients: 4, seconds: 1 },
     readTasks: 5,
-    runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10 },
+    runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10, stepRuns: 5 },
     scale: {
       large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
       small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
@@ -64,6 +68,7 @@ export const SIZES: Record<Mode, Sizes> = {
     },
     streams: 5,
     loginRate: 4,
+    idle: { seconds: 3, agents: 5, runners: 2, streams: 2 },
   },
   quick: {
     mode: 'quick',
@@ -72,10 +77,11 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 50,
     pgbench: { scale: 10, clients: 10, seconds: 6 },
     readTasks: 200,
-    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 30 },
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 30, stepRuns: 300 },
     scale: { ...FULL_SCALE, seconds: 2, connections: 1 },
     streams: 1_000,
     loginRate: 20,
+    idle: { seconds: 120, ...IDLE },
   },
   full: {
     mode: 'full',
@@ -84,9 +90,10 @@ export const SIZES: Record<Mode, Sizes> = {
     connections: 50,
     pgbench: { scale: 10, clients: 10, seconds: 30 },
     readTasks: 1_000,
-    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300 },
+    runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300, stepRuns: 1_000 },
     scale: { ...FULL_SCALE, seconds: 10, connections: 1 },
     streams: 1_000,
     loginRate: 20,
+    idle: { seconds: 600, ...IDLE },
   },
 }

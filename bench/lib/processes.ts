@@ -34,6 +34,30 @@ export async function peakRss<T>(pid: number, work: () => Promise<T>): Promise<{
   }
 }
 
+/**
+ * CPU-seconds (user + system) a process has used so far, from /proc/<pid>/stat, or null once
+ * it is gone. Differences of two readings give a process's CPU over a window, whatever else
+ * the machine is doing: a figure that does not depend on the load as throughput does.
+ */
+export function cpuSeconds(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // Fields after the command name (which may hold spaces), which ends at the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name; in clock ticks (100 a second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
+}
+
+/** Runs `work` and answers the CPU-seconds the process `pid` used meanwhile. */
+export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number }> {
+  const before = cpuSeconds(pid) ?? 0
+  const result = await work()
+  return { result, cpu: (cpuSeconds(pid) ?? before) - before }
+}
+
 export interface Child {
   url: string
   pid: number
@@ -65,7 +89,10 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
     SCHEDULER: 'off',
     ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir }),
   }
-  return start([BIN, 'serve'], env, '/health')
+  // Node.js flags for the server process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
+  // profile it (docs/benchmarks.md).
+  const flags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
+  return start([...flags, BIN, 'serve'], env, '/health')
 }
 
 /** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts), with `jobs` queued jobs. */

@@ -15,6 +15,8 @@ export interface Section {
   rows: string[][]
   verdicts: Verdict[]
   notes: string[]
+  /** Further tables, each under a title of its own, after the notes. */
+  subtables?: { title: string; columns: string[]; rows: string[][] }[]
 }
 
 export interface Report {
@@ -80,6 +82,7 @@ export function renderReport(r: Report): string {
     if (s.rows.length) out.push(table(s.columns, s.rows), '')
     for (const n of s.notes) out.push(`- ${n}`)
     if (s.notes.length) out.push('')
+    for (const t of s.subtables ?? []) out.push(`### ${t.title}`, '', table(t.columns, t.rows), '')
   }
   return `${out.join('\n').trimEnd()}\n`
 }

@@ -4,7 +4,10 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
 
 export const registry = new Registry()
-collectDefaultMetrics({ register: registry, prefix: 'shopfloor_' })
+// The event-loop delay histogram samples with a timer; prom-client's default of every 10 ms
+// woke an idle server 100 times a second, half its idle CPU (docs/benchmarks.md, workload 9).
+// Every 100 ms still gives 150 samples per 15-second scrape.
+collectDefaultMetrics({ register: registry, prefix: 'shopfloor_', eventLoopMonitoringPrecision: 100 })
 
 export const httpRequests = new Counter({
   name: 'shopfloor_http_requests_total',

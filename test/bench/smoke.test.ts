@@ -42,16 +42,18 @@ async function onPostgres(databaseUrl: string) {
   const report = fs.readFileSync(out, 'utf8')
   expect(report).toMatch(/^# Shopfloor benchmark results/)
   expect(report).toMatch(/\| PostgreSQL \| \d+\.\d+/)
-  for (const title of ['Ceilings of this machine', '1. GET /tasks/{key}', '2. POST /tasks', '3. Runners', '4. Scale', '5. ', '6. Sign-in storm', '7. Memory']) {
+  for (const title of ['Ceilings of this machine', '1. GET /tasks/{key}', '2. POST /tasks', '3. Runners', '4. Scale', '5. ', '6. Sign-in storm', '7. Memory', '8. Task list', '9. Idle']) {
     expect(report).toContain(`## ${title}`)
   }
   // The bare runner cycle ran the runner loops to the end and workload 3 is set against it.
   expect(report).toMatch(/\| bare Fastify, runner cycle: three one-row updates, \d+ runners \| [\d,.]+ \|/)
   expect(report).toMatch(/finished cycles per second, 0 double claims/)
   expect(report).toMatch(/\| [\d,.]+ \| 0 \| \d+% \|\n/)
+  // Each step of a run has its server CPU and commits.
+  for (const step of ['claim', 'report running', 'report finish']) expect(report).toMatch(new RegExp(`\\| ${step} .*\\| \\d+ \\| \\d+\\.\\d+ \\| -?\\d+\\.\\d+ \\|`))
   const rows = targets(report)
-  // Every target of workloads 1 to 6 has a verdict from a measurement, none "not measured".
-  for (const n of ['1.', '2.', '3.', '4.', '5.', '6.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
+  // Every target of workloads 1 to 6, 8 and 9 has a verdict from a measurement, none "not measured".
+  for (const n of ['1.', '2.', '3.', '4.', '5.', '6.', '8.', '9.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
   for (const row of rows) expect(['met', 'MISSED'], row.join(' | ')).toContain(row[3])
   // The runners never got one run twice, whatever the speed.
   expect(rows.find((r) => r[1] === 'zero double claims')?.[3]).toBe('met')

@@ -14,6 +14,20 @@ export interface TokenClaims {
 
 const encoder = new TextEncoder()
 
+/**
+ * The HMAC key of a secret, imported once: given the secret's bytes, jose imports a WebCrypto
+ * key on every call, 80 of the 186 µs of CPU a signature took (a run claim signs one).
+ */
+const keys = new Map<string, Promise<CryptoKey>>()
+function keyOf(secret: string): Promise<CryptoKey> {
+  let key = keys.get(secret)
+  if (!key) {
+    key = crypto.webcrypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
+    keys.set(secret, key)
+  }
+  return key
+}
+
 export function sha256(value: string): string {
   return crypto.createHash('sha256').update(value).digest('hex')
 }
@@ -36,7 +50,7 @@ export async function signAccessToken(secret: string, userId: string): Promise<s
     .setSubject(userId)
     .setIssuedAt()
     .setExpirationTime(`${ACCESS_TOKEN_SECONDS}s`)
-    .sign(encoder.encode(secret))
+    .sign(await keyOf(secret))
 }
 
 export async function signRefreshToken(secret: string, userId: string): Promise<{ token: string; jti: string; exp: number }> {
@@ -49,7 +63,7 @@ export async function signRefreshToken(secret: string, userId: string): Promise<
     .setIssuedAt(now)
     .setExpirationTime(exp)
     .setJti(jti)
-    .sign(encoder.encode(secret))
+    .sign(await keyOf(secret))
   return { token, jti, exp }
 }
 
@@ -81,13 +95,13 @@ export async function signRunToken(secret: string, run: { id: string; agent_id: 
     .setSubject(run.id)
     .setIssuedAt()
     .setExpirationTime(`${RUN_TOKEN_SECONDS}s`)
-    .sign(encoder.encode(secret))
+    .sign(await keyOf(secret))
 }
 
 /** The claims of a valid, unexpired run credential, or null. */
 export async function verifyRunToken(secret: string, token: string): Promise<RunTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
+    const { payload } = await jwtVerify(token, await keyOf(secret), VERIFY)
     const p = payload as Record<string, unknown>
     if (p.type !== 'run' || [p.sub, p.agent, p.company, p.user].some((v) => typeof v !== 'string')) return null
     return payload as unknown as RunTokenClaims
@@ -101,7 +115,7 @@ export async function verifyRunToken(secret: string, token: string): Promise<Run
  */
 export async function verifyToken(secret: string, token: string, type: 'access' | 'refresh'): Promise<TokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, encoder.encode(secret), VERIFY)
+    const { payload } = await jwtVerify(token, await keyOf(secret), VERIFY)
     if (payload.type !== type || typeof payload.sub !== 'string' || typeof payload.iat !== 'number' || typeof payload.exp !== 'number') return null
     return payload as unknown as TokenClaims
   } catch {

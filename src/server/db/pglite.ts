@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { PGlite } from '@electric-sql/pglite'
 import { type Db, queryable } from './db.ts'
 import { parsers } from './types.ts'
@@ -14,12 +16,13 @@ import { parsers } from './types.ts'
 /**
  * PostgreSQL settings of the embedded database. PostgreSQL's default shared_buffers (128 MB)
  * is taken from the process's memory at start, used or not: reopening a data folder took the
- * process to 361 MB RSS with it and 244 MB with 32 MB, which still holds the working set of
- * the companies one process serves. Durability settings stay PGlite's (synchronous commit on,
+ * process to 361 MB RSS with it and 244 MB with 32 MB. PostgreSQL zeroes the buffers at start,
+ * so each megabyte is resident from the first moment: 16 MB took a server another 25 MB lower
+ * (2,048 pages; a page not in them is read from the operating system's cache). Durability settings stay PGlite's (synchronous commit on,
  * fsync off): a commit reaches the operating system before it is acknowledged, so a kill -9
  * of the process keeps every acknowledged write (test/foundation/process.test.ts).
  */
-const SETTINGS = ['shared_buffers=32MB']
+const SETTINGS = ['shared_buffers=16MB']
 
 export async function openPglite(dataDir: string | null, options: { from?: Blob } = {}): Promise<Db> {
   let release = () => {}
@@ -29,6 +32,7 @@ export async function openPglite(dataDir: string | null, options: { from?: Blob 
   }
   let db: PGlite
   try {
+    if (dataDir && !options.from && !fs.existsSync(path.join(dataDir, 'PG_VERSION'))) await createFolder(path.resolve(dataDir))
     db = new PGlite({ dataDir: dataDir ? path.resolve(dataDir) : undefined, loadDataDir: options.from, parsers, postgresqlconf: SETTINGS })
     await db.waitReady
     await db.exec("SET TIME ZONE 'UTC'")
@@ -71,6 +75,30 @@ export async function openPglite(dataDir: string | null, options: { from?: Blob 
       release()
     },
   }
+}
+
+/**
+ * Creates a new data folder (PGlite's initdb) in a short-lived child process. Done in this
+ * process, it took the memory to about 800 MB, and most of it stayed taken for the life of the
+ * process: a server started on a new folder held 410 MB idle against 320 MB when started on
+ * that folder again (docs/benchmarks.md, workload 7). The child is plain JavaScript run by
+ * this same Node.js, loading the same PGlite; the folder lock is already ours.
+ */
+const HERE = path.dirname(fileURLToPath(import.meta.url))
+
+async function createFolder(dataDir: string): Promise<void> {
+  const code = `const { PGlite } = await import('@electric-sql/pglite')
+    const db = new PGlite({ dataDir: ${JSON.stringify(dataDir)}, postgresqlconf: ${JSON.stringify(SETTINGS)} })
+    await db.waitReady
+    await db.close()`
+  await new Promise<void>((resolve, reject) => {
+    // Run from this folder, so that the package resolves as it does for this file.
+    const child = spawn(process.execPath, ['--input-type=module', '-e', code], { cwd: HERE, stdio: ['ignore', 'ignore', 'pipe'] })
+    let stderr = ''
+    child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-4000)))
+    child.once('error', reject)
+    child.once('exit', (status) => (status === 0 ? resolve() : reject(new Error(`could not create the embedded database in ${dataDir}: ${stderr.trim() || `exit ${status}`}`))))
+  })
 }
 
 /** Takes `<dir>/shopfloor.lock`, refusing when a live process holds it. */

@@ -10,6 +10,31 @@ export const OID = { int8: 20, numeric: 1700, timestamptz: 1184, timestamp: 1114
 
 export function isoTimestamp(value: string): string {
   // "2026-01-02 03:04:05.123456+00" -> "2026-01-02T03:04:05.123456+00:00"
+  // Reshaped by position, without regular expressions: a list of 500 tasks has 2,000 stamps,
+  // and the expressions were a tenth of its CPU (docs/benchmarks.md, workload 8). Anything of
+  // another shape (a year beyond 9999, BC, no offset) takes the general path.
+  if (value.length >= 22 && value.charCodeAt(10) === 32 && value.charCodeAt(19) !== 58) {
+    let end = 19
+    let fraction = '000000'
+    if (value.charCodeAt(19) === 46) {
+      end = 20
+      while (end < value.length && isDigit(value.charCodeAt(end))) end++
+      const digits = end - 20
+      if (digits < 1 || digits > 6) return reshape(value)
+      fraction = digits === 6 ? value.slice(20, end) : value.slice(20, end).padEnd(6, '0')
+    }
+    const sign = value.charCodeAt(end)
+    const zoneLength = value.length - end
+    if ((sign === 43 || sign === 45) && (zoneLength === 3 || (zoneLength === 6 && value.charCodeAt(end + 3) === 58))) {
+      return `${value.slice(0, 10)}T${value.slice(11, 19)}.${fraction}${value.slice(end)}${zoneLength === 3 ? ':00' : ''}`
+    }
+  }
+  return reshape(value)
+}
+
+const isDigit = (code: number) => code >= 48 && code <= 57
+
+function reshape(value: string): string {
   let out = value.replace(' ', 'T')
   // "...T03:04:05.5+00" -> "...T03:04:05.500000+00"; "...T03:04:05+00" -> "...T03:04:05.000000+00"
   out = out.replace(/T(\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?/, (_m, time: string, fraction = '') => `T${time}.${fraction.padEnd(6, '0')}`)
