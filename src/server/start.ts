@@ -15,7 +15,7 @@ import { createBus } from './events/create.ts'
  */
 export async function createContext(config: Config, log: Logger, options: { db?: Db; waitForMigrations?: boolean; migrations?: Migration[] } = {}): Promise<AppContext> {
   const db = options.db ?? (await openDatabase(config, log))
-  const ctx: AppContext = { config, db, bus: createBus(config, log), credentials: new CredentialCache(db), log, dbState: 'starting' }
+  const ctx: AppContext = { config, db, bus: await createBus(config, log), credentials: new CredentialCache(db), log, dbState: 'starting' }
   const migrating = runMigrations(ctx, options.migrations)
   if (options.waitForMigrations !== false) await migrating
   return ctx

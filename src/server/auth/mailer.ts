@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer'
 import type { Logger } from 'pino'
 import type { SmtpConfig } from '../config.ts'
 
@@ -65,7 +64,9 @@ export function createMailer(smtp: SmtpConfig, production: boolean, log: Logger,
   }
   const options = transportOptions(smtp)
   if (timing.greetingTimeoutMs) Object.assign(options, { greetingTimeout: timing.greetingTimeoutMs, socketTimeout: timing.greetingTimeoutMs })
-  const transport = nodemailer.createTransport(options)
+  // nodemailer is loaded only where mail is configured (it holds some 15 MB).
+  const transport = import('nodemailer').then((module) => module.default.createTransport(options))
+  transport.catch(() => {}) // a failure to load is reported by the send that awaits it
   // The sender is SMTP_FROM, else the SMTP user when it is an address (a server refuses a
   // sender that is not one).
   const from = smtp.from ?? (smtp.user!.includes('@') ? smtp.user! : `shopfloor@${smtp.host}`)
@@ -79,7 +80,7 @@ export function createMailer(smtp: SmtpConfig, production: boolean, log: Logger,
     async send(message) {
       for (let attempt = 1; ; attempt++) {
         try {
-          await transport.sendMail({ from, ...message })
+          await (await transport).sendMail({ from, ...message })
           log.info({ to: message.to, subject: message.subject, attempt }, 'email sent')
           return
         } catch (err: any) {
