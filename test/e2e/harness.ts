@@ -54,6 +54,15 @@ export async function launchBrowser(viewport = { width: 1360, height: 860 }): Pr
   }
 }
 
+/**
+ * An agent command for the process adapter (a Node.js module's text) that prints each string as
+ * a line and waits the seconds each number gives, so its transcript and usage grow while it runs.
+ */
+export function slowAgent(steps: (string | number)[]): string {
+  const body = steps.map((step) => (typeof step === 'number' ? `await wait(${step})` : `console.log(${JSON.stringify(step)})`))
+  return ['const wait = (s) => new Promise((r) => setTimeout(r, s * 1000))', ...body, ''].join('\n')
+}
+
 /** Signs in from the sign-in page as a person does, and waits for the heading of the page it lands on. */
 export async function signIn(page: Page, baseUrl: string, email: string, password: string, landing: string | RegExp) {
   await page.goto(`${baseUrl}/sign-in`)

@@ -11,24 +11,22 @@ import { humanize } from '../../web/src/lib/format.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
 // An agent command (the process adapter) that takes its time: each line goes out, then a pause, so the runner's
 // transcript batches (flushed every second here) reach the server one by one.
-const SLOW_AGENT = `
-const say = (line) => console.log(line)
-const wait = (s) => new Promise((r) => setTimeout(r, s * 1000))
-say('Reading the task and the repository layout.')
-await wait(2)
-say('SHOPFLOOR_USAGE {"tokens_in": 800, "tokens_out": 120, "cost_cents": 3}')
-say('Drafting the launch post now.')
-await wait(2)
-say('SHOPFLOOR_USAGE {"tokens_in": 2400, "tokens_out": 900, "cost_cents": 9}')
-say('Done: the draft is in docs/launch.md.')
-await wait(1.5)
-`
+const SLOW_AGENT = slowAgent([
+  'Reading the task and the repository layout.',
+  2,
+  'SHOPFLOOR_USAGE {"tokens_in": 800, "tokens_out": 120, "cost_cents": 3}',
+  'Drafting the launch post now.',
+  2,
+  'SHOPFLOOR_USAGE {"tokens_in": 2400, "tokens_out": 900, "cost_cents": 9}',
+  'Done: the draft is in docs/launch.md.',
+  1.5,
+])
 
 let server: RunningServer
 let database: Awaited<ReturnType<typeof scratchPostgres>> = null

@@ -13,25 +13,23 @@ import { makeFormatter } from '../../web/src/lib/format.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, startServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
 const format = makeFormatter({ locale: 'en-US' })
 
 // An agent command (the process adapter) that works for a few seconds, line by line.
-const SLOW_AGENT = `
-const say = (line) => console.log(line)
-const wait = (s) => new Promise((r) => setTimeout(r, s * 1000))
-say('Reading the pricing page and last month’s numbers.')
-await wait(2.5)
-say('SHOPFLOOR_USAGE {"tokens_in": 900, "tokens_out": 150, "cost_cents": 4}')
-say('Comparing three plans against the budget.')
-await wait(2.5)
-say('SHOPFLOOR_USAGE {"tokens_in": 2600, "tokens_out": 700, "cost_cents": 9}')
-say('Done: the comparison is in the task.')
-await wait(1.5)
-`
+const SLOW_AGENT = slowAgent([
+  'Reading the pricing page and last month’s numbers.',
+  2.5,
+  'SHOPFLOOR_USAGE {"tokens_in": 900, "tokens_out": 150, "cost_cents": 4}',
+  'Comparing three plans against the budget.',
+  2.5,
+  'SHOPFLOOR_USAGE {"tokens_in": 2600, "tokens_out": 700, "cost_cents": 9}',
+  'Done: the comparison is in the task.',
+  1.5,
+])
 
 let server: RunningServer
 let database: Awaited<ReturnType<typeof scratchPostgres>> = null
