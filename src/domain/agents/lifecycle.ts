@@ -2,6 +2,7 @@ import type { Tx } from '../../server/db/write.ts'
 import { invalidState } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { recordAudit } from '../audit/record.ts'
+import { BREAKER_APPROVAL } from '../runs/breaker.ts'
 import { cancelRuns } from '../runs/cancel.ts'
 import type { Agent } from './model.ts'
 import { getAgent } from './read.ts'
@@ -64,7 +65,7 @@ export async function resumeAgent(tx: Tx, companyId: string, agentId: string, ac
   // The approval before the agent: the order in which deciding an approval locks them.
   const closed = await tx.many<{ id: string }>(
     `UPDATE approvals SET status = 'approved', decided_by_user_id = $3, decided_at = now(), decision_note = $4, updated_at = now()
-      WHERE company_id = $1 AND agent_id = $2 AND type = 'action' AND status = 'pending' AND payload ? 'window_minutes'
+      WHERE company_id = $1 AND agent_id = $2 AND status = 'pending' AND ${BREAKER_APPROVAL}
       RETURNING id`,
     [companyId, agentId, actor.type === 'user' ? actor.userId : null, RESUMED_NOTE],
   )

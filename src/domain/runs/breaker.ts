@@ -86,6 +86,9 @@ export async function tripRepeat(tx: Tx, companyId: string, agentId: string, tas
   return true
 }
 
+/** SQL condition on `approvals` matching the breakers' own: an `action` whose payload says its window. */
+export const BREAKER_APPROVAL = `type = 'action' AND payload ? 'window_minutes'`
+
 /** Pauses the agent (locked by the caller) as the system and opens the breaker's approval. */
 async function trip(tx: Tx, companyId: string, agentId: string, name: string, status: string, payload: BreakerPayload) {
   const actor = systemActor(name)
@@ -96,8 +99,8 @@ async function trip(tx: Tx, companyId: string, agentId: string, name: string, st
   const approval = await tx.one<{ id: string }>(
     `INSERT INTO approvals (company_id, type, agent_id, payload)
      SELECT $1, 'action', $2, $3::jsonb
-      WHERE NOT EXISTS (SELECT 1 FROM approvals WHERE agent_id = $2 AND company_id = $1 AND type = 'action'
-                           AND status = 'pending' AND payload ? 'window_minutes')
+      WHERE NOT EXISTS (SELECT 1 FROM approvals WHERE agent_id = $2 AND company_id = $1 AND status = 'pending'
+                           AND ${BREAKER_APPROVAL})
      RETURNING id`,
     [companyId, agentId, JSON.stringify(payload)],
   )
