@@ -5,12 +5,13 @@ import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { AgentActions } from '../components/agents/AgentActions.tsx'
 import { AgentFormFields, useAgentForm } from '../components/agents/AgentForm.tsx'
 import { AgentSettings } from '../components/agents/AgentSettings.tsx'
-import { CurrentRun, currentRun, RecentRuns } from '../components/agents/AgentWork.tsx'
+import { CurrentRun, currentRun } from '../components/agents/AgentWork.tsx'
 import { BudgetMeter } from '../components/agents/BudgetMeter.tsx'
 import { PausedReason } from '../components/agents/PausedReason.tsx'
 import { FavoriteButton } from '../components/agents/FavoriteButton.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
+import { RunTable } from '../components/RunTable.tsx'
 import { TaskTable } from '../components/tasks/TaskTable.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
@@ -88,7 +89,7 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
       <section className="panel" aria-label="Recent runs">
         <h2>Recent runs</h2>
         <ErrorText error={runs.error} retry={() => void runs.refetch()} />
-        {runs.data && <RecentRuns companyId={companyId} runs={runs.data} />}
+        {runs.data && <RunTable companyId={companyId} runs={runs.data} />}
       </section>
       <section className="panel" aria-label="Open tasks">
         <h2>Open tasks</h2>
