@@ -9,9 +9,13 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: two test files at a time, each in its own process (PGlite is memory hungry).
+    // Two cores: two test files at a time, each worker its own process (PGlite is memory hungry).
     pool: 'forks',
     maxWorkers: 2,
     fileParallelism: true,
+    // A worker runs its test files one after another on the modules it has loaded, instead of
+    // loading the whole server again for each file (about 1.6 s of every file's time). Tests
+    // share no state through modules: each makes its own users, companies and databases.
+    isolate: false,
   },
 })

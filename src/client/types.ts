@@ -21,7 +21,7 @@ export type { Agent, AgentFields, AgentHire, AgentStatus, AgentUpdate, OrgNode }
 export type { WakeRequest } from '../contract/runs.ts'
 
 // --- Tasks and comments
-export { TASK_PRIORITIES, TASK_STATUSES } from '../contract/tasks.ts'
+export { TASK_PRIORITIES, TASK_STATUSES } from '../contract/task-values.ts'
 export type { Task, TaskCreate, TaskFilters, TaskPriority, TaskStatus, TaskUpdate } from '../contract/tasks.ts'
 export type { Comment, CommentCreate, CommentKind } from '../contract/comments.ts'
 

@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, NullableText, NullableTimestampInput, NullableUuid, StringEnum, Timestamp, Uuid, OrNull } from './common.ts'
+import { TASK_PRIORITIES, TASK_STATUSES } from './task-values.ts'
 
 // Tasks. A task is named by its UUID or its key (the company's prefix and the task number).
 
-export const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const
-export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const
+export { TASK_PRIORITIES, TASK_STATUSES }
 export const TaskStatus = StringEnum(TASK_STATUSES)
 export type TaskStatus = Static<typeof TaskStatus>
 export const TaskPriority = StringEnum(TASK_PRIORITIES)

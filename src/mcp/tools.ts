@@ -6,6 +6,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { ApiError, type ShopfloorClient } from '../client/index.ts'
 import type * as T from '../client/types.ts'
+import { TASK_PRIORITIES, TASK_STATUSES } from '../contract/task-values.ts'
 
 /** Who the tools act for: the run behind the credential, or only a company (a person's key). */
 export interface Identity {
@@ -14,15 +15,13 @@ export interface Identity {
   context: T.RunContext | null
 }
 
-const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const
-const PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const
 const uuid = () => z.string().uuid()
 const taskRef = z.string().min(1).describe('a task key such as ENG-12, or its id')
 
 const taskFields = {
   description: z.string().nullable().optional(),
   status: z.enum(TASK_STATUSES).optional(),
-  priority: z.enum(PRIORITIES).optional(),
+  priority: z.enum(TASK_PRIORITIES).optional(),
   assignee_agent_id: uuid().nullable().optional().describe('yourself or an agent below you in the org chart'),
   project_id: uuid().nullable().optional(),
   goal_id: uuid().nullable().optional(),

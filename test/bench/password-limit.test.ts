@@ -21,6 +21,9 @@ vi.mock('@node-rs/bcrypt', async (original) => {
   return { ...real, hash: counted(real.hash), verify: counted(real.verify) }
 })
 
+// Test files share their worker's modules (vitest.config.ts): forget the ones loaded before
+// this file, so that passwords.ts is loaded afresh, on the counted library.
+vi.resetModules()
 const { hashPassword, verifyPassword } = await import('../../src/server/auth/passwords.ts')
 
 describe('password hashing under a burst', () => {
