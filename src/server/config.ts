@@ -20,6 +20,12 @@ export interface Config {
   environment: string
   /** Exactly `production`: hides exception text, keeps secrets and email bodies out of logs. */
   production: boolean
+  /**
+   * bcrypt's cost for new password hashes: 12, or bcrypt's minimum (4) when ENVIRONMENT is
+   * exactly `test`, as test suites commonly do: every sign-up and sign-in of a test server
+   * otherwise spends a quarter of a second of a core hashing (passwords.ts).
+   */
+  passwordCost: number
   debug: boolean
   jwtSecret: string
   allowedOrigins: string[] | null
@@ -50,6 +56,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
+
+// bcrypt's cost everywhere but in tests, where bcrypt's minimum keeps sign-ups cheap (Config.passwordCost).
+const BCRYPT_COST = 12
+const TEST_BCRYPT_COST = 4
 
 const DEV_ENVIRONMENTS = new Set(['development', 'dev', 'local', 'test'])
 const DEV_JWT_SECRET = 'shopfloor-development-secret-do-not-use-in-production'
@@ -121,6 +131,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: text(env, 'DATA_DIR') ?? './data',
     environment,
     production: env.ENVIRONMENT === 'production',
+    passwordCost: environment.trim().toLowerCase() === 'test' ? TEST_BCRYPT_COST : BCRYPT_COST,
     debug: text(env, 'DEBUG')?.toLowerCase() === 'true',
     jwtSecret,
     allowedOrigins,

@@ -28,13 +28,28 @@ describe('POST /api/register', () => {
     })
     const row = await t.ctx.db.one('SELECT password_hash, organization FROM users WHERE id = $1', [r.body.user.id])
     expect(row!.organization).toBe('Navy')
-    expect(row!.password_hash).toMatch(/^\$2[aby]\$12\$/) // bcrypt, never the password itself
+    // bcrypt, never the password itself, at the configured cost (bcrypt's minimum in tests).
+    expect(row!.password_hash).toMatch(/^\$2[aby]\$04\$/)
     // The refresh token is stored only as its SHA-256, active, expiring in 7 days.
     const stored = await t.ctx.db.one(
       `SELECT active, round(extract(epoch FROM expires_at - now()) / 3600) AS hours FROM refresh_tokens WHERE token_hash = $1`,
       [sha256(r.body.refresh_token)],
     )
     expect(stored).toEqual({ active: true, hours: 168 })
+  })
+
+  it('hashes at cost 12 outside the test environment, and signs in with that hash', async () => {
+    const real = await testApp({ environment: 'development', passwordCost: 12 })
+    try {
+      const email = uniqueEmail('cost')
+      const r = await call(real.app, 'POST', '/api/register', { body: { email, password: 'password123', name: 'Cost' } })
+      expect(r.status).toBe(201)
+      const row = await real.ctx.db.one('SELECT password_hash FROM users WHERE id = $1', [r.body.user.id])
+      expect(row!.password_hash).toMatch(/^\$2[aby]\$12\$/)
+      expect((await call(real.app, 'POST', '/api/login', { body: { email, password: 'password123' } })).status).toBe(200)
+    } finally {
+      await real.close()
+    }
   })
 
   it('issues tokens with exactly the claims of the spec', async () => {

@@ -32,6 +32,15 @@ describe('configuration', () => {
     expect(loadConfig({ ENVIRONMENT: 'production', JWT_SECRET_KEY: 's3cret' }).jwtSecret).toBe('s3cret')
   })
 
+  it('hashes passwords at bcrypt cost 12, and at its minimum only when ENVIRONMENT is test', () => {
+    expect(loadConfig({}).passwordCost).toBe(12)
+    expect(loadConfig({ ENVIRONMENT: 'development' }).passwordCost).toBe(12)
+    expect(loadConfig({ ENVIRONMENT: 'production', JWT_SECRET_KEY: 'a-real-secret' }).passwordCost).toBe(12)
+    expect(loadConfig({ ENVIRONMENT: 'testing', JWT_SECRET_KEY: 'a-real-secret' }).passwordCost).toBe(12)
+    expect(loadConfig({ ENVIRONMENT: 'test' }).passwordCost).toBe(4)
+    expect(loadConfig({ ENVIRONMENT: ' Test ' }).passwordCost).toBe(4)
+  })
+
   it('treats only exactly "production" as production', () => {
     expect(loadConfig({ ENVIRONMENT: 'production', JWT_SECRET_KEY: 'x' }).production).toBe(true)
     expect(loadConfig({ ENVIRONMENT: 'Production', JWT_SECRET_KEY: 'x' }).production).toBe(false)

@@ -86,12 +86,12 @@ export async function requestPasswordReset(
  * and its change time, clears the lockout, revokes every refresh token and every API key created
  * before this second. Access tokens issued before it stop working (authenticate.ts compares iat).
  */
-export async function completePasswordReset(ctx: Pick<AppContext, 'db'>, token: string, password: string): Promise<void> {
+export async function completePasswordReset(ctx: Pick<AppContext, 'config' | 'db'>, token: string, password: string): Promise<void> {
   const tokenHash = sha256(token)
   const usable = `token_hash = $1 AND used_at IS NULL AND voided_at IS NULL AND expires_at > now()`
   // A bad token is turned away before the (deliberately slow) password hashing.
   if (!(await ctx.db.one(`SELECT 1 FROM password_resets WHERE ${usable}`, [tokenHash]))) throw invalidResetToken()
-  const passwordHash = await hashPassword(password)
+  const passwordHash = await hashPassword(password, ctx.config.passwordCost)
   await ctx.db.transaction(async (tx) => {
     // The guarded update decides: of two simultaneous resets with one link, one wins.
     const used = await tx.one<{ user_id: string }>(

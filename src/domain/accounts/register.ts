@@ -14,7 +14,7 @@ export async function register(
   input: { email: string; password: string; name: string; company?: string | null },
 ): Promise<SessionTokens & { user: User }> {
   // Hashed before the transaction: bcrypt is slow and must not hold a connection.
-  const passwordHash = await hashPassword(input.password)
+  const passwordHash = await hashPassword(input.password, ctx.config.passwordCost)
   return ctx.db.transaction(async (tx) => {
     const user = await insertUser(tx, { email: input.email, name: input.name, passwordHash, organization: input.company })
     if (!user) throw new AppError('USER_EXISTS', 'A user with this email already exists', { email: input.email })

@@ -31,7 +31,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
   const app = instance.withTypeProvider<TypeBoxTypeProvider>()
   const authenticated = { onRequest: requireAuth(ctx) }
   // Computed now, so the first sign-in with an unknown address is not slower than the others.
-  void dummyHash()
+  void dummyHash(ctx.config.passwordCost)
   const mailer = createMailer(ctx.config.smtp, ctx.config.production, ctx.log)
   const { idpClientId } = ctx.config
   const verifyIdToken: IdpVerifier | null = idpClientId

@@ -35,7 +35,7 @@ export async function signInWithPassword(
   // Unknown addresses and password-less accounts (made by identity-provider sign-in) still pay
   // for one bcrypt comparison, so the answer and its timing match a wrong password.
   if (!candidate?.password_hash) {
-    await verifyPassword(password, await dummyHash())
+    await verifyPassword(password, await dummyHash(ctx.config.passwordCost))
     throw invalidCredentials()
   }
   if (candidate.locked) throw accountLocked()

@@ -2,8 +2,6 @@ import crypto from 'node:crypto'
 import os from 'node:os'
 import { hash, verify } from '@node-rs/bcrypt'
 
-export const BCRYPT_COST = 12
-
 /**
  * bcrypt is pure CPU. Left alone, a burst of sign-ins fills every thread of the pool and
  * starves the event loop, so every other request slows down with it (bench/ workload 6).
@@ -36,8 +34,8 @@ function bcryptInput(password: string): string {
   return crypto.createHmac('sha256', 'shopfloor-password-v1').update(password, 'utf8').digest('base64')
 }
 
-/** bcrypt hash, computed off the main thread by the native library. */
-export function hashPassword(password: string, cost = BCRYPT_COST): Promise<string> {
+/** bcrypt hash at `cost` (Config.passwordCost), computed off the main thread by the native library. */
+export function hashPassword(password: string, cost: number): Promise<string> {
   return limited(() => hash(bcryptInput(password), { cost }))
 }
 
@@ -45,9 +43,11 @@ export function verifyPassword(password: string, passwordHash: string): Promise<
   return limited(() => verify(bcryptInput(password), passwordHash))
 }
 
-// Sign-in with an unknown email compares against this hash, so it costs the same time as a
-// wrong password and timing does not reveal which addresses have accounts.
-let dummy: Promise<string> | null = null
-export function dummyHash(): Promise<string> {
-  return (dummy ??= hashPassword('not-a-real-password-shopfloor'))
+// Sign-in with an unknown email compares against this hash, made at the cost of real ones, so it
+// costs the same time as a wrong password and timing does not reveal which addresses have accounts.
+const dummies = new Map<number, Promise<string>>()
+export function dummyHash(cost: number): Promise<string> {
+  let dummy = dummies.get(cost)
+  if (!dummy) dummies.set(cost, (dummy = hashPassword('not-a-real-password-shopfloor', cost)))
+  return dummy
 }
