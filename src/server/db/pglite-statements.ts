@@ -46,6 +46,8 @@ export class Statements {
   readonly #limit: number
   /** SQL text -> statement, least recently used first (a Map keeps insertion order). */
   readonly #cache = new Map<string, Statement>()
+  /** Close messages of statements dropped from the cache, sent with the next Parse. */
+  #closes: Uint8Array[] = []
   #counter = 0
 
   constructor(db: PGlite, limit = STATEMENT_LIMIT) {
@@ -67,7 +69,7 @@ export class Statements {
       return await this.#execute(sql, await this.#statement(sql), params)
     } catch (err: any) {
       if (!STALE.has(err?.code) || !this.#cache.has(sql)) throw err
-      this.#cache.delete(sql)
+      this.#forget(sql)
       if (inTransaction) throw err
       return await this.#execute(sql, await this.#statement(sql), params)
     }
@@ -81,13 +83,10 @@ export class Statements {
       this.#cache.set(sql, cached)
       return cached
     }
-    // Closing the oldest goes in the same call; closing a name PostgreSQL no longer has is no error.
-    const closes: Uint8Array[] = []
-    while (this.#cache.size >= this.#limit) {
-      const [oldest, statement] = this.#cache.entries().next().value!
-      this.#cache.delete(oldest)
-      closes.push(protocol.serialize.close({ type: 'S', name: statement.name }))
-    }
+    while (this.#cache.size >= this.#limit) this.#forget(this.#cache.keys().next().value!)
+    // Closing the dropped ones goes in the same call; closing a name PostgreSQL no longer has is no error.
+    const closes = this.#closes
+    this.#closes = []
     const name = `shopfloor_${++this.#counter}`
     const replies = await this.#call(
       sql,
@@ -106,6 +105,12 @@ export class Statements {
     const statement = { name, paramTypes, description }
     this.#cache.set(sql, statement)
     return statement
+  }
+
+  #forget(sql: string) {
+    const statement = this.#cache.get(sql)!
+    this.#cache.delete(sql)
+    this.#closes.push(protocol.serialize.close({ type: 'S', name: statement.name }))
   }
 
   async #execute(sql: string, statement: Statement, params: unknown[]): Promise<StatementResult> {
