@@ -130,6 +130,16 @@ describe('prepared statements of the embedded database', () => {
     expect(await db.transaction((tx) => tx.many(sql, [1]))).toEqual([{ a: 1, b: null, c: null }])
   })
 
+  it('run a statement once when it fails for a reason of its own, even one of the same SQLSTATE', async () => {
+    // A sequence is not rolled back: it counts the runs of the failing statement.
+    await db.exec(`CREATE TEMP SEQUENCE tries;
+      CREATE FUNCTION pg_temp.unsupported(n int) RETURNS int LANGUAGE plpgsql AS $$
+      BEGIN PERFORM nextval('tries'); RAISE EXCEPTION 'not here' USING ERRCODE = '0A000'; END $$`)
+    const err: any = await db.query('SELECT pg_temp.unsupported($1)', [1]).catch((e) => e)
+    expect(err.code).toBe('0A000')
+    expect(await db.one('SELECT last_value FROM tries')).toEqual({ last_value: 1 })
+  })
+
   it('keep at most STATEMENT_LIMIT statements, and still run every text beyond them', async () => {
     const count = STATEMENT_LIMIT + 50
     for (let i = 0; i < count; i++) {

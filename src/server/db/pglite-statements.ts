@@ -35,11 +35,14 @@ export interface StatementResult {
 export const STATEMENT_LIMIT = 250
 
 /**
- * SQLSTATEs after which a statement of the cache can be prepared again and run: its result
- * type changed under it (a column added to a table it reads with `*`), or the database no
- * longer has it (DEALLOCATE, DISCARD).
+ * A statement of the cache that can be prepared again and run: its result type changed under
+ * it (a column added to a table it reads with `*`), or the database no longer has it
+ * (DEALLOCATE, DISCARD). Any other error is the statement's own and is thrown as it is.
  */
-const STALE = new Set(['0A000', '26000']) // feature_not_supported ("cached plan must not change result type"), invalid_sql_statement_name
+function stale(err: any): boolean {
+  if (err?.code === '26000') return true // invalid_sql_statement_name
+  return err?.code === '0A000' && /cached plan must not change result type/.test(err.message)
+}
 
 export class Statements {
   readonly #db: PGlite
@@ -55,10 +58,6 @@ export class Statements {
     this.#limit = limit
   }
 
-  get size(): number {
-    return this.#cache.size
-  }
-
   /**
    * Runs one statement with parameters. Outside a transaction a statement found stale is
    * prepared again and run once more; inside one, the error has already aborted the
@@ -68,7 +67,7 @@ export class Statements {
     try {
       return await this.#execute(sql, await this.#statement(sql), params)
     } catch (err: any) {
-      if (!STALE.has(err?.code) || !this.#cache.has(sql)) throw err
+      if (!stale(err) || !this.#cache.has(sql)) throw err
       this.#forget(sql)
       if (inTransaction) throw err
       return await this.#execute(sql, await this.#statement(sql), params)
