@@ -42,7 +42,9 @@ export const STATEMENT_LIMIT = 250
  */
 function stale(err: any): boolean {
   if (err?.code === '26000') return true // invalid_sql_statement_name
-  return err?.code === '0A000' && /cached plan must not change result type/.test(err.message)
+  // feature_not_supported is also other errors': this one ("cached plan must not change result
+  // type") is known by the PostgreSQL function that raises it, not by its text.
+  return err?.code === '0A000' && err.routine === 'RevalidateCachedQuery'
 }
 
 export class Statements {
