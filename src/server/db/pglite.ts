@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, type Transaction } from '@electric-sql/pglite'
 import { type Db, queryable } from './db.ts'
+import { Statements } from './pglite-statements.ts'
 import { parsers } from './types.ts'
 
 /**
@@ -44,16 +45,36 @@ export async function openPglite(dataDir: string | null, options: { from?: Blob 
   const exec = (target: { exec: PGlite['exec'] }) => async (sql: string) => {
     await target.exec(sql)
   }
-  const run = (target: { query: PGlite['query'] }) =>
-    async (sql: string, params?: unknown[]) => {
-      const result = await target.query(sql, params as any[])
-      return { rows: result.rows as any[], rowCount: result.affectedRows ?? result.rows.length }
-    }
+  // Statements with parameters run prepared (pglite-statements.ts); others (a few fixed texts
+  // and set-up) through query(), which also accepts what has no parameters to bind.
+  const statements = new Statements(db)
+  const rows = (result: { rows: any[]; affectedRows?: number }) => ({ rows: result.rows, rowCount: result.affectedRows ?? result.rows.length })
+  // Alone, a statement takes the same two locks as query(): transaction() holds the first for
+  // its whole length. Its write reaches the files before it is acknowledged, as with query().
+  const runAlone = async (sql: string, params?: unknown[]) => {
+    if (!params?.length) return rows(await db.query(sql, params as any[]))
+    await db._checkReady()
+    return rows(
+      await db._runExclusiveTransaction(() =>
+        db._runExclusiveQuery(async () => {
+          const result = await statements.run(sql, params, false)
+          await db.syncToFs()
+          return result
+        }),
+      ),
+    )
+  }
+  // Within transaction()'s callback only the query lock, as its tx.query() takes; COMMIT syncs.
+  const runIn = (tx: Transaction) => async (sql: string, params?: unknown[]) => {
+    if (!params?.length) return rows(await tx.query(sql, params as any[]))
+    if (tx.closed) throw new Error('Transaction is closed')
+    return rows(await db._runExclusiveQuery(() => statements.run(sql, params, true)))
+  }
 
   return {
     kind: 'pglite',
-    ...queryable(run(db), exec(db)),
-    transaction: (fn) => db.transaction((tx) => fn(queryable(run(tx as any), exec(tx as any)))),
+    ...queryable(runAlone, exec(db)),
+    transaction: (fn) => db.transaction((tx) => fn(queryable(runIn(tx), exec(tx)))),
     listen(channel, onSignal) {
       // One session in this process: nothing is ever missed once LISTEN has run.
       let live = false
