@@ -89,18 +89,11 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
     SCHEDULER: 'off',
     ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir }),
   }
-  // Node.js flags for the server process: those of `npm start` (package.json), as the README
-  // runs it, then BENCH_SERVER_NODE_FLAGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile
-  // it (docs/benchmarks.md).
-  const flags = [...NPM_START_FLAGS, ...(process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])]
+  // Node.js flags for the server process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
+  // profile it (docs/benchmarks.md).
+  const flags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
   return start([...flags, BIN, 'serve'], env, '/health')
 }
-
-/** The Node.js flags `npm start` gives the server (`node <flags> bin/shopfloor.js serve`). */
-const NPM_START_FLAGS: string[] = (() => {
-  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start
-  return start.split(' ').filter((word) => word.startsWith('--'))
-})()
 
 /** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts), with `jobs` queued jobs. */
 export function startBareServer(databaseUrl: string, jobs: number): Promise<Child> {

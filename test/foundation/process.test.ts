@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process'
-import fs from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { embeddedDataDir } from '../databases.ts'
 import { BIN, freePort, ROOT, startServer, tempDir } from '../server-process.ts'
@@ -11,21 +10,6 @@ async function register(url: string, email: string) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ email, password: 'password123', name: 'Persisted Person' }),
   })
-}
-
-/** The processes below `pid` (Linux /proc), children first. */
-function descendants(pid: number): number[] {
-  let children: number[] = []
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number)
-  } catch {
-    return []
-  }
-  return children.flatMap((child) => [child, ...descendants(child)])
-}
-
-function commandLine(pid: number): string[] {
-  return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean)
 }
 
 describe('the server process', () => {
@@ -43,10 +27,6 @@ describe('the server process', () => {
     }
     const second = await startServer({ DATA_DIR: dataDir, ...web }, { npm: true, timeoutMs: 120_000 })
     try {
-      // The server runs with a small young generation, which keeps the embedded database's
-      // process under 300 MB idle (bench/RESULTS.md, workload 7).
-      const server = descendants(second.pid).map(commandLine).find((args) => args.includes('serve') && args.some((a) => a.endsWith('shopfloor.js')))
-      expect(server).toContain('--max-semi-space-size=4')
       const login = await fetch(`${second.url}/api/login`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
