@@ -35,6 +35,8 @@ export interface Sizes {
   loginRate: number
   /** Workload 9: the idle window in seconds, agents, connected runners and browser event streams. */
   idle: { seconds: number; agents: number; runners: number; streams: number }
+  /** Workload 7: seconds without requests after workload 1 before the embedded server's RSS is read again. */
+  quietSeconds: number
 }
 
 const IDLE = { agents: 100, runners: 20, streams: 50 }
@@ -69,6 +71,7 @@ export const SIZES: Record<Mode, Sizes> = {
     streams: 5,
     loginRate: 4,
     idle: { seconds: 3, agents: 5, runners: 2, streams: 2 },
+    quietSeconds: 2,
   },
   quick: {
     mode: 'quick',
@@ -82,6 +85,7 @@ export const SIZES: Record<Mode, Sizes> = {
     streams: 1_000,
     loginRate: 20,
     idle: { seconds: 120, ...IDLE },
+    quietSeconds: 60,
   },
   full: {
     mode: 'full',
@@ -95,5 +99,6 @@ export const SIZES: Record<Mode, Sizes> = {
     streams: 1_000,
     loginRate: 20,
     idle: { seconds: 600, ...IDLE },
+    quietSeconds: 60,
   },
 }
