@@ -1,9 +1,10 @@
 // The databases tests run on, all cloned from the template that test/global-setup.ts migrated
 // once for the whole run, so no test file pays for the migrations (or, on the embedded
 // database, for creating a database from nothing, which takes seconds).
-//   - TEST_DATABASE_URL set: each test file works in a database of its own, cloned from the
-//     template on first use; scratchPostgres() makes further ones for tests that need a database
-//     no other test touches (process tests, global sweeps).
+//   - TEST_DATABASE_URL set: each test worker works in a database of its own, cloned from the
+//     template on first use and shared by the test files it runs one after another;
+//     scratchPostgres() makes further ones for tests that need a database no other test
+//     touches (process tests, global sweeps).
 //   - otherwise: each testDb() is a new in-memory embedded database loaded from the template's
 //     archive.
 //   - either way, embeddedDataDir() is a folder holding a copy of the embedded template, for
@@ -38,22 +39,22 @@ async function createDatabase(name: string, template: string | null): Promise<st
   return databaseUrl(TEST_DATABASE_URL!, name)
 }
 
-let fileDatabase: Promise<string> | null = null
+let workerDatabase: Promise<string> | null = null
 /**
- * The PostgreSQL database of this test file (every testDb() and testApp() of the file works in
+ * The PostgreSQL database of this test worker (every testDb() and testApp() of its files works in
  * it), or null without a server.
  */
-export function fileDatabaseUrl(): Promise<string> | null {
+export function workerDatabaseUrl(): Promise<string> | null {
   if (!TEST_DATABASE_URL) return null
   if (!run?.postgresTemplate) return Promise.resolve(TEST_DATABASE_URL)
-  fileDatabase ??= createDatabase(newName(), run.postgresTemplate)
-  return fileDatabase
+  workerDatabase ??= createDatabase(newName(), run.postgresTemplate)
+  return workerDatabase
 }
 
 let archive: Blob | null = null
-/** A fresh database handle: the test file's PostgreSQL database, else a new in-memory one. */
+/** A fresh database handle: the worker's PostgreSQL database, else a new in-memory one. */
 export async function testDb(): Promise<Db> {
-  const url = fileDatabaseUrl()
+  const url = workerDatabaseUrl()
   if (url) return openPostgres(await url, undefined, 20)
   return embeddedDb()
 }

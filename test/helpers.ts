@@ -1,5 +1,5 @@
 // Test set-up shared by every test file: a real app on a real database (test/databases.ts).
-//   - TEST_DATABASE_URL set: that PostgreSQL server, in a database of the test file's own.
+//   - TEST_DATABASE_URL set: that PostgreSQL server, in a database of the test worker's own.
 //   - otherwise: an in-memory embedded database per app.
 // Both are copies of a template migrated once per run (test/global-setup.ts). Each test makes
 // its own users and companies, so tests never depend on each other's data.
@@ -14,7 +14,7 @@ import { createLogger } from '../src/server/logger.ts'
 import { createContext } from '../src/server/start.ts'
 import { testDb } from './databases.ts'
 
-export { embeddedDataDir, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testDb } from './databases.ts'
+export { embeddedDataDir, emptyDb, workerDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testDb } from './databases.ts'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null
 
 /** Polls `check` every 50 ms until it gives something truthy, which it returns; throws after `timeoutMs`. */
@@ -81,7 +81,7 @@ export async function createUser(ctx: AppContext, name = 'Test User'): Promise<T
   const password = 'password123'
   const row = await ctx.db.one<{ id: string }>(
     'INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id',
-    [email, name, await hashPassword(password, 4)],
+    [email, name, await hashPassword(password, ctx.config.passwordCost)],
   )
   const token = await signAccessToken(ctx.config.jwtSecret, row!.id)
   return { id: row!.id, email, name, password, token }

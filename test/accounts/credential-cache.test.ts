@@ -5,7 +5,7 @@ import { CredentialCache } from '../../src/server/auth/credential-cache.ts'
 import type { Db, Queryable } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createCompany } from '../fixtures.ts'
-import { call, createUser, fileDatabaseUrl, TEST_DATABASE_URL, type TestApp, testApp, type TestUser } from '../helpers.ts'
+import { call, createUser, workerDatabaseUrl, TEST_DATABASE_URL, type TestApp, testApp, type TestUser } from '../helpers.ts'
 
 // Changes made "elsewhere" go through a connection of their own on PostgreSQL, as the operator
 // commands and other API instances do; the embedded database has one session for everything.
@@ -13,7 +13,7 @@ let t: TestApp
 let elsewhere: Db
 beforeAll(async () => {
   t = await testApp()
-  const url = fileDatabaseUrl()
+  const url = workerDatabaseUrl()
   elsewhere = url ? openPostgres(await url, undefined, 2) : t.ctx.db
 })
 afterAll(async () => {

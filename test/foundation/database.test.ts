@@ -4,7 +4,7 @@ import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
-import { call, emptyDb, fileDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testConfig, testDb } from '../helpers.ts'
+import { call, emptyDb, workerDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testConfig, testDb } from '../helpers.ts'
 import { pgProxy } from '../pg-proxy.ts'
 
 describe('the Db interface', () => {
@@ -87,7 +87,7 @@ describe('migrations', () => {
 
 describe.runIf(TEST_DATABASE_URL)('PostgreSQL outage', () => {
   it('answers 503 "database: unreachable" while the server is gone and recovers without a restart', async () => {
-    const target = new URL((await fileDatabaseUrl())!)
+    const target = new URL((await workerDatabaseUrl())!)
     const proxy = pgProxy(target)
     const port = await proxy.start()
     const url = new URL(target)

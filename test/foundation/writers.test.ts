@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres } from '../../src/server/db/postgres.ts'
-import { fileDatabaseUrl, TEST_DATABASE_URL, type TestApp, testApp } from '../helpers.ts'
+import { workerDatabaseUrl, TEST_DATABASE_URL, type TestApp, testApp } from '../helpers.ts'
 
 const SRC = path.resolve(import.meta.dirname, '../../src')
 
@@ -87,7 +87,7 @@ describe('record_audit_events()', () => {
        VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
       [company],
     )
-    const other = openPostgres((await fileDatabaseUrl())!, undefined, 2)
+    const other = openPostgres((await workerDatabaseUrl())!, undefined, 2)
     try {
       let release!: () => void
       const released = new Promise<void>((resolve) => (release = resolve))

@@ -6,13 +6,13 @@ import { buildApp } from '../../src/api/app.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { createLogger } from '../../src/server/logger.ts'
 import { createContext } from '../../src/server/start.ts'
-import { call, createUser, fileDatabaseUrl, TEST_DATABASE_URL, testConfig } from '../helpers.ts'
+import { call, createUser, workerDatabaseUrl, TEST_DATABASE_URL, testConfig } from '../helpers.ts'
 import { pgProxy } from '../pg-proxy.ts'
 
 
 describe.runIf(TEST_DATABASE_URL)('the database going away', () => {
   it('a connection lost inside a transaction fails that transaction, not the process; routes answer 503 at once; service returns', async () => {
-    const target = new URL((await fileDatabaseUrl())!)
+    const target = new URL((await workerDatabaseUrl())!)
     const proxy = pgProxy(target)
     const port = await proxy.start()
     const url = new URL(target)
