@@ -1,8 +1,19 @@
 #!/usr/bin/env node
 // The one executable: the API server, the scheduler, the runner, operator commands and the
-// command-line client. TypeScript sources are loaded through tsx, so there is no build step.
-import { register } from 'tsx/esm/api'
+// command-line client. It runs the TypeScript sources compiled (bin/compiled.js), or, where the
+// compiled program cannot be kept, the sources themselves through tsx. There is no build step.
+import path from 'node:path'
+import { compiledEntry } from './compiled.js'
 
-register()
-const { main } = await import('../src/cli/main.ts')
+const root = path.resolve(import.meta.dirname, '..')
+const compiled = await compiledEntry(root, 'src/cli/main.ts')
+let main
+if (compiled) {
+  process.setSourceMapsEnabled(true)
+  ;({ main } = await import(compiled))
+} else {
+  const { register } = await import('tsx/esm/api')
+  register()
+  ;({ main } = await import('../src/cli/main.ts'))
+}
 await main(process.argv.slice(2))

@@ -5,13 +5,15 @@
 //   - always: an embedded database folder, also saved as a data-folder archive; without a
 //     server, testDb() loads the archive into memory; server processes on the embedded
 //     database start on a copy of the folder.
-// Also makes the run's temporary folder (where the web app is built for the tests that serve
-// it). At the end every database and folder the run made is removed.
+// Also compiles the executable's program if its sources changed (bin/compiled.js), and makes the
+// run's temporary folder (where the web app is built for the tests that serve it). At the end
+// every database and folder the run made is removed.
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import type { TestProject } from 'vitest/node'
+import { compiledEntry } from '../bin/compiled.js'
 import { migrate } from '../src/server/db/migrate.ts'
 import { openPglite } from '../src/server/db/pglite.ts'
 import { openPostgres } from '../src/server/db/postgres.ts'
@@ -50,6 +52,9 @@ export default async function setup(project: TestProject) {
   // meanwhile to time out.
   if (server) await postgresTemplate(server, run)
   await pgliteTemplate(run)
+  // The executable's compiled program, made once here rather than by the first processes the
+  // test files start at the same moment (bin/compiled.js).
+  await compiledEntry(path.resolve(import.meta.dirname, '..'), 'src/cli/main.ts')
 
   project.provide('testRun', run)
 

@@ -25,16 +25,18 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const dataDir = embeddedDataDir()
   const serverEnv = { ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env }
   const server = await startServer(serverEnv)
-  return {
+  const started: TestServer = {
     server,
     url: server.url,
     env: serverEnv,
+    // Stops the process `server` holds now: a test that restarts the server puts the new one there.
     async close() {
-      await server.stop()
+      await started.server.stop()
       await scratch?.drop()
       fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
+  return started
 }
 
 export interface Workspace {
