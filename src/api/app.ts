@@ -37,6 +37,7 @@ import { installInputGuards } from '../server/http/input-guards.ts'
 import { installJsonParser } from '../server/http/json-body.ts'
 import { metricsRoutes } from '../server/http/metrics.ts'
 import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
+import { buildSerializer } from '../server/http/serialization.ts'
 import { validatorCompiler } from '../server/http/validation.ts'
 import { webApp } from '../server/http/web-app.ts'
 
@@ -63,6 +64,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // Shutdown's 503 comes from http/availability.ts, in the envelope.
     return503OnClosing: false,
+    // Response serializers compile on each route's first answer (http/serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer } },
     // Errors Fastify raises before routing (malformed percent-encoding, bad URL) skip the error
     // handler and the hooks; they get the envelope and X-Process-Time here.
     frameworkErrors: (error, request, reply) => {
