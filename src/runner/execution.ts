@@ -209,7 +209,8 @@ export class Execution {
   private async untilDelivered(send: () => Promise<unknown>): Promise<void> {
     const deadline = Date.now() + this.context.lease_seconds * 1000
     const abandoned = this.shutdown.signal
-    for (let waitMs = 1000; ; waitMs = Math.min(waitMs * 2, 15_000)) {
+    const scale = this.options.backoffScale
+    for (let waitMs = 1000 * scale; ; waitMs = Math.min(waitMs * 2, 15_000 * scale)) {
       try {
         await send()
         return

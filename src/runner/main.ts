@@ -1,5 +1,5 @@
 // `shopfloor runner`: claims and executes agents' runs through the public API only.
-import { ApiError, ShopfloorClient } from '../client/index.ts'
+import { ApiError, DEFAULT_RETRY, ShopfloorClient } from '../client/index.ts'
 import { createLogger } from '../server/logger.ts'
 import { OptionsError, parseRunnerOptions, RUNNER_USAGE } from './options.ts'
 import { ResolveError, resolveAgents, resolveCompany } from './resolve.ts'
@@ -19,7 +19,11 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
     return
   }
   const log = createLogger({ production: process.env.ENVIRONMENT === 'production', logLevel: process.env.LOG_LEVEL || 'info' })
-  const client = new ShopfloorClient({ baseUrl: options.url, credentials: { apiKey: options.apiKey } })
+  const client = new ShopfloorClient({
+    baseUrl: options.url,
+    credentials: { apiKey: options.apiKey },
+    retry: { baseDelayMs: DEFAULT_RETRY.baseDelayMs * options.backoffScale, maxDelayMs: DEFAULT_RETRY.maxDelayMs * options.backoffScale },
+  })
 
   // Fail fast on a wrong key or company rather than polling forever.
   try {

@@ -27,6 +27,12 @@ export interface RunnerOptions {
   graceSeconds: number
   /** Between the terminate signal and the kill of an agent process (SPEC.md: 5 s). */
   killAfterSeconds: number
+  /**
+   * Multiplies every wait between attempts: API calls tried again (0.5 s doubling), the event
+   * stream's reconnection (SPEC.md: 2, 4, 8, 16, then 30 s) and the final report's re-sends
+   * (1 s doubling up to 15 s). 1 keeps the reference schedule.
+   */
+  backoffScale: number
   /** Run every agent with the built-in simulated adapter. */
   simulate: boolean
   /** The `process` adapter's command line (shell syntax); null: none. */
@@ -70,6 +76,8 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
   --flush-seconds N, --flush-chars N
                             transcript batches (default every 2 s or at 4096 characters)
   --kill-after-seconds N    between the terminate signal and the kill of an agent (default 5)
+  --backoff-scale F         multiplies the waits between attempts to reach the server
+                            (API retries, stream reconnection, final report; default 1)
   --simulate                run every agent with the simulated adapter
   --agent-command CMD       command line of the process adapter (SHOPFLOOR_AGENT_COMMAND)
   --prompt-via stdin|arg    process adapter: the prompt on stdin (default) or as the last argument
@@ -99,6 +107,7 @@ const FLAGS = {
   'flush-chars': { type: 'string' },
   'grace-seconds': { type: 'string' },
   'kill-after-seconds': { type: 'string' },
+  'backoff-scale': { type: 'string' },
   simulate: { type: 'boolean' },
   'agent-command': { type: 'string' },
   'agent-cli-1-command': { type: 'string' },
@@ -184,6 +193,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     flushChars: Math.floor(number('flush-chars', 'flush_chars', 4096, 1)),
     graceSeconds: number('grace-seconds', 'grace_seconds', 60, 0),
     killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
+    backoffScale: number('backoff-scale', 'backoff_scale', 1, 0.01),
     simulate: parsed.simulate ?? file.simulate === true,
     agentCommand: pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null,
     cliCommands,

@@ -4,7 +4,7 @@
 // expired (`run.updated` with a finished status), so the agent is stopped at once rather than
 // at the next heartbeat.
 import type { Logger } from 'pino'
-import type { RunContext, ShopfloorClient } from '../client/index.ts'
+import { RECONNECT_DELAYS_MS, type RunContext, type ShopfloorClient } from '../client/index.ts'
 import { adapterFor, buildAdapters, claimableAdapters } from './adapters/index.ts'
 import type { Adapter } from './adapters/adapter.ts'
 import { Execution } from './execution.ts'
@@ -91,6 +91,7 @@ export class Runner {
     this.client
       .events(this.options.companyId, {
         signal: this.streamAbort.signal,
+        delaysMs: RECONNECT_DELAYS_MS.map((ms) => ms * this.options.backoffScale),
         onConnected: () => this.claim(),
         onDisconnected: ({ retryInMs }) => this.log.warn({ retry_in_ms: retryInMs }, 'event stream disconnected; reconnecting'),
         onEvent: (event) => {

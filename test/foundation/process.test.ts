@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { embeddedDataDir } from '../databases.ts'
-import { BIN, freePort, ROOT, startServer, tempDir } from '../server-process.ts'
+import { BIN, freePort, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
 import { builtWebApp } from '../web-build.ts'
 
 async function register(url: string, email: string) {
@@ -64,10 +64,20 @@ describe('the server process', () => {
     }
   }, 300_000)
 
-  it('a second process on the same DATA_DIR refuses with a clear message', async () => {
-    const dataDir = embeddedDataDir()
-    const first = await startServer({ DATA_DIR: dataDir })
-    try {
+  // One embedded server for the last two tests, rather than a start for each: the second process
+  // is refused beside it, then it is stopped with SIGTERM (last, as that ends it).
+  describe('one server on an embedded database', () => {
+    let dataDir: string
+    let server: ServerProcess
+    beforeAll(async () => {
+      dataDir = embeddedDataDir()
+      server = await startServer({ DATA_DIR: dataDir, LOG_LEVEL: 'info' })
+    }, 120_000)
+    afterAll(async () => {
+      await server?.stop()
+    })
+
+    it('a second process on the same DATA_DIR refuses with a clear message', async () => {
       const port = await freePort()
       const second = spawn(process.execPath, [BIN, 'serve'], {
         cwd: ROOT,
@@ -78,25 +88,22 @@ describe('the server process', () => {
       const code = await new Promise<number | null>((resolve) => second.once('exit', resolve))
       expect(code).not.toBe(0)
       expect(stderr).toMatch(/is in use by process \d+/)
-      expect((await fetch(`${first.url}/health`)).status).toBe(200) // the first one is unharmed
-    } finally {
-      await first.stop()
-    }
-  }, 120_000)
+      expect((await fetch(`${server.url}/health`)).status).toBe(200) // the first one is unharmed
+    }, 120_000)
 
-  it('on SIGTERM finishes the request in flight, then exits 0; logs are JSON lines with a request id', async () => {
-    const server = await startServer({ DATA_DIR: embeddedDataDir(), LOG_LEVEL: 'info' })
-    // Registration hashes a password with bcrypt: slow enough to still be in flight.
-    const inFlight = register(server.url, `sigterm-${Date.now()}@example.test`)
-    await new Promise((r) => setTimeout(r, 30))
-    const exit = server.stop('SIGTERM')
-    const response = await inFlight
-    expect(response.status).toBe(201)
-    expect(await exit).toBe(0)
-    const lines = server.output().split('\n').filter((l) => l.startsWith('{'))
-    const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.req?.url === '/api/register')
-    expect(requestLines.length).toBeGreaterThan(0)
-    for (const line of requestLines) expect(line.reqId).toBeTruthy()
-    expect(server.output()).toContain('stopped')
-  }, 120_000)
+    it('on SIGTERM finishes the request in flight, then exits 0; logs are JSON lines with a request id', async () => {
+      // Registration hashes a password with bcrypt: slow enough to still be in flight.
+      const inFlight = register(server.url, `sigterm-${Date.now()}@example.test`)
+      await new Promise((r) => setTimeout(r, 30))
+      const exit = server.stop('SIGTERM')
+      const response = await inFlight
+      expect(response.status).toBe(201)
+      expect(await exit).toBe(0)
+      const lines = server.output().split('\n').filter((l) => l.startsWith('{'))
+      const requestLines = lines.map((l) => JSON.parse(l)).filter((l) => l.req?.url === '/api/register')
+      expect(requestLines.length).toBeGreaterThan(0)
+      for (const line of requestLines) expect(line.reqId).toBeTruthy()
+      expect(server.output()).toContain('stopped')
+    }, 120_000)
+  })
 })

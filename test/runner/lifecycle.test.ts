@@ -1,9 +1,11 @@
-// The runner's life around its runs, each test with runner processes of its own, against a
-// server whose lease is 2 seconds and whose scheduler sweeps stale runs every second.
+// The runner's life around its runs, each test with a company and runner processes of its own,
+// against a server whose lease is 2 seconds and whose scheduler sweeps stale runs every second.
+// Most of a test is waiting (agents sleeping, leases running out), and runners only see their
+// own company's runs: the tests run at the same time, and their runners stop when the file ends.
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../server-process.ts'
 import {
   alive,
@@ -32,11 +34,9 @@ beforeAll(async () => {
   server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1' })
   agent = fakeAgent()
 })
-afterEach(async () => {
+afterAll(async () => {
   await Promise.all(runners.splice(0).map((r) => r.stop('SIGKILL')))
   for (const pid of leftovers.splice(0)) killLeftover(pid)
-})
-afterAll(async () => {
   await server?.close()
 })
 
@@ -70,19 +70,19 @@ const runStatus = async (ws: Workspace, runId: string, status: string) =>
     return run.status === status ? run : null
   })
 
-describe('starting', () => {
+describe.concurrent('starting', () => {
   it('refuses to start without an API key or with a password session', async () => {
     const ws = await makeWorkspace(server.url)
     const noKey = startRunner(['--url', server.url, '--company', ws.companyId], { SHOPFLOOR_API_KEY: '' })
+    const session = startRunner(['--url', server.url, '--company', ws.companyId], { SHOPFLOOR_API_KEY: ws.accessToken })
     expect((await noKey.exited).code).toBe(2)
     expect(noKey.output()).toContain('no API key')
-    const session = startRunner(['--url', server.url, '--company', ws.companyId], { SHOPFLOOR_API_KEY: ws.accessToken })
     expect((await session.exited).code).toBe(2)
     expect(session.output()).toContain('refuses password sessions')
   })
 })
 
-describe('stopping a run', () => {
+describe.concurrent('stopping a run', () => {
   it('stops the agent when its run is cancelled, and goes on claiming', async () => {
     const ws = await makeWorkspace(server.url)
     const r = runner(ws, ['--poll-seconds', '30'])
@@ -142,7 +142,7 @@ describe('stopping a run', () => {
   })
 })
 
-describe('keeping the lease', () => {
+describe.concurrent('keeping the lease', () => {
   it('heartbeats keep a silent run alive beyond the lease', async () => {
     const ws = await makeWorkspace(server.url)
     runner(ws)
@@ -162,7 +162,7 @@ describe('keeping the lease', () => {
   })
 })
 
-describe('shutdown on SIGTERM', () => {
+describe.concurrent('shutdown on SIGTERM', () => {
   it('lets a run in progress finish, then exits', async () => {
     const ws = await makeWorkspace(server.url)
     const r = runner(ws, ['--grace-seconds', '20'])
@@ -189,7 +189,7 @@ describe('shutdown on SIGTERM', () => {
   })
 })
 
-describe('the queue', () => {
+describe.concurrent('the queue', () => {
   it('two runners share one queue: every run executes once; dormant agents are skipped', async () => {
     const ws = await makeWorkspace(server.url)
     const runs = []
@@ -209,7 +209,7 @@ describe('the queue', () => {
   })
 })
 
-describe('options', () => {
+describe.concurrent('options', () => {
   it('--simulate runs every agent with the simulated adapter; --success-status done; --agent', async () => {
     const ws = await makeWorkspace(server.url)
     const { task, run, worker } = await assign(ws, { reply: 'not used' })

@@ -14,7 +14,7 @@ describe('runner options', () => {
   it('has the reference defaults', () => {
     expect(parse(base)).toMatchObject({
       url: 'http://api.example.test', apiKey: KEY, companyId: COMPANY, concurrency: 2, pollSeconds: 30, heartbeatSeconds: 30,
-      flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
+      flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, backoffScale: 1, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
       agentCommand: null, allowAgentCommands: false, passEnv: [], agentHomes: null, agentIds: [],
       cliCommands: { agent_cli_1: null, agent_cli_2: null, agent_cli_3: null, agent_cli_4: null, agent_cli_5: null },
     })
@@ -28,6 +28,16 @@ describe('runner options', () => {
   it('polls at least every 5 seconds', () => {
     expect(() => parse([...base, '--poll-seconds', '4'])).toThrow(OptionsError)
     expect(parse([...base, '--poll-seconds', '5']).pollSeconds).toBe(5)
+  })
+
+  it('scales the waits between attempts by --backoff-scale (or backoff_scale in the config file), above zero', () => {
+    expect(parse([...base, '--backoff-scale', '0.05']).backoffScale).toBe(0.05)
+    const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
+    fs.writeFileSync(file, JSON.stringify({ backoff_scale: 2 }))
+    expect(parse([...base, '--config', file]).backoffScale).toBe(2)
+    expect(parse([...base, '--config', file, '--backoff-scale', '0.5']).backoffScale).toBe(0.5)
+    expect(() => parse([...base, '--backoff-scale', '0'])).toThrow(/--backoff-scale must be a number of at least 0.01/)
+    expect(() => parse([...base, '--backoff-scale', 'fast'])).toThrow(OptionsError)
   })
 
   it('validates the prompt delivery and the success status', () => {

@@ -1,8 +1,13 @@
 // The runner follows the live event stream through a server restart: it reconnects with the
-// spec's backoff and claims on reconnection and on run.created, not waiting for its poll.
+// spec's backoff and claims on reconnection and on run.created, not waiting for its poll. The
+// runners here wait a twentieth of the reference times between attempts (--backoff-scale), so
+// that what a test waits for is the server restarting, not the backoff.
 import { afterAll, expect, it } from 'vitest'
 import { startServer } from '../server-process.ts'
 import { fakeAgent, makeWorkspace, planDescription, startRunner, startTestServer, type TestServer, waitFor } from './harness.ts'
+
+/** --backoff-scale of every runner here: the stream reconnects after 0.1, 0.2, 0.4... s. */
+const BACKOFF = ['--backoff-scale', '0.05']
 
 let server: TestServer
 let restarted: Awaited<ReturnType<typeof startServer>> | null = null
@@ -16,7 +21,7 @@ it('reconnects after the server restarts and claims new work from the event stre
   const ws = await makeWorkspace(server.url)
   const agent = fakeAgent()
   const runner = startRunner(
-    ['--url', server.url, '--company', ws.companyId, '--poll-seconds', '600', '--agent-command', agent.command],
+    ['--url', server.url, '--company', ws.companyId, '--poll-seconds', '600', '--agent-command', agent.command, ...BACKOFF],
     { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
   )
   try {
@@ -37,10 +42,13 @@ it('reconnects after the server restarts and claims new work from the event stre
       return run?.status === 'succeeded' ? run : null
     }, 40_000)
     expect(done.summary).toBe('two')
+    // Each failed attempt doubled the wait: the spec's 2, 4, 8 s, scaled.
+    const waits = runner.logs().filter((l) => l.msg === 'event stream disconnected; reconnecting').map((l) => l.retry_in_ms)
+    expect(waits.slice(0, 3)).toEqual([100, 200, 400])
   } finally {
     await runner.stop('SIGKILL')
   }
-}, 180_000) // two server starts and the reconnection backoff
+}, 180_000) // two server starts
 
 it('tries the final report again while the server restarts, so a finished run is not lost', async () => {
   const first = await startTestServer()
@@ -48,7 +56,7 @@ it('tries the final report again while the server restarts, so a finished run is
   const ws = await makeWorkspace(first.url)
   const agent = fakeAgent()
   const runner = startRunner(
-    ['--url', first.url, '--company', ws.companyId, '--agent-command', agent.command],
+    ['--url', first.url, '--company', ws.companyId, '--agent-command', agent.command, ...BACKOFF],
     { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
   )
   try {
@@ -77,7 +85,7 @@ it('a runner shutting down gives up a final report the server cannot take once i
   const ws = await makeWorkspace(gone.url)
   const agent = fakeAgent()
   const runner = startRunner(
-    ['--url', gone.url, '--company', ws.companyId, '--agent-command', agent.command, '--grace-seconds', '1'],
+    ['--url', gone.url, '--company', ws.companyId, '--agent-command', agent.command, '--grace-seconds', '1', ...BACKOFF],
     { SHOPFLOOR_API_KEY: ws.apiKey, FAKE_AGENT_OUT: agent.out },
   )
   try {
