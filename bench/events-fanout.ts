@@ -14,14 +14,7 @@ import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { buildApp } from '../src/api/app.ts'
-import { hashPassword } from '../src/server/auth/passwords.ts'
-import { signAccessToken } from '../src/server/auth/tokens.ts'
-import { loadConfig } from '../src/server/config.ts'
-import { write } from '../src/server/db/write.ts'
 import type { EventBus } from '../src/server/events/bus.ts'
-import { createLogger } from '../src/server/logger.ts'
-import { createContext } from '../src/server/start.ts'
 
 const now = () => performance.timeOrigin + performance.now() // comparable across processes
 
@@ -53,6 +46,15 @@ if (args.client) await runClients(args.client, args.token!)
 else await runServer()
 
 async function runServer() {
+  // Imported here, not at the top: the stream clients run this same file in a child process,
+  // which needs none of the API, and loading it there would double the start-up.
+  const { buildApp } = await import('../src/api/app.ts')
+  const { hashPassword } = await import('../src/server/auth/passwords.ts')
+  const { signAccessToken } = await import('../src/server/auth/tokens.ts')
+  const { loadConfig } = await import('../src/server/config.ts')
+  const { write } = await import('../src/server/db/write.ts')
+  const { createLogger } = await import('../src/server/logger.ts')
+  const { createContext } = await import('../src/server/start.ts')
   const config = loadConfig({ ...process.env, ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off' })
   const ctx = await createContext(config, createLogger(config), {})
   // Stamp each event at the moment write() hands it over, i.e. right after COMMIT.

@@ -2,7 +2,7 @@
 //
 //   node --import tsx bench/run.ts [--mode full|quick|smoke] [--pg URL] [--out FILE]
 //                                  [--only 1,2,...] [--reseed] [--no-keep] [--db-prefix NAME]
-//                                  [--embedded-only]
+//                                  [--embedded-only] [--embedded-data-dir DIR]
 //
 // Measures Shopfloor on a local PostgreSQL server (default postgres://postgres@127.0.0.1:5432)
 // against the same machine's ceilings, and writes a Markdown report (default bench/RESULTS.md).
@@ -11,7 +11,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { parseArgs } from 'node:util'
 import { busyness, describeMachine } from './lib/machine.ts'
-import { ROOT, startShopfloor } from './lib/processes.ts'
+import { ROOT, startSharedGenerator, startShopfloor, stopSharedGenerator } from './lib/processes.ts'
 import { checkLocal, dropDatabase, recreateDatabase, serverDescription } from './lib/postgres.ts'
 import { renderReport, type Section } from './lib/report.ts'
 import { type Mode, SIZES } from './sizes.ts'
@@ -40,6 +40,7 @@ const { values: args } = parseArgs({
     'no-keep': { type: 'boolean', default: false },
     'db-prefix': { type: 'string', default: 'sf_bench' },
     'embedded-only': { type: 'boolean', default: false },
+    'embedded-data-dir': { type: 'string' },
   },
 })
 
@@ -60,6 +61,7 @@ const startedAt = new Date()
 const busyBefore = busyness()
 const sections: Section[] = []
 let ceilings: Ceilings | null = null
+if (bench.sizes.oneGenerator) startSharedGenerator()
 
 if (wants(1) || wants(2) || wants(3)) {
   const measured = await measureCeilings(bench)
@@ -67,12 +69,16 @@ if (wants(1) || wants(2) || wants(3)) {
   sections.push(measured.section)
 }
 
-// Workloads 1, 2, 3, 6, 8 and the PostgreSQL half of 7 share one server on a fresh database.
+// Workloads 1, 2, 3, 6, 8 and the PostgreSQL half of 7 share one server on a fresh database;
+// in smoke mode 4 and 9 too, which otherwise start their own (bench/sizes.ts, oneServer).
 let postgresMemory: MemoryFigures | null = null
-if (!embeddedOnly && [1, 2, 3, 6, 7, 8].some(wants)) {
+const onSameServer = (n: number) => wants(n) && bench.sizes.oneServer
+if (!embeddedOnly && ([1, 2, 3, 6, 7, 8].some(wants) || onSameServer(4) || onSameServer(9))) {
   const url = await recreateDatabase(bench.pg, bench.db())
   const server = await startShopfloor({ databaseUrl: url })
   try {
+    // Before anything else: workload 4's seed counts every task of the database as its own.
+    if (onSameServer(4)) sections.push(await scale(bench, args.reseed!, { server, url }))
     const f = await fixture(server.url, bench.sizes.readTasks)
     const idleMiB = await idleRss(server.pid)
     // Workload 1 also gives workload 6 its quiet figure and workload 7 its loaded memory.
@@ -83,21 +89,23 @@ if (!embeddedOnly && [1, 2, 3, 6, 7, 8].some(wants)) {
     if (wants(2)) sections.push(await taskCreate(bench, f, url, ceilings))
     if (wants(3)) sections.push(await runsCycle(bench, f, url, server.pid, ceilings))
     if (read && wants(6)) sections.push(await loginStorm(bench, f, read.result))
+    if (onSameServer(9)) sections.push(await idle(bench, { server, url }))
   } finally {
     await server.stop()
     await dropDatabase(bench.pg, bench.db())
   }
 }
 
-if (wants(4)) {
+if (wants(4) && !onSameServer(4)) {
   sections.push(await scale(bench, args.reseed!))
   if (args['no-keep']) await dropDatabase(bench.pg, bench.db('scale'))
 }
 if (wants(5)) sections.push(await eventStreams(bench))
-if (wants(9)) sections.push(await idle(bench))
+if (wants(9) && !onSameServer(9)) sections.push(await idle(bench))
 if (wants(7)) {
-  sections.push(memorySection({ postgres: postgresMemory, embedded: await embeddedMemory(bench) }))
+  sections.push(memorySection({ postgres: postgresMemory, embedded: await embeddedMemory(bench, args['embedded-data-dir']) }))
 }
+await stopSharedGenerator()
 
 // Sections in the order of the workloads, ceilings first.
 sections.sort((a, b) => (a.title.startsWith('Ceilings') ? -1 : b.title.startsWith('Ceilings') ? 1 : a.title.localeCompare(b.title)))

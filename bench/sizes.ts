@@ -10,8 +10,11 @@ export interface Sizes {
   seconds: number
   warmup: number
   connections: number
-  /** pgbench: scale factor, clients (Shopfloor's pool size) and seconds per script. */
-  pgbench: { scale: number; clients: number; seconds: number }
+  /**
+   * pgbench: scale factor, clients (Shopfloor's pool size) and seconds per script, or with
+   * `transactions` that many per client instead (pgbench's shortest timed run is a second).
+   */
+  pgbench: { scale: number; clients: number; seconds: number; transactions?: number }
   /** Workload 1: tasks to read, round-robin. */
   readTasks: number
   /** Workload 3: runners working through `runs` queued runs of `agents` agents, capped in time. */
@@ -37,7 +40,28 @@ export interface Sizes {
   idle: { seconds: number; agents: number; runners: number; streams: number }
   /** Workload 7: seconds without requests after workload 1 before the embedded server's RSS is read again. */
   quietSeconds: number
+  /**
+   * Seconds waited before PostgreSQL's commit counters (pg_stat_database) are read, so that the
+   * work just done is in them (workloads 3 and 9): a busy backend reports its counts at most once
+   * a second (`busy`), one that went idle 10 s later (`idle`, PGSTAT_IDLE_INTERVAL).
+   */
+  statsWait: { busy: number; idle: number }
+  /**
+   * One load-generator process for every load run of the harness instead of one per run. Only
+   * where the figures do not matter: a run then inherits the generator's warmed-up state from
+   * the runs before it, and its start-up (a TypeScript process) would cost more than the run.
+   */
+  oneGenerator: boolean
+  /**
+   * Workloads 4 and 9 on the PostgreSQL server and database of workloads 1-3, 6 and 8 (4 first,
+   * 9 last) instead of each on a server and database of its own. Only where the figures do not
+   * matter: the other workloads' data is then beside theirs, and a server start is most of the
+   * cost of a smoke-sized workload.
+   */
+  oneServer: boolean
 }
+
+const STATS_WAIT = { busy: 1.1, idle: 10.5 }
 
 const IDLE = { agents: 100, runners: 20, streams: 50 }
 
@@ -54,24 +78,28 @@ const FULL_SCALE = {
 export const SIZES: Record<Mode, Sizes> = {
   smoke: {
     mode: 'smoke',
-    seconds: 0.5,
-    warmup: 0.1,
+    seconds: 0.2,
+    warmup: 0.05,
     connections: 10,
-    pgbench: { scale: 1, clients: 4, seconds: 1 },
+    pgbench: { scale: 1, clients: 4, seconds: 1, transactions: 50 },
     readTasks: 5,
     runs: { runners: 2, agents: 5, runs: 20, maxSeconds: 10, stepRuns: 5 },
     scale: {
       large: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 1_000 },
       small: { agents: 5, tasks: 600, auditEvents: 10_050, runs: 100 },
       mine: 600,
-      seconds: 0.2,
+      seconds: 0.05,
       connections: 1,
       readers: 2,
     },
     streams: 5,
     loginRate: 4,
-    idle: { seconds: 3, agents: 5, runners: 2, streams: 2 },
-    quietSeconds: 2,
+    idle: { seconds: 1, agents: 5, runners: 2, streams: 2 },
+    quietSeconds: 1,
+    // The smoke run's counts are not figures: nothing to wait for.
+    statsWait: { busy: 0, idle: 0 },
+    oneGenerator: true,
+    oneServer: true,
   },
   quick: {
     mode: 'quick',
@@ -86,6 +114,9 @@ export const SIZES: Record<Mode, Sizes> = {
     loginRate: 20,
     idle: { seconds: 120, ...IDLE },
     quietSeconds: 60,
+    statsWait: STATS_WAIT,
+    oneGenerator: false,
+    oneServer: false,
   },
   full: {
     mode: 'full',
@@ -100,5 +131,8 @@ export const SIZES: Record<Mode, Sizes> = {
     loginRate: 20,
     idle: { seconds: 600, ...IDLE },
     quietSeconds: 60,
+    statsWait: STATS_WAIT,
+    oneGenerator: false,
+    oneServer: false,
   },
 }

@@ -4,6 +4,7 @@
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
+import readline from 'node:readline'
 import { BIN, ROOT, startServer } from '../../test/server-process.ts'
 import type { Scenario } from '../load/generator.ts'
 import type { LoadResult } from './stats.ts'
@@ -100,14 +101,70 @@ export function startBareServer(databaseUrl: string, jobs: number): Promise<Chil
   return start([...TSX, path.join(ROOT, 'bench', 'ceilings', 'bare-server.ts')], { BENCH_DATABASE_URL: databaseUrl, BENCH_JOBS: String(jobs) }, '/constant')
 }
 
+const GENERATOR = path.join(ROOT, 'bench', 'load', 'generator.ts')
+
 /** Runs one scenario in a load-generator process and returns what it measured. */
 export function runLoad(scenario: Scenario): Promise<LoadResult> {
-  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), JSON.stringify(scenario))
+  return shared ? shared.run(scenario) : runScript(GENERATOR, JSON.stringify(scenario))
 }
 
 /** Several scenarios, one after the other, in one generator process (one start-up for all). */
 export function runLoads(scenarios: Scenario[]): Promise<LoadResult[]> {
-  return runScript(path.join(ROOT, 'bench', 'load', 'generator.ts'), JSON.stringify(scenarios))
+  return shared ? shared.run(scenarios) : runScript(GENERATOR, JSON.stringify(scenarios))
+}
+
+/** The generator that serves every load run while set (`--serve`), or null: one process per run. */
+let shared: { run<T>(input: Scenario | Scenario[]): Promise<T>; close(): Promise<void> } | null = null
+
+/**
+ * From now on one generator process serves every load run (two that overlap run side by side
+ * in it), until stopSharedGenerator(): smoke mode's (bench/sizes.ts, oneGenerator), where a
+ * TypeScript process's start-up costs more than the load runs. Still a process of its own, as
+ * every generator is.
+ */
+export function startSharedGenerator(): void {
+  const child = spawn(process.execPath, [...TSX, GENERATOR, '--serve'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+  const waiting = new Map<number, { resolve(output: any): void; reject(err: Error): void }>()
+  let next = 0
+  let stderr = ''
+  let exitCode: number | null | undefined
+  child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)))
+  readline.createInterface({ input: child.stdout! }).on('line', (line) => {
+    const { id, output, error } = JSON.parse(line) as { id: number; output?: unknown; error?: string }
+    const run = waiting.get(id)!
+    waiting.delete(id)
+    if (error === undefined) run.resolve(output)
+    else run.reject(new Error(`load generator failed: ${error}`))
+  })
+  const gone = () => new Error(`the load generator exited ${exitCode}: ${stderr}`)
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', (code) => {
+      exitCode = code
+      for (const run of waiting.values()) run.reject(gone())
+      waiting.clear()
+      resolve()
+    }),
+  )
+  shared = {
+    run: (input) =>
+      new Promise((resolve, reject) => {
+        if (exitCode !== undefined) return reject(gone())
+        const id = next++
+        waiting.set(id, { resolve, reject })
+        child.stdin!.write(`${JSON.stringify({ id, input })}\n`)
+      }),
+    async close() {
+      child.stdin!.end()
+      await exited
+    },
+  }
+}
+
+/** Back to one generator process per load run, once the shared one has answered and exited. */
+export async function stopSharedGenerator(): Promise<void> {
+  const generator = shared
+  shared = null
+  await generator?.close()
 }
 
 /**

@@ -2,6 +2,11 @@
 // JSON scenario (or an array of them, run one after the other) on stdin. It prints
 // the JSON LoadResult (or the array of them) on stdout and exits.
 //
+// With `--serve` it stays up for many load runs instead (smoke mode, bench/sizes.ts oneGenerator):
+// each stdin line `{"id": 1, "input": <scenario or array>}` is run as it arrives, alongside any
+// still running, and answered by a line `{"id": 1, "output": ...}` or `{"id": 1, "error": "..."}`;
+// it exits once stdin closes and every run has answered.
+//
 //   closed   `connections` loops, each sending the next request as soon as the last answered
 //            (requests are taken round-robin from the list), for `seconds` after `warmup` seconds
 //            (and `warmupRequests` unmeasured requests per connection)
@@ -9,6 +14,7 @@
 //            a request unanswered after `timeoutSeconds` counts as a `timeout` error
 //   runners  `runners` runner loops that claim, report and finish runs until `total` finished
 import { performance } from 'node:perf_hooks'
+import readline from 'node:readline'
 import { Recorder } from '../lib/stats.ts'
 import { type Answer, client, type RequestSpec } from './http.ts'
 import { runnerLoops, type RunnerScenario } from './runners.ts'
@@ -87,21 +93,33 @@ function run(scenario: Scenario) {
   return scenario.mode === 'closed' ? closed(scenario) : scenario.mode === 'rate' ? rate(scenario) : runnerLoops(scenario)
 }
 
+/** A scenario, or several one after the other. */
+async function runInput(input: Scenario | Scenario[]) {
+  if (!Array.isArray(input)) return run(input)
+  const output = []
+  for (const scenario of input) output.push(await run(scenario))
+  return output
+}
+
 async function main() {
   let text = ''
   for await (const chunk of process.stdin) text += chunk
-  const input = JSON.parse(text) as Scenario | Scenario[]
-  let output
-  if (Array.isArray(input)) {
-    output = []
-    for (const scenario of input) output.push(await run(scenario))
-  } else {
-    output = await run(input)
-  }
-  process.stdout.write(`${JSON.stringify(output)}\n`)
+  process.stdout.write(`${JSON.stringify(await runInput(JSON.parse(text)))}\n`)
 }
 
-main().catch((err) => {
+async function serve() {
+  const answer = (message: unknown) => void process.stdout.write(`${JSON.stringify(message)}\n`)
+  const running: Promise<void>[] = []
+  for await (const line of readline.createInterface({ input: process.stdin })) {
+    if (!line.trim()) continue
+    const { id, input } = JSON.parse(line) as { id: number; input: Scenario | Scenario[] }
+    running.push(runInput(input).then((output) => answer({ id, output }), (err) => answer({ id, error: String(err?.stack ?? err) })))
+  }
+  await Promise.all(running)
+}
+
+const work = process.argv.includes('--serve') ? serve() : main()
+work.catch((err) => {
   process.stderr.write(`load generator failed: ${err?.stack ?? err}\n`)
   process.exit(1)
 })

@@ -14,11 +14,11 @@ import { type Bench, type Ceilings, closedLoop } from './context.ts'
 export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceilings; section: Section }> {
   const url = await recreateDatabase(bench.pg, bench.db('ceiling'))
   try {
-    const { scale, clients, seconds } = bench.sizes.pgbench
+    const { scale, clients, seconds, transactions } = bench.sizes.pgbench
     bench.log(`ceilings: pgbench scale ${scale}`)
     await pgbenchInit(url, scale)
-    const selectOnly = await pgbench(url, 'select-only', clients, seconds)
-    const tpcb = await pgbench(url, 'default', clients, seconds)
+    const selectOnly = await pgbench(url, 'select-only', clients, bench.sizes.pgbench)
+    const tpcb = await pgbench(url, 'default', clients, bench.sizes.pgbench)
 
     bench.log('ceilings: bare Fastify')
     const { runners, runs, maxSeconds } = bench.sizes.runs
@@ -49,7 +49,8 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
         verdicts: [],
         notes: [
           `pgbench transactions per second are in the requests/s column; pgbench reports an average latency, not percentiles.`,
-          `pgbench scale ${scale} (${(scale * 100_000).toLocaleString('en-US')} accounts), ${clients} clients on 2 threads, ${seconds} s per script.`,
+          `pgbench scale ${scale} (${(scale * 100_000).toLocaleString('en-US')} accounts), ${clients} clients on 2 threads, ` +
+            `${transactions ? `${transactions} transactions per client` : `${seconds} s`} per script.`,
           `Runner cycle: workload 3's ${runners} runner loops (the same generator code) claim, report and finish ${runs.toLocaleString('en-US')} jobs through ` +
             `three bare routes, each one committed single-row update (the claim takes the oldest queued job with SKIP LOCKED): ` +
             `${num(cycles.finishedPerSecond)} finished cycles per second, ${cycles.doubleClaims} double claims. ` +

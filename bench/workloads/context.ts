@@ -1,3 +1,4 @@
+import type { Child } from '../lib/processes.ts'
 import type { LoadResult } from '../lib/stats.ts'
 import type { PgbenchResult } from '../ceilings/pgbench.ts'
 import type { Sizes } from '../sizes.ts'
@@ -10,6 +11,12 @@ export interface Bench {
   /** The name of one of this run's databases (`sf_bench`, `sf_bench_scale`...). */
   db(part?: string): string
   log(message: string): void
+}
+
+/** A Shopfloor server already running on database `url`, lent to a workload that would otherwise start its own. */
+export interface SharedServer {
+  server: Child
+  url: string
 }
 
 /** The machine's own ceilings, measured in the same run. */

@@ -3,7 +3,7 @@ import { createCompany } from '../lib/api.ts'
 import { cpuSeconds, rssMiB, startShopfloor } from '../lib/processes.ts'
 import { dropDatabase, recreateDatabase, withClient } from '../lib/postgres.ts'
 import type { Section } from '../lib/report.ts'
-import type { Bench } from './context.ts'
+import type { Bench, SharedServer } from './context.ts'
 import { bearer } from './context.ts'
 import { fixture } from './fixture.ts'
 
@@ -33,11 +33,12 @@ function openStream(base: string, path: string, headers: Record<string, string>)
  * window the server process's CPU (utime + stime from /proc) and resident memory are read
  * every few seconds, and PostgreSQL's committed transactions in the database counted (what
  * the server asks of the database while idle). Targets: under 1% of a core, memory flat.
+ * On a server and database of its own, or on `shared` ones (smoke mode, Sizes.oneServer).
  */
-export async function idle(bench: Bench): Promise<Section> {
+export async function idle(bench: Bench, shared?: SharedServer): Promise<Section> {
   const { seconds, agents, runners, streams } = bench.sizes.idle
-  const url = await recreateDatabase(bench.pg, bench.db('idle'))
-  const server = await startShopfloor({ databaseUrl: url })
+  const url = shared?.url ?? (await recreateDatabase(bench.pg, bench.db('idle')))
+  const server = shared?.server ?? (await startShopfloor({ databaseUrl: url }))
   const open: http.ClientRequest[] = []
   const timers: NodeJS.Timeout[] = []
   try {
@@ -89,7 +90,7 @@ export async function idle(bench: Bench): Promise<Section> {
     const elapsed = (Date.now() - started) / 1000
     const cpu = cpuSeconds(server.pid)! - cpu0
     // Our own commits-counting statements are one each; backends flush statistics within a second.
-    await new Promise((r) => setTimeout(r, 1100))
+    await new Promise((r) => setTimeout(r, bench.sizes.statsWait.busy * 1000))
     const committed = (await commits()) - commits0 - 1
     const perMinute = (cpu / elapsed) * 60
     const share = cpu / elapsed
@@ -119,7 +120,9 @@ export async function idle(bench: Bench): Promise<Section> {
   } finally {
     for (const t of timers) clearInterval(t)
     for (const request of open) request.destroy()
-    await server.stop()
-    await dropDatabase(bench.pg, bench.db('idle'))
+    if (!shared) {
+      await server.stop()
+      await dropDatabase(bench.pg, bench.db('idle'))
+    }
   }
 }

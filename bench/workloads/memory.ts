@@ -22,11 +22,12 @@ export async function idleRss(pid: number): Promise<number> {
 }
 
 /**
- * Workload 7 on the embedded database: a server on PGlite in a fresh data directory, the same
- * fixture and workload 1; resident memory idle and at its peak under load.
+ * Workload 7 on the embedded database: a server on PGlite in a fresh data directory, or in
+ * `given` (left in place), the same fixture and workload 1; resident memory idle and at its
+ * peak under load.
  */
-export async function embeddedMemory(bench: Bench): Promise<MemoryFigures> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-bench-'))
+export async function embeddedMemory(bench: Bench, given?: string): Promise<MemoryFigures> {
+  const dataDir = given ?? fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-bench-'))
   const server = await startShopfloor({ dataDir })
   try {
     bench.log('workload 7: embedded database')
@@ -39,7 +40,7 @@ export async function embeddedMemory(bench: Bench): Promise<MemoryFigures> {
     return { idleMiB, loadedMiB: peakMiB, load: result, quiet: { seconds: bench.sizes.quietSeconds, rssMiB: rssMiB(server.pid) ?? 0 } }
   } finally {
     await server.stop()
-    fs.rmSync(dataDir, { recursive: true, force: true })
+    if (!given) fs.rmSync(dataDir, { recursive: true, force: true })
   }
 }
 

@@ -27,7 +27,7 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, s
   const result = await runLoad({ mode: 'runners', base: f.base, companyId: company.id, apiKey: f.account.apiKey, runners, total: runs, seconds: maxSeconds })
   const serverMsPerRun = ((cpuSeconds(serverPid)! - cpuBefore) * 1000) / Math.max(1, result.extra!.finished)
   // Backends flush their statistics at most once a second.
-  await new Promise((r) => setTimeout(r, 1100))
+  await new Promise((r) => setTimeout(r, bench.sizes.statsWait.busy * 1000))
   const commitsPerRun = ((await commits()) - commitsBefore) / Math.max(1, result.extra!.finished)
   const db = await withClient(databaseUrl, async (c) =>
     (await c.query(
@@ -114,13 +114,13 @@ async function stepCosts(bench: Bench, f: Fixture, databaseUrl: string, serverPi
     const cpu = cpuSeconds(serverPid)! - cpu0
     // A backend that goes idle reports its counts after at least a second since its last
     // report, or else 10 s later (PostgreSQL's PGSTAT_IDLE_INTERVAL): wait those out, so that
-    // each batch's commits are counted with it (smoke mode only waits a second).
-    await new Promise((r) => setTimeout(r, bench.sizes.mode === 'smoke' ? 1100 : 10_500))
+    // each batch's commits are counted with it.
+    await new Promise((r) => setTimeout(r, bench.sizes.statsWait.idle * 1000))
     // Less the statement that read the counter before.
     return { step, requests: count, cpuMs: (cpu * 1000) / count, commits: ((await commits()) - commits0 - 1) / count }
   }
   const ids: string[] = []
-  await new Promise((r) => setTimeout(r, bench.sizes.mode === 'smoke' ? 1100 : 10_500)) // the pass before reports its counts
+  await new Promise((r) => setTimeout(r, bench.sizes.statsWait.idle * 1000)) // the pass before reports its counts
   const claim = await measure('claim (POST /runs/claim)', async () => ids.push((await call('POST', `${prefix}/claim`, { runner_id: runnerId })).run.id))
   const running = await measure('report running (PATCH, tokens and a transcript line)', (i) =>
     call('PATCH', `${prefix}/${ids[i]}`, { runner_id: runnerId, status: 'running', tokens_in: 100, tokens_out: 20, transcript: [{ text: 'working' }] }))

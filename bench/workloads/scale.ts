@@ -7,7 +7,7 @@ import { type Child, ROOT, runLoads, startShopfloor } from '../lib/processes.ts'
 import { databaseUrl, recreateDatabase, withClient } from '../lib/postgres.ts'
 import { ms, type Section } from '../lib/report.ts'
 import type { LoadResult } from '../lib/stats.ts'
-import { type Bench, bearer } from './context.ts'
+import { type Bench, bearer, type SharedServer } from './context.ts'
 import { seedCompanies } from './scale-seed.ts'
 
 const P99_TARGET_MS = 50
@@ -115,13 +115,15 @@ async function probe(url: string, companyId: string): Promise<Probe> {
  * runs (seeded with SQL), against a company with a hundredth of that history. Latency is the
  * subject, so one connection sends one request at a time (no queueing in the figures).
  * Targets: p99 under 50 ms for each, and within a factor of 2 of the small company.
+ * On a server and database of its own, or seeded into `shared` ones (smoke mode,
+ * Sizes.oneServer), which must hold no tasks yet: the seed counts every task of the database.
  */
-export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
+export async function scale(bench: Bench, reseed: boolean, shared?: SharedServer): Promise<Section> {
   const print = fingerprint(bench)
-  let seeded = reseed ? null : await existing(bench, print)
+  let seeded = reseed || shared ? null : await existing(bench, print)
   const reused = seeded !== null
-  const url = reused ? databaseUrl(bench.pg, bench.db('scale')) : await recreateDatabase(bench.pg, bench.db('scale'))
-  const server = await startShopfloor({ databaseUrl: url })
+  const url = shared?.url ?? (reused ? databaseUrl(bench.pg, bench.db('scale')) : await recreateDatabase(bench.pg, bench.db('scale')))
+  const server = shared?.server ?? (await startShopfloor({ databaseUrl: url }))
   try {
     seeded ??= await seed(bench, server, url, print)
     const headers = bearer(seeded.apiKey)
@@ -176,7 +178,7 @@ export async function scale(bench: Bench, reseed: boolean): Promise<Section> {
       ],
     }
   } finally {
-    await server.stop()
+    if (!shared) await server.stop()
   }
 }
 
