@@ -10,7 +10,7 @@
 import crypto from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /** How many compiled programs are kept: a process started from an older one may still load its chunks. */
 const KEEP = 3
@@ -39,8 +39,9 @@ export async function compiledEntry(root, entry, cacheDir = path.join(root, 'nod
 async function compile(root, entry, cacheDir, manifestFile) {
   const { build } = await import('esbuild')
   // Each source's size and time are taken as esbuild reads it: a file edited while the program
-  // is being made then no longer matches, and the next start makes it again.
-  const seen = new Map()
+  // is being made then no longer matches, and the next start makes it again. The TypeScript
+  // settings are an input too (esbuild reads them), and so is this file (how the program is made).
+  const seen = new Map([['tsconfig.json', fileStamp(root, 'tsconfig.json')]])
   const keepLocation = {
     name: 'keep-source-location',
     setup(b) {
@@ -99,8 +100,10 @@ function stamp(root, files) {
   return Array.isArray(files) ? digest(files.map((f) => fileStamp(root, f))) : null
 }
 
+const THIS_FILE = fileURLToPath(import.meta.url)
+
 function digest(lines) {
-  return crypto.createHash('sha256').update(lines.join('\n')).digest('hex').slice(0, 20)
+  return crypto.createHash('sha256').update([fileStamp('/', THIS_FILE), ...lines].join('\n')).digest('hex').slice(0, 20)
 }
 
 function readJson(file) {

@@ -31,17 +31,16 @@ export async function pgbenchInit(url: string, scale: number): Promise<void> {
 
 /**
  * One pgbench run: the built-in select-only script (`-S`) or the default TPC-B-like one, with
- * `clients` connections (the size of Shopfloor's pool) for `length.seconds`, or for
- * `length.transactions` per client when given.
+ * `clients` connections (the size of Shopfloor's pool) for `seconds`, or for `transactions` per
+ * client when given.
  */
 export async function pgbench(
   url: string,
   script: 'select-only' | 'default',
-  clients: number,
-  length: { seconds: number; transactions?: number },
+  { clients, seconds, transactions }: { clients: number; seconds: number; transactions?: number },
 ): Promise<PgbenchResult> {
   const db = checkLocal(url).pathname.slice(1)
-  const duration = length.transactions ? ['-t', String(length.transactions)] : ['-T', String(length.seconds)]
+  const duration = transactions ? ['-t', String(transactions)] : ['-T', String(seconds)]
   const args = [...connectionArgs(url), '-c', String(clients), '-j', '2', ...duration, '-n']
   if (script === 'select-only') args.push('-S')
   const { stdout } = await run('pgbench', [...args, db])

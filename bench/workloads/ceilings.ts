@@ -17,8 +17,8 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
     const { scale, clients, seconds, transactions } = bench.sizes.pgbench
     bench.log(`ceilings: pgbench scale ${scale}`)
     await pgbenchInit(url, scale)
-    const selectOnly = await pgbench(url, 'select-only', clients, bench.sizes.pgbench)
-    const tpcb = await pgbench(url, 'default', clients, bench.sizes.pgbench)
+    const selectOnly = await pgbench(url, 'select-only', bench.sizes.pgbench)
+    const tpcb = await pgbench(url, 'default', bench.sizes.pgbench)
 
     bench.log('ceilings: bare Fastify')
     const { runners, runs, maxSeconds } = bench.sizes.runs

@@ -62,6 +62,16 @@ describe('the compiled program', () => {
     expect(changed.entry).not.toBe(one.entry)
   })
 
+  it('is made again when the TypeScript settings change', async () => {
+    const root = program('settings')
+    const cache = path.join(tempDir(), 'cache')
+    const before = await runCompiled(root, cache)
+    fs.writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022' } }))
+    const after = await runCompiled(root, cache)
+    expect(after.word).toBe('settings')
+    expect(after.entry).not.toBe(before.entry)
+  })
+
   it('several processes starting at once on an empty cache all run, and one program is kept', async () => {
     const root = program('together')
     const cache = path.join(tempDir(), 'cache')
