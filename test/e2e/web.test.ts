@@ -65,7 +65,14 @@ describe('web app in a browser', () => {
   it('serves the app to browsers and the service description to API clients', async () => {
     const html = await fetch(`${server.url}/`, { headers: { accept: 'text/html' } })
     expect(html.headers.get('content-type')).toContain('text/html')
-    expect(await html.text()).toContain('<div id="root">')
+    const body = await html.text()
+    expect(body).toContain('<div id="root">')
+    // The page is asked again on every load; the chunks it names, hashed by content, are kept for good.
+    expect(html.headers.get('cache-control')).toBe('no-cache')
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(body)![1]
+    const asset = await fetch(`${server.url}${script}`)
+    expect(asset.status).toBe(200)
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable')
     const json = await fetch(`${server.url}/`, { headers: { accept: 'application/json' } })
     expect((await json.json()).version).toBe('2.1.0')
   })

@@ -89,6 +89,8 @@ export interface DeliveryWorkerOptions {
   pollMs?: number
   /** Deliveries taken per look. */
   batch?: number
+  /** How long an attempt waits for an answer: ATTEMPT_TIMEOUT_MS (15 s) unless a test shortens it. */
+  attemptTimeoutMs?: number
 }
 
 export interface DeliveryWorker {
@@ -98,6 +100,7 @@ export interface DeliveryWorker {
 export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOptions = {}): DeliveryWorker {
   const pollMs = options.pollMs ?? 1000
   const batch = options.batch ?? 50
+  const timeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS
   const log: Logger = ctx.log.child({ component: 'webhooks' })
   let stopped = false
   let running: Promise<void> | null = null
@@ -124,13 +127,13 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
           },
           body: d.payload,
           redirect: 'manual',
-          signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+          signal: AbortSignal.timeout(timeoutMs),
         })
         code = res.status
         await res.body?.cancel().catch(() => {})
         if (code < 200 || code > 299) error = `HTTP ${code}`
       } catch (err: any) {
-        error = err?.name === 'TimeoutError' ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : String(err?.cause?.code ?? err?.message ?? err)
+        error = err?.name === 'TimeoutError' ? `No answer within ${timeoutMs / 1000} s` : String(err?.cause?.code ?? err?.message ?? err)
       }
     }
     if (error === null) {
@@ -162,7 +165,7 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
         for (const [i, d] of list.entries()) {
           // A slow receiver: what could not start in time goes back, before its lease runs out
           // and another worker takes it while this one still holds it.
-          if (Date.now() - takenAt > LEASE_SECONDS * 1000 - ATTEMPT_TIMEOUT_MS - 2000) {
+          if (Date.now() - takenAt > LEASE_SECONDS * 1000 - timeoutMs - 2000) {
             await ctx.db.query(RELEASE, [list.slice(i).map((x) => x.id)])
             return
           }

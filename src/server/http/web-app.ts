@@ -30,11 +30,14 @@ export async function webApp(app: FastifyInstance, dist = WEB_DIST): Promise<Pag
     if (API_PATHS.test(pathname)) return false
     const file = pathname.replace(/^\/+/, '')
     if (files.has(file) && file !== 'index.html') {
-      reply.sendFile(file)
+      // The build names every file under assets/ by a hash of its content, so a browser may keep
+      // it for good: a page load then asks the server only for index.html, not once per chunk.
+      reply.sendFile(file, file.startsWith('assets/') ? { maxAge: '365d', immutable: true } : {})
       return true
     }
     if (!prefersHtml(request)) return false
-    reply.header('Cache-Control', 'no-cache').sendFile('index.html')
+    // Asked again on every load (no-cache), so a new build's chunks are what the next load gets.
+    reply.header('Cache-Control', 'no-cache').sendFile('index.html', { cacheControl: false })
     return true
   }
 }
