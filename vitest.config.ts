@@ -9,9 +9,11 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Two cores: two test files at a time, each worker its own process (PGlite is memory hungry).
+    // Three test files at a time on two cores, each worker its own process: many tests wait on
+    // other processes (servers starting, runners, agents, a browser), and a third worker fills
+    // those waits (with two, the cores stood idle about a tenth of the run).
     pool: 'forks',
-    maxWorkers: 2,
+    maxWorkers: 3,
     fileParallelism: true,
     // A worker runs its test files one after another on the modules it has loaded, instead of
     // loading the whole server again for each file (about 1.6 s of every file's time). Tests
