@@ -543,7 +543,10 @@ BEGIN
     SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
        AND NOT (a.status = ANY(dormant))
-       AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.status = 'running')
+       -- company_id is implied (an agent's runs are its company's) and keeps this check within
+       -- the company's running runs whatever the statistics: planned when few runs were running,
+       -- it read every running run of every company, once per candidate.
+       AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.company_id = company AND x.status = 'running')
        AND (only_agents IS NULL OR r.agent_id = ANY(only_agents))
        AND (only_adapters IS NULL OR a.adapter = ANY(only_adapters))
      ORDER BY r.created_at, r.id
