@@ -1,28 +1,41 @@
-// What a claim reads: its own company's runs only. The check that a candidate's agent has no
-// running run read every running run of the installation, once per candidate, whenever the
-// statistics had been taken while few runs were running (the plan is made once per connection,
-// on whatever statistics there are): a claim then cost more the busier other companies were.
+// What a run's cycle reads: its own company's runs only. The checks that an agent (or a task)
+// has no other running run read every running run of the installation, once per candidate in
+// the claim and once in each finish, whenever the statistics had been taken while few runs were
+// running: the plan scanned the `runs_running` index whole instead of the company's part of it,
+// so a claim or a finish cost more the busier other companies were.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DORMANT_STATUSES } from '../../src/contract/agents.ts'
-import { call, type TestApp, testApp } from '../helpers.ts'
+import type { Db } from '../../src/server/db/db.ts'
+import { openPostgres } from '../../src/server/db/postgres.ts'
+import { call, type TestApp, testApp, workerDatabaseUrl } from '../helpers.ts'
 import { seedAgent, seedCompany, seedTask } from './seed.ts'
 
+// The app on one database connection, so that the statistics of its statements are this
+// connection's to flush and read (the embedded database has one connection anyway).
+let db: Db | null = null
 let t: TestApp
 beforeAll(async () => {
-  t = await testApp()
+  const url = workerDatabaseUrl()
+  db = url ? openPostgres(await url, undefined, 1) : null
+  t = await testApp({}, db ? { db } : {})
 })
-afterAll(async () => t?.close())
+afterAll(async () => {
+  await t?.close()
+  await db?.close()
+})
 
 const BUSY_AGENTS = 300
 
-class Rollback extends Error {
-  constructor(readonly result: { claimed: Record<string, any> | null; fetched: number }) {
-    super('rolled back on purpose')
-  }
+/** Rows of `runs` read so far by this database's sessions: through indexes and by sequential scans. */
+async function runsRowsRead(): Promise<number> {
+  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
+  const row = await t.ctx.db.one<{ n: number }>(
+    `SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::int AS n FROM pg_stat_user_tables WHERE relname = 'runs'`,
+  )
+  return row!.n
 }
 
-describe('what a claim reads', () => {
-  it('reads none of the running runs of other companies, however many there are', async () => {
+describe('what a run reads', () => {
+  it('is claimed, reported running and finished without reading the running runs of other companies', async () => {
     // Statistics taken while nothing of this test runs, as they are after a quiet hour.
     await t.ctx.db.query('ANALYZE runs')
     const busy = await seedCompany(t)
@@ -42,26 +55,26 @@ describe('what a claim reads', () => {
     const task = await seedTask(t, s)
     expect((await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { task_id: task } })).status).toBe(201)
 
-    // The claim as the runners' route makes it, in a transaction of its own that is rolled back,
-    // counting the heap rows of `runs` it fetched through indexes (this transaction's statistics).
-    const fetchedSoFar = `SELECT coalesce(idx_tup_fetch, 0)::int AS n FROM pg_stat_xact_user_tables WHERE relname = 'runs'`
-    const { claimed, fetched } = await t.ctx.db
-      .transaction(async (tx) => {
-        const before = (await tx.one<{ n: number }>(fetchedSoFar))!.n
-        const row = await tx.one<{ claimed: Record<string, any> | null }>(
-          `SELECT claim_run($1, 'reads-test', $2, NULL, NULL, 300, 'user', 'Tester', NULL, NULL, NULL) AS claimed`,
-          [s.companyId, DORMANT_STATUSES],
-        )
-        const after = (await tx.one<{ n: number }>(fetchedSoFar))!.n
-        throw new Rollback({ claimed: row!.claimed, fetched: after - before })
-      })
-      .catch((err) => {
-        if (err instanceof Rollback) return err.result
-        throw err
-      })
+    const read: Record<string, number> = {}
+    const step = async (name: string, request: () => Promise<{ status: number; body: any }>, status: number) => {
+      const before = await runsRowsRead()
+      const answer = await request()
+      expect(answer.status).toBe(status)
+      read[name] = (await runsRowsRead()) - before
+      return answer.body
+    }
+    const claimed = await step('claim', () => call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } }), 200)
+    expect(claimed.run).toMatchObject({ agent_id: agent, status: 'running' })
+    const run = `${s.base}/runs/${claimed.run.id}`
+    await step('running', () => call(t.app, 'PATCH', run, { token: s.user.token, body: { runner_id: 'r1', status: 'running', tokens_in: 10 } }), 200)
+    await step('succeeded', () => call(t.app, 'PATCH', run, { token: s.user.token, body: { runner_id: 'r1', status: 'succeeded' } }), 200)
+    // A failed run goes through the transaction path (its task goes back to todo).
+    expect((await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { task_id: task } })).status).toBe(201)
+    const again = await step('claim again', () => call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } }), 200)
+    await step('failed', () => call(t.app, 'PATCH', `${s.base}/runs/${again.run.id}`, { token: s.user.token, body: { runner_id: 'r1', status: 'failed', error: 'no' } }), 200)
+    expect(await t.ctx.db.one(`SELECT status FROM agents WHERE id = $1`, [agent])).toEqual({ status: 'error' })
 
-    expect(claimed).toMatchObject({ agent_id: agent, status: 'running' })
-    // The run, its agent and task, and a few index probes; not the other company's 300 runs.
-    expect(fetched).toBeLessThan(BUSY_AGENTS / 10)
+    // The run, its agent's and task's runs, a few index probes: not the other company's 300 runs.
+    expect(Object.entries(read).filter(([, rows]) => rows >= BUSY_AGENTS / 10)).toEqual([])
   })
 })

@@ -66,7 +66,7 @@ async function taskBackAfterRun(tx: Tx, run: Run, agentName: string): Promise<vo
        SELECT t.id, r.task_status_before AS status
          FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id = r.company_id
         WHERE r.id = $1 AND r.company_id = $2 AND r.task_status_before IS NOT NULL AND t.status = 'in_progress'
-          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND x.status = 'running' AND x.id <> r.id)
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND x.company_id = $2 AND x.status = 'running' AND x.id <> r.id)
         FOR NO KEY UPDATE OF t
      )
      UPDATE tasks t SET status = back.status, updated_at = now()
