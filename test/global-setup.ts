@@ -39,6 +39,14 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const server = process.env.TEST_DATABASE_URL || null
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'shopfloor-tests-'))
+  // Every temporary file of the run goes under its folder, which the teardown removes: the test
+  // workers and every process they start inherit TMPDIR. A worker ends without running its exit
+  // handlers, and a process killed on purpose cannot clean up, so folders made elsewhere stayed
+  // behind (about a hundred a run). Readable by the fault suite's PostgreSQL, another user.
+  fs.chmodSync(root, 0o755)
+  const tmp = path.join(root, 'tmp')
+  fs.mkdirSync(tmp, { mode: 0o755 })
+  process.env.TMPDIR = tmp
   const run: TestRun = {
     root,
     prefix: `shopfloor_t${process.pid}`,
