@@ -46,6 +46,7 @@ export default async function setup(project: TestProject) {
   fs.chmodSync(root, 0o755)
   const tmp = path.join(root, 'tmp')
   fs.mkdirSync(tmp, { mode: 0o755 })
+  fs.mkdirSync(sharedServersDir(root))
   process.env.TMPDIR = tmp
   const run: TestRun = {
     root,
@@ -67,6 +68,7 @@ export default async function setup(project: TestProject) {
   project.provide('testRun', run)
 
   return async () => {
+    await stopSharedServers(root)
     if (server) {
       const admin = openPostgres(server, undefined, 1)
       try {
@@ -78,6 +80,28 @@ export default async function setup(project: TestProject) {
     }
     fs.rmSync(root, { recursive: true, force: true })
   }
+}
+
+/** The folder of the run where each worker's shared server leaves its process id (test/shared-server.ts). */
+export function sharedServersDir(root: string): string {
+  return path.join(root, 'servers')
+}
+
+/** Stops the workers' shared servers: SIGTERM, then SIGKILL for any still running after 5 s. */
+async function stopSharedServers(root: string): Promise<void> {
+  const pids = fs.readdirSync(sharedServersDir(root)).map(Number)
+  const signal = (pid: number, name: NodeJS.Signals | 0) => {
+    try {
+      process.kill(pid, name)
+      return true
+    } catch {
+      return false // already gone
+    }
+  }
+  for (const pid of pids) signal(pid, 'SIGTERM')
+  const deadline = Date.now() + 5_000
+  while (pids.some((pid) => signal(pid, 0)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+  for (const pid of pids) signal(pid, 'SIGKILL')
 }
 
 /** Creates and migrates the PostgreSQL template. */

@@ -1,12 +1,13 @@
-// The command-line client under test: the real executable against a real server process
-// (a scratch PostgreSQL database when TEST_DATABASE_URL is set, else the embedded database in
-// a temporary folder), each test with its own HOME and so its own config file.
+// The command-line client under test: the real executable against a real server process (the
+// test worker's shared one, on a database of its own), each test with its own HOME and so its
+// own config file.
 import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { ShopfloorClient } from '../../src/client/index.ts'
-import { embeddedDataDir, scratchPostgres, uniqueEmail } from '../helpers.ts'
-import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
+import { uniqueEmail } from '../helpers.ts'
+import { BIN, ROOT, type ServerProcess, tempDir } from '../server-process.ts'
+import { sharedServer } from '../shared-server.ts'
 
 export interface CliResult {
   code: number | null
@@ -31,13 +32,9 @@ export interface CliWorld {
   stop(): Promise<void>
 }
 
+/** The CLI against the test worker's shared server (test/shared-server.ts). */
 export async function startWorld(): Promise<CliWorld> {
-  const scratch = await scratchPostgres()
-  const dataDir = scratch ? null : embeddedDataDir()
-  const server = await startServer({
-    ENVIRONMENT: 'test',
-    ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }),
-  })
+  const server = await sharedServer()
   const run = (args: string[], options: RunOptions) => runCli(args, { ...options, env: { SHOPFLOOR_URL: server.url, ...options.env } })
   return {
     server,
@@ -48,10 +45,9 @@ export async function startWorld(): Promise<CliWorld> {
       if (result.code !== 0) throw new Error(`shopfloor ${args.join(' ')} exited ${result.code}: ${result.stderr}`)
       return JSON.parse(result.stdout)
     },
+    // Leaves the server to the worker's next files; removes the homes this file made.
     async stop() {
-      await server.stop()
-      await scratch?.drop()
-      for (const dir of [dataDir, ...homes.splice(0)]) if (dir) fs.rmSync(dir, { recursive: true, force: true })
+      for (const dir of homes.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
     },
   }
 }

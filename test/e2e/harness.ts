@@ -21,9 +21,13 @@ const CHROMIUM_FLAGS = [
 
 export type RunningServer = ServerProcess
 
+/** The test worker's plain server (most browser test files need nothing else). */
+export { sharedServer } from '../shared-server.ts'
+
 /**
- * `shopfloor serve` serving the web app built for the tests (never web/dist): on the
- * PostgreSQL database in `env` when given, else on an embedded database in a temporary DATA_DIR.
+ * A server of a file's own, with settings of its own in `env` (mail, webhooks): `shopfloor serve`
+ * serving the web app built for the tests (never web/dist), on the PostgreSQL database in `env`
+ * when given, else on an embedded database in a temporary DATA_DIR.
  */
 export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
   const database: Record<string, string> = env.DATABASE_URL ? {} : { DATA_DIR: embeddedDataDir() }

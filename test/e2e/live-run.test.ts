@@ -8,10 +8,9 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { humanize } from '../../web/src/lib/format.ts'
-import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -29,7 +28,6 @@ const SLOW_AGENT = slowAgent([
 ])
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let runner: RunnerProcess | null = null
@@ -38,8 +36,7 @@ let companyId = ''
 
 describe('a live run on the task page', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     const email = `live-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -53,8 +50,6 @@ describe('a live run on the task page', () => {
   afterAll(async () => {
     await runner?.stop()
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('shows the transcript growing while the runner works, then the outcome', async () => {

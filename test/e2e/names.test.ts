@@ -7,14 +7,12 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const UUID_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let client: ShopfloorClient
@@ -24,8 +22,7 @@ let task: { id: string; key: string }
 
 describe('names, not ids, and plain words for what went wrong', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     const email = `names-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -48,8 +45,6 @@ describe('names, not ids, and plain words for what went wrong', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('names the assignee and the project in the activity, with no id on the page', async () => {

@@ -7,13 +7,11 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import type { Agent } from '../../src/client/types.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let client: ShopfloorClient
@@ -40,8 +38,7 @@ async function dropOnto(from: Locator, to: Locator) {
 
 describe('getting around', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     const email = `nav-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -60,8 +57,6 @@ describe('getting around', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   /** Types into the open palette, waits until the best match is the one expected, and picks it. */

@@ -8,14 +8,12 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const PHONE = { width: 390, height: 844 }
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let companyId = ''
@@ -34,8 +32,7 @@ async function fitsWidth() {
 
 describe('the web app on a phone', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     const client = new ShopfloorClient({ baseUrl: server.url })
     const email = `phone-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -70,8 +67,6 @@ describe('the web app on a phone', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('opens the sidebar as a drawer, and closes it on navigation, Escape and a tap beside it', async () => {

@@ -3,14 +3,12 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `signin-${Date.now().toString(36)}@example.test`
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 
 async function freshPage(): Promise<{ browser: Browser; page: Page }> {
   const browser = await launchBrowser()
@@ -21,16 +19,13 @@ async function freshPage(): Promise<{ browser: Browser; page: Page }> {
 
 describe('signing in from a fresh browser', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     const client = new ShopfloorClient({ baseUrl: server.url })
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
     await client.companies.create({ name: 'Acme Robotics', task_prefix: 'ACME' })
   })
 
   afterAll(async () => {
-    await server?.stop()
-    await database?.drop()
   })
 
   // A fresh browser opening the site shows the sign-in form at `/` itself; a link may lead to /sign-in.

@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { budgetReachedText, thisMonth } from '../../web/src/lib/spend.ts'
 import { makeFormatter } from '../../web/src/lib/format.ts'
-import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
@@ -32,7 +31,6 @@ const SLOW_AGENT = slowAgent([
 ])
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let runner: RunnerProcess | null = null
@@ -52,8 +50,7 @@ async function claimFor(agentId: string) {
 
 describe('spend control in the web app', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     const email = `spend-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -67,8 +64,6 @@ describe('spend control in the web app', () => {
   afterAll(async () => {
     await runner?.stop()
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('hires with the proposed spend limits and saves them', async () => {

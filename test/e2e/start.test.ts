@@ -7,15 +7,13 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `start-${Date.now().toString(36)}@example.test`
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let runner: RunnerProcess | null = null
@@ -28,8 +26,7 @@ async function shot(name: string) {
 
 describe('the guided start', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(15_000)
@@ -38,8 +35,6 @@ describe('the guided start', () => {
   afterAll(async () => {
     await runner?.stop()
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('goes from sign-up to a connected runner and a first task', async () => {

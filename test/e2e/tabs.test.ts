@@ -5,13 +5,11 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, signIn, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let client: ShopfloorClient
 let companyId = ''
@@ -20,8 +18,7 @@ const openStreams = new Set<unknown>()
 
 describe('many tabs, one event stream', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     const email = `tabs-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
@@ -38,8 +35,6 @@ describe('many tabs, one event stream', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('loads a seventh tab, holds one stream, and shows changes live in every tab', async () => {

@@ -6,15 +6,13 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `templates-${Date.now().toString(36)}@example.test`
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 let client: ShopfloorClient
@@ -24,8 +22,7 @@ const openedCompany = () => page.url().split('/c/')[1].split('/')[0]
 
 describe('companies from templates and files', () => {
   beforeAll(async () => {
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     client = new ShopfloorClient({ baseUrl: server.url })
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
     browser = await launchBrowser()
@@ -38,8 +35,6 @@ describe('companies from templates and files', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('makes a company with its agents from a template picked on the new-company page', async () => {

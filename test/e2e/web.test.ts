@@ -1,21 +1,19 @@
 // The web app in a real headless Chromium against a real server process: a person signs up,
 // creates a company, hires an agent, creates and moves a task on the board, sees changes made
 // by another client arrive live (a task, a run's transcript), and approves a budget override.
-// Screenshots of the main pages are saved (see SCREENSHOTS in harness.ts). The server uses a fresh
-// PostgreSQL database when TEST_DATABASE_URL is set, else its embedded database.
+// Screenshots of the main pages are saved (see SCREENSHOTS in harness.ts). The server is the test
+// worker's shared one (test/shared-server.ts).
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { scratchPostgres } from '../helpers.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `ada-${Date.now().toString(36)}@example.test`
 
 let server: RunningServer
-let database: Awaited<ReturnType<typeof scratchPostgres>> = null
 let browser: Browser
 let page: Page
 /** "Another client": the same person signed in from a script, not from this browser. */
@@ -48,9 +46,7 @@ async function claimFor(agentId: string) {
 
 describe('web app in a browser', () => {
   beforeAll(async () => {
-    // With TEST_DATABASE_URL the server gets a PostgreSQL database of its own, else the embedded one.
-    database = await scratchPostgres()
-    server = await startServer(database ? { DATABASE_URL: database.url } : {})
+    server = await sharedServer()
     browser = await launchBrowser()
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
     page.setDefaultTimeout(10_000)
@@ -58,8 +54,6 @@ describe('web app in a browser', () => {
 
   afterAll(async () => {
     await browser?.close()
-    await server?.stop()
-    await database?.drop()
   })
 
   it('serves the app to browsers and the service description to API clients', async () => {

@@ -15,7 +15,7 @@ import {
   type StandIns,
   standIns,
   startRunner,
-  startTestServer,
+  sharedTestServer,
   type TestServer,
   waitFor,
   type Workspace,
@@ -30,7 +30,7 @@ const SECRETS = { DATABASE_URL: 'postgres://secret@db/x', JWT_SECRET_KEY: 'jwt-s
 const CREDENTIALS = { ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test', GEMINI_API_KEY: 'gemini-test' }
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   clis = standIns()
   runner = startRunner(

@@ -17,7 +17,7 @@ import {
   type StandIns,
   standIns,
   startRunner,
-  startTestServer,
+  sharedTestServer,
   type TestServer,
   waitFor,
   type Workspace,
@@ -82,7 +82,7 @@ function startEndpoint(): Promise<void> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   homesWs = await makeWorkspace(server.url)
   await startEndpoint()

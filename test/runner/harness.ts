@@ -10,6 +10,7 @@ import { embeddedDataDir, scratchPostgres } from '../helpers.ts'
 
 export { waitFor } from '../helpers.ts'
 import { BIN, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
+import { sharedServer } from '../shared-server.ts'
 
 export interface TestServer {
   server: ServerProcess
@@ -19,11 +20,14 @@ export interface TestServer {
   close(): Promise<void>
 }
 
-/** A server on a scratch PostgreSQL database, or on an embedded database in a temp folder. */
+/**
+ * A server of the file's own (settings in `env`, or a server it stops and starts again), on a
+ * scratch PostgreSQL database, or on an embedded database in a temp folder.
+ */
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const scratch = await scratchPostgres()
-  const dataDir = embeddedDataDir()
-  const serverEnv = { ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir }), ENVIRONMENT: 'test', ...env }
+  const dataDir = scratch ? null : embeddedDataDir()
+  const serverEnv = { ...(scratch ? { DATABASE_URL: scratch.url } : { DATA_DIR: dataDir! }), ENVIRONMENT: 'test', ...env }
   const server = await startServer(serverEnv)
   const started: TestServer = {
     server,
@@ -33,10 +37,19 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     async close() {
       await started.server.stop()
       await scratch?.drop()
-      fs.rmSync(dataDir, { recursive: true, force: true })
+      if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true })
     },
   }
   return started
+}
+
+/**
+ * The test worker's shared server (test/shared-server.ts), for files that need no settings of
+ * their own and never stop it: close() leaves it running for the worker's next files.
+ */
+export async function sharedTestServer(): Promise<TestServer> {
+  const server = await sharedServer()
+  return { server, url: server.url, env: {}, close: async () => {} }
 }
 
 export interface Workspace {

@@ -1,12 +1,12 @@
 // `shopfloor runner --company` and `--agent` take names (and a task prefix for the company),
 // resolved through the API at start; the server then lists the runner with what it runs.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { makeWorkspace, type RunnerProcess, startRunner, startTestServer, type TestServer, waitFor } from './harness.ts'
+import { makeWorkspace, type RunnerProcess, startRunner, sharedTestServer, type TestServer, waitFor } from './harness.ts'
 
 let server: TestServer
 const runners: RunnerProcess[] = []
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
 })
 afterEach(async () => {
   await Promise.all(runners.splice(0).map((r) => r.stop('SIGKILL')))

@@ -11,7 +11,7 @@ import {
   planDescription,
   type RunnerProcess,
   startRunner,
-  startTestServer,
+  sharedTestServer,
   type TestServer,
   waitFor,
   type Workspace,
@@ -23,7 +23,7 @@ let agent: FakeAgent
 let runner: RunnerProcess
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url, { mission: 'Make the best widgets in the valley.' })
   agent = fakeAgent()
   runner = startRunner(
