@@ -10,7 +10,7 @@ import { ShopfloorClient } from '../../src/client/api.ts'
 import { humanize } from '../../web/src/lib/format.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -55,7 +55,7 @@ describe('a live run on the task page', () => {
   it('shows the transcript growing while the runner works, then the outcome', async () => {
     const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer', adapter: 'process' })
     const task = await client.tasks.create(companyId, { title: 'Write the launch post', status: 'todo' })
-    await page.goto(`${server.url}/c/${companyId}/tasks/${task.key}`)
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
     const timeline = page.getByRole('region', { name: 'Timeline' })
     await timeline.getByText('Nothing has happened on this task yet.').waitFor()
 

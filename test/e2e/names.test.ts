@@ -7,7 +7,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const UUID_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
@@ -52,7 +52,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     const assigned = events.find((e) => 'assignee_agent_id' in e.changes)!
     expect(assigned.changes.assignee_agent_id[1]).toBe(grace.id) // the raw event holds the id
 
-    await page.goto(`${server.url}/c/${companyId}/activity`)
+    await visit(page, `${server.url}/c/${companyId}/activity`)
     const row = page.locator(`tr[data-event="${assigned.id}"]`)
     await row.getByText('Assignee:').waitFor()
     const said = await row.textContent()
@@ -65,7 +65,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
   })
 
   it('lists runs with the task key, the runner and the agent', async () => {
-    await page.goto(`${server.url}/c/${companyId}/runs`)
+    await visit(page, `${server.url}/c/${companyId}/runs`)
     const row = page.getByRole('row', { name: 'Run of Grace' })
     await row.getByRole('link', { name: task.key }).waitFor()
     expect(await row.textContent()).toContain('runner laptop-7')
@@ -78,7 +78,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
   })
 
   it('says on the task page that its run failed, with the error and where the task stands', async () => {
-    await page.goto(`${server.url}/c/${companyId}/tasks/${task.key}`)
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
     const note = page.getByRole('note', { name: 'Last run' })
     await note.getByText("Grace's last run failed").waitFor()
     const status = (await client.tasks.get(companyId, task.id)).status
@@ -91,26 +91,26 @@ describe('names, not ids, and plain words for what went wrong', () => {
   })
 
   it('says a missing task, run or agent does not exist, with the way back', async () => {
-    await page.goto(`${server.url}/c/${companyId}/tasks/ACME-999`)
+    await visit(page, `${server.url}/c/${companyId}/tasks/ACME-999`)
     const alert = page.getByRole('alert')
     await alert.getByText('This task does not exist or was deleted.').waitFor()
     await alert.getByRole('link', { name: 'Back to the tasks' }).click()
     await page.getByRole('heading', { name: 'Tasks' }).waitFor()
 
-    await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000-8000-000000000000`)
+    await visit(page, `${server.url}/c/${companyId}/runs/00000000-0000-4000-8000-000000000000`)
     await page.getByRole('alert').getByText('This run does not exist or was deleted.').waitFor()
     await page.getByRole('alert').getByRole('link', { name: 'Back to the runs' }).waitFor()
-    await page.goto(`${server.url}/c/${companyId}/agents/00000000-0000-4000-8000-000000000000`)
+    await visit(page, `${server.url}/c/${companyId}/agents/00000000-0000-4000-8000-000000000000`)
     await page.getByRole('alert').getByText('This agent does not exist or was deleted.').waitFor()
     await page.getByRole('alert').getByRole('link', { name: 'Back to the agents' }).waitFor()
     // A link cut short is no run id at all: said so, not as a validation error about "run_id".
-    await page.goto(`${server.url}/c/${companyId}/runs/00000000-0000-4000`)
+    await visit(page, `${server.url}/c/${companyId}/runs/00000000-0000-4000`)
     await page.getByRole('alert').getByText('This link does not lead to anything: it may be mistyped or cut short.').waitFor()
     await page.getByRole('alert').getByRole('link', { name: 'Back to the runs' }).waitFor()
   })
 
   it('offers to try again when the server cannot be reached', async () => {
-    await page.goto(`${server.url}/c/${companyId}/runs`)
+    await visit(page, `${server.url}/c/${companyId}/runs`)
     await page.getByRole('row', { name: 'Run of Grace' }).waitFor()
     // The API stops answering: the page's next request fails, and says so with a way to retry.
     await page.route('**/api/companies/*/runs?**', (route) => route.abort('connectionrefused'))
@@ -127,7 +127,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     const second = await client.tasks.create(companyId, { title: 'Test the checkout', status: 'todo', assignee_agent_id: linus.id })
     const claimed = await client.runs.claim(companyId, { runner_id: 'desk-2', agent_ids: [linus.id] })
     expect(claimed?.run.task_id).toBe(second.id)
-    await page.goto(`${server.url}/c/${companyId}`)
+    await visit(page, `${server.url}/c/${companyId}`)
     const row = page.locator('[data-card="active-runs"]').getByRole('row').filter({ hasText: 'Linus' })
     await row.getByRole('link', { name: second.key }).waitFor()
     expect(await row.textContent()).toContain('on runner desk-2')

@@ -7,7 +7,7 @@ import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import type { Agent } from '../../src/client/types.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -115,13 +115,13 @@ describe('getting around', () => {
     await page.keyboard.press('Escape')
     await help.waitFor({ state: 'detached' })
     // Typing in a field is typing, not a shortcut.
-    await page.goto(`${server.url}/c/${companyId}/tasks`)
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
     await page.getByLabel('Search').fill('gt?')
     expect(await page.getByRole('dialog').count()).toBe(0)
   })
 
   it('re-parents an agent by drag and drop, and explains a refused cycle', async () => {
-    await page.goto(`${server.url}/c/${companyId}/org`)
+    await visit(page, `${server.url}/c/${companyId}/org`)
     const card = (name: string) => page.locator(`[data-agent-node="${name}"]`)
     await card('Ken').waitFor()
     await page.locator(`.react-flow__edge[data-id="${linus.id}->${ken.id}"]`).waitFor({ state: 'attached' })

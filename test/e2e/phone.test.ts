@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const PHONE = { width: 390, height: 844 }
@@ -124,7 +124,7 @@ describe('the web app on a phone', () => {
   })
 
   it('fits a long dialog on the screen with its submit button in view', async () => {
-    await page.goto(`${server.url}/c/${companyId}/agents`)
+    await visit(page, `${server.url}/c/${companyId}/agents`)
     await page.getByRole('button', { name: 'Hire agent' }).click()
     const dialog = page.getByRole('dialog', { name: 'Hire an agent' })
     await dialog.waitFor()
@@ -144,7 +144,7 @@ describe('the web app on a phone', () => {
   })
 
   it('shows the task page in one column', async () => {
-    await page.goto(`${server.url}/c/${companyId}/tasks/${taskKey}`)
+    await visit(page, `${server.url}/c/${companyId}/tasks/${taskKey}`)
     await page.getByText('Keep it under 600 words').waitFor()
     await fitsWidth()
     const [details, fields] = await Promise.all(['Details', 'Fields'].map((name) => page.getByRole('region', { name }).boundingBox()))
@@ -157,7 +157,7 @@ describe('the web app on a phone', () => {
     const survey = path.join(os.tmpdir(), 'shopfloor-phone-pages')
     fs.mkdirSync(survey, { recursive: true })
     for (const [where, heading] of [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings'], ['org', 'Org chart'], ['webhooks', 'Webhooks'], ['start', /Get Acme Robotics working/]] as const) {
-      await page.goto(`${server.url}/c/${companyId}/${where}`)
+      await visit(page, `${server.url}/c/${companyId}/${where}`)
       await page.getByRole('heading', { name: heading }).first().waitFor()
       await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
       if (where === 'org') await page.locator('.org-card').first().waitFor() // the chart's libraries come later

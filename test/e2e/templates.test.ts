@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `templates-${Date.now().toString(36)}@example.test`
@@ -52,7 +52,7 @@ describe('companies from templates and files', () => {
     // The team is hired already: the guided start goes on with the runner.
     await expect.poll(() => page.getByRole('listitem', { name: 'Hire the first agent' }).getAttribute('data-state')).toBe('done')
     const companyId = openedCompany()
-    await page.goto(`${server.url}/c/${companyId}/agents`)
+    await visit(page, `${server.url}/c/${companyId}/agents`)
     for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Barbara']) await page.getByRole('link', { name, exact: true }).first().waitFor()
     const company = (await client.companies.list()).find((c) => c.id === companyId)!
     expect(company).toMatchObject({ name: 'Software Studio', role: 'owner' })
@@ -62,7 +62,7 @@ describe('companies from templates and files', () => {
 
   it('exports a company from its settings and imports the file as a new company', async () => {
     const source = (await client.companies.list()).find((c) => c.name === 'Software Studio')!
-    await page.goto(`${server.url}/c/${source.id}/settings`)
+    await visit(page, `${server.url}/c/${source.id}/settings`)
     const [download] = await Promise.all([
       page.waitForEvent('download'),
       page.getByRole('region', { name: 'Integrations and data' }).getByRole('button', { name: 'Export' }).click(),
@@ -77,7 +77,7 @@ describe('companies from templates and files', () => {
     // Not JSON: said in words, and nothing is made.
     const bad = path.join(files, 'notes.json')
     fs.writeFileSync(bad, 'these are notes, not an export')
-    await page.goto(`${server.url}/companies/new`)
+    await visit(page, `${server.url}/companies/new`)
     const section = page.getByRole('region', { name: 'Import from a file' })
     await section.getByLabel(/Company export file/).setInputFiles(bad)
     await section.getByRole('alert').getByText('notes.json is not a JSON file.', { exact: false }).waitFor()
@@ -93,7 +93,7 @@ describe('companies from templates and files', () => {
 
   it("offers a template on an empty company's guided start", async () => {
     const empty = await client.companies.create({ name: 'Blank Slate', task_prefix: 'BLNK' })
-    await page.goto(`${server.url}/c/${empty.id}/start`)
+    await visit(page, `${server.url}/c/${empty.id}/start`)
     const step = page.getByRole('listitem', { name: 'Name the company' })
     await step.getByRole('button', { name: 'Rather start from a template?' }).click()
     await step.getByRole('article', { name: 'Content Agency' }).getByRole('button', { name: 'Start from Content Agency' }).click()

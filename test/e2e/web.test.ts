@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `ada-${Date.now().toString(36)}@example.test`
@@ -72,7 +72,7 @@ describe('web app in a browser', () => {
   })
 
   it('asks for a reset link, and shows a refused reset link in words', async () => {
-    await page.goto(`${server.url}/forgot-password`)
+    await visit(page, `${server.url}/forgot-password`)
     await page.getByLabel('Email').fill('nobody@example.test')
     await page.getByRole('button', { name: 'Send the link' }).click()
     await page.getByRole('status').filter({ hasText: /.+/ }).waitFor()
@@ -85,7 +85,7 @@ describe('web app in a browser', () => {
   })
 
   it('signs up and creates a company', async () => {
-    await page.goto(server.url)
+    await visit(page, server.url)
     await page.getByRole('link', { name: 'Create an account' }).click()
     await page.getByLabel('Name').fill('Ada Lovelace')
     await page.getByLabel('Email').fill(email)
@@ -179,7 +179,7 @@ describe('web app in a browser', () => {
     const agents = await other.agents.list(companyId)
     const linus = agents.find((a) => a.name === 'Linus')!
     const ken = agents.find((a) => a.name === 'Ken')!
-    await page.goto(`${server.url}/c/${companyId}/agents/${linus.id}`)
+    await visit(page, `${server.url}/c/${companyId}/agents/${linus.id}`)
     await page.getByRole('button', { name: 'Pause' }).click()
     await page.getByRole('button', { name: 'Resume' }).waitFor()
     expect((await other.agents.get(companyId, linus.id)).status).toBe('paused')
@@ -196,7 +196,7 @@ describe('web app in a browser', () => {
     const run = await other.runs.get(companyId, page.url().split('/runs/')[1])
     expect(run).toMatchObject({ agent_id: linus.id, trigger: 'manual', status: 'queued' })
 
-    await page.goto(`${server.url}/c/${companyId}/agents/${ken.id}`)
+    await visit(page, `${server.url}/c/${companyId}/agents/${ken.id}`)
     page.once('dialog', (dialog) => void dialog.accept())
     await page.getByRole('button', { name: 'Terminate' }).click()
     await page.getByText('Terminated', { exact: true }).waitFor()
@@ -315,7 +315,7 @@ describe('web app in a browser', () => {
 
   it('grows a run transcript live while the run is running', async () => {
     const run = await claimFor(graceId)
-    await page.goto(`${server.url}/c/${companyId}/runs/${run.id}`)
+    await visit(page, `${server.url}/c/${companyId}/runs/${run.id}`)
     await page.getByRole('heading', { name: /Run/ }).waitFor()
     await other.runs.report(companyId, run.id, { runner_id: 'e2e-runner', status: 'running', transcript: [{ role: 'system', text: 'Picked up by e2e-runner.' }, { text: 'Reading the repository layout.' }] })
     await page.getByText('Reading the repository layout.').waitFor()
@@ -367,7 +367,7 @@ describe('web app in a browser', () => {
   })
 
   it('shows when the live stream is down, reconnects, and refetches what it missed', async () => {
-    await page.goto(`${server.url}/c/${companyId}/tasks`)
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
     await expect.poll(() => page.locator('[data-live]').getAttribute('data-live')).toBe('live')
     // Cut the stream: the open connection is dropped and every new one refused.
     await page.route('**/api/companies/*/events', (route) => route.abort())
@@ -445,7 +445,7 @@ describe('web app in a browser', () => {
   })
 
   it('shows the agent page and the dashboard', async () => {
-    await page.goto(`${server.url}/c/${companyId}/agents/${graceId}`)
+    await visit(page, `${server.url}/c/${companyId}/agents/${graceId}`)
     await page.getByRole('region', { name: 'Budget' }).getByText(/of \$40\.00/).waitFor()
     await page.getByRole('region', { name: 'Recent runs' }).getByRole('cell', { name: 'Succeeded' }).waitFor()
     await page.getByRole('region', { name: 'Open tasks' }).getByText('Made elsewhere').waitFor()
@@ -469,12 +469,12 @@ describe('web app in a browser', () => {
   })
 
   it('applies preferences: dark theme and compact density', async () => {
-    await page.goto(`${server.url}/profile`)
+    await visit(page, `${server.url}/profile`)
     await page.getByLabel('Theme').selectOption('dark')
     await page.getByLabel('Density').selectOption('compact')
     await expect.poll(() => page.evaluate(() => [document.documentElement.dataset.theme, document.documentElement.dataset.density])).toEqual(['dark', 'compact'])
     await expect.poll(async () => (await other.me.get()).preferences).toMatchObject({ theme: 'dark', density: 'compact' })
-    await page.goto(`${server.url}/c/${companyId}/tasks`)
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
     await page.locator('[data-task="ACME-1"]').waitFor()
     await shot('board-dark')
 
@@ -484,12 +484,12 @@ describe('web app in a browser', () => {
     await page.getByRole('button', { name: 'Expand sidebar' }).click()
     await page.locator('.shell:not(.collapsed)').waitFor()
 
-    await page.goto(`${server.url}/profile`)
+    await visit(page, `${server.url}/profile`)
     await page.getByLabel(/Locale/).fill('de-DE')
     await page.getByLabel(/Currency/).fill('eur')
     await page.getByLabel(/Timezone/).focus() // leaving a field saves it
     await expect.poll(async () => (await other.me.get()).preferences).toMatchObject({ locale: 'de-DE', currency: 'EUR' })
-    await page.goto(`${server.url}/c/${companyId}/costs`)
+    await visit(page, `${server.url}/c/${companyId}/costs`)
     await page.getByRole('region', { name: 'By agent' }).getByText(/^0,12\s€$/).waitFor()
     await other.me.updatePreferences({ locale: null, currency: null })
   })
@@ -497,7 +497,7 @@ describe('web app in a browser', () => {
   it('is usable at phone width', async () => {
     const phone = await browser.context.newPage()
     await phone.setViewportSize({ width: 390, height: 844 })
-    await phone.goto(`${server.url}/c/${companyId}`)
+    await visit(phone, `${server.url}/c/${companyId}`)
     await phone.locator('[data-card="spend"]').waitFor()
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await phone.getByRole('button', { name: 'Open menu' }).click()
@@ -510,7 +510,7 @@ describe('web app in a browser', () => {
   })
 
   it('creates an API key shown once, signs out, and signs in again', async () => {
-    await page.goto(`${server.url}/profile`)
+    await visit(page, `${server.url}/profile`)
     const keys = page.getByRole('region', { name: 'API keys' })
     await keys.getByLabel('Name').fill('laptop runner')
     await keys.getByRole('button', { name: 'Create key' }).click()

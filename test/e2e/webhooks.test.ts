@@ -11,7 +11,7 @@ import { ShopfloorClient } from '../../src/client/api.ts'
 import { type SmtpSink, startSmtpSink } from '../accounts/smtp-sink.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type Receiver, startReceiver } from '../webhooks/receiver.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const stamp = Date.now().toString(36)
@@ -81,7 +81,7 @@ describe('the Webhooks page', () => {
   })
 
   it('subscribes a URL from the page and shows its secret once', async () => {
-    await page.goto(`${server.url}/c/${companyId}/settings`)
+    await visit(page, `${server.url}/c/${companyId}/settings`)
     await page.getByRole('region', { name: 'Integrations and data' }).getByRole('link', { name: 'Webhooks' }).click()
     await page.getByRole('heading', { name: 'Webhooks' }).waitFor()
     await page.getByText('No webhooks yet.').waitFor()
@@ -178,7 +178,7 @@ describe('the Webhooks page', () => {
 
   it('tells a member in a sentence that only owners and admins manage webhooks', async () => {
     await page.evaluate(() => localStorage.clear())
-    await page.goto(`${server.url}/c/${companyId}/webhooks`)
+    await page.goto(`${server.url}/c/${companyId}/webhooks`) // loaded again: signed out
     await signIn(member, 'Webhooks')
     await page.getByText('Only owners and admins of the company manage webhooks.', { exact: false }).waitFor()
     expect(await page.getByRole('alert').count()).toBe(0)
