@@ -35,7 +35,7 @@ async function runsRowsRead(): Promise<number> {
 }
 
 describe('what a run reads', () => {
-  it('is claimed, reported running and finished without reading the running runs of other companies', async () => {
+  beforeAll(async () => {
     // Statistics taken while nothing of this test runs, as they are after a quiet hour.
     await t.ctx.db.query('ANALYZE runs')
     const busy = await seedCompany(t)
@@ -49,7 +49,9 @@ describe('what a run reads', () => {
        SELECT company_id, id, 'running', 'manual', 'elsewhere', now(), now() FROM a`,
       [busy.companyId, BUSY_AGENTS],
     )
+  })
 
+  it('is claimed, reported running and finished without reading the running runs of other companies', async () => {
     const s = await seedCompany(t)
     const agent = await seedAgent(t, s)
     const task = await seedTask(t, s)
@@ -76,5 +78,28 @@ describe('what a run reads', () => {
 
     // The run, its agent's and task's runs, a few index probes: not the other company's 300 runs.
     expect(Object.entries(read).filter(([, rows]) => rows >= BUSY_AGENTS / 10)).toEqual([])
+  })
+
+  it("sweeps a company's expired leases without reading other companies' running runs, however often", async () => {
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    const task = await seedTask(t, s)
+    expect((await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: { task_id: task } })).status).toBe(201)
+    const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1' } })
+    expect(claimed.status).toBe(200)
+    // Statements prepared on the embedded database may be planned once for any company after a
+    // few uses (a generic plan): the tenth sweep must read what the first did.
+    const reads: number[] = []
+    for (let i = 0; i < 10; i++) {
+      const before = await runsRowsRead()
+      const swept = await call(t.app, 'POST', `${s.base}/runs/expire-stale`, { token: s.user.token })
+      expect(swept).toMatchObject({ status: 200, body: { expired: [] } })
+      reads.push((await runsRowsRead()) - before)
+    }
+    expect(reads.filter((rows) => rows >= BUSY_AGENTS / 10)).toEqual([])
+    // Its lease over, the company's own running run is what a sweep fails.
+    await t.ctx.db.query(`UPDATE runs SET heartbeat_at = now() - interval '1 day' WHERE id = $1`, [claimed.body.run.id])
+    const swept = await call(t.app, 'POST', `${s.base}/runs/expire-stale`, { token: s.user.token })
+    expect(swept.body.expired).toEqual([claimed.body.run.id])
   })
 })

@@ -16,15 +16,21 @@ export const LEASE_EXPIRED_ERROR = 'The runner stopped reporting (lease expired)
  * Returns the ids of the runs it failed. Runs in the caller's transaction.
  */
 export async function expireStaleIn(tx: Tx, leaseSeconds: number, companyId: string | null, runId: string | null = null): Promise<string[]> {
-  // The partial index runs_running holds only running runs, so this never reads history.
+  // The partial index runs_running holds only running runs, so this never reads history. Each
+  // scope is a statement of its own, not `$1 IS NULL OR company_id = $1`: the plan then reads one
+  // company's part of the index (or one run) whatever it was made for (statistics taken while few
+  // runs were running read the whole index; so may a prepared statement's generic plan).
+  const params: unknown[] = [LEASE_EXPIRED_ERROR, leaseSeconds]
+  const scope = [
+    ...(companyId ? [`company_id = $${params.push(companyId)}`] : []),
+    ...(runId ? [`id = $${params.push(runId)}`] : []),
+  ]
   const expired = await tx.many<Run>(
-    `UPDATE runs SET status = 'failed', error = $3, ended_at = now(), updated_at = now()
-      WHERE status = 'running'
-        AND ($1::uuid IS NULL OR company_id = $1)
-        AND ($2::uuid IS NULL OR id = $2)
-        AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $4)
+    `UPDATE runs SET status = 'failed', error = $1, ended_at = now(), updated_at = now()
+      WHERE status = 'running' ${scope.map((condition) => `AND ${condition}`).join(' ')}
+        AND coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $2)
       RETURNING ${runColumns()}`,
-    [companyId, runId, LEASE_EXPIRED_ERROR, leaseSeconds],
+    params,
   )
   for (const run of expired) {
     await runEnded(tx, run, 'running', null)
