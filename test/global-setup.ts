@@ -6,8 +6,8 @@
 //     server, testDb() loads the archive into memory; server processes on the embedded
 //     database start on a copy of the folder.
 // The embedded template is kept between runs (node_modules/.cache/shopfloor-tests), under a name
-// made from the migrations and the PGlite version it was made with: making it takes about 4 s,
-// before any test can start. Also compiles the executable's program if its sources changed
+// made from what it is made with (the migrations, how it is opened, PGlite's version): making it
+// takes about 4 s, before any test can start. Also compiles the executable's program if its sources changed
 // (bin/compiled.js), and makes the run's temporary folder (where the web app is built for the
 // tests that serve it). At the end every database and folder the run made is removed.
 import crypto from 'node:crypto'

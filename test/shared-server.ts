@@ -1,6 +1,7 @@
 // One server process per test worker for the test files that need a plain one (`shopfloor serve`
-// with ENVIRONMENT=test, serving the web app built for the tests): the browser tests and the
-// command-line client's tests. A server takes about 1.5 s of CPU to start, and a file on its own
+// with ENVIRONMENT=test, serving the web app built for the tests): the browser tests, the
+// command-line client's tests and the runner tests that need no settings of their own. A server
+// takes about 1.5 s of CPU to start, and a file on its own
 // server spent more on starting it than on some of its tests. Each file makes its own people and
 // companies, as the in-process tests do on the worker's database.
 //
