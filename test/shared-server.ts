@@ -1,9 +1,9 @@
 // One server process per test worker for the test files that need a plain one (`shopfloor serve`
 // with ENVIRONMENT=test, serving the web app built for the tests): the browser tests, the
 // command-line client's tests and the runner tests that need no settings of their own. A server
-// takes about 1.5 s of CPU to start, and a file on its own
-// server spent more on starting it than on some of its tests. Each file makes its own people and
-// companies, as the in-process tests do on the worker's database.
+// takes about 1.5 s of CPU to start, and a file on its own server spent more on starting it than
+// on some of its tests. Each file makes its own people and companies, as the in-process tests do
+// on the worker's database.
 //
 // A worker ends without running its exit handlers, so the server is left to the global set-up's
 // teardown: its process id is written in the run's folder of such servers (`sharedServersDir`),
