@@ -5,7 +5,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ApiError, ShopfloorClient } from '../client/index.ts'
-import { SERVICE_VERSION } from '../server/http/health.ts'
+import { SERVICE_VERSION } from '../contract/version.ts'
 import { type Identity, registerTools } from './tools.ts'
 
 export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {

@@ -5,7 +5,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeWorkspace, type RunnerProcess, startRunner, startTestServer, type TestServer, waitFor, type Workspace } from '../runner/harness.ts'
+import { makeWorkspace, type RunnerProcess, startRunner, sharedTestServer, type TestServer, waitFor, type Workspace } from '../runner/harness.ts'
 import { BIN, ROOT, tempDir } from '../server-process.ts'
 
 /** The adapter whose command line `--agent-command` sets. */
@@ -76,7 +76,7 @@ let out: string
 let otherCompany: string
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   otherCompany = (await ws.client.companies.create({ name: 'Other Co' })).id
   const dir = tempDir('shopfloor-stand-in-')

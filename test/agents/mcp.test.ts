@@ -4,13 +4,13 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RunContext } from '../../src/client/index.ts'
-import { makeWorkspace, startTestServer, type TestServer, type Workspace } from '../runner/harness.ts'
+import { makeWorkspace, sharedTestServer, type TestServer, type Workspace } from '../runner/harness.ts'
 import { BIN, ROOT } from '../server-process.ts'
 
 let server: TestServer
 let ws: Workspace
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
 })
 afterAll(async () => server?.close())
@@ -126,6 +126,22 @@ describe('shopfloor mcp outside a run', () => {
     } finally {
       await mcp.close()
     }
+  })
+
+  it('loads none of the HTTP server, so that it starts quickly for every run', async () => {
+    const { spawnSync } = await import('node:child_process')
+    // A module resolve hook that names every module of fastify or its plugins the command loads.
+    const hook = `import { writeSync } from 'node:fs'
+export async function resolve(specifier, context, next) {
+  const found = await next(specifier, context)
+  if (/\\/node_modules\\/(fastify|@fastify)\\//.test(found.url)) writeSync(2, 'LOADED ' + found.url + '\\n')
+  return found
+}`
+    const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('SHOPFLOOR_')))
+    const r = spawnSync(process.execPath, ['--import', `data:text/javascript,${encodeURIComponent(register)}`, BIN, 'mcp'], { cwd: ROOT, env, encoding: 'utf8', input: '' })
+    expect(r.stderr).toContain('set SHOPFLOOR_API_URL and SHOPFLOOR_API_KEY') // it ran its own code
+    expect(r.stderr.split('\n').filter((line) => line.startsWith('LOADED'))).toEqual([])
   })
 
   it('without SHOPFLOOR_API_URL and SHOPFLOOR_API_KEY it says so and exits 2', async () => {

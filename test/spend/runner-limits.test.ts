@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { tempDir } from '../server-process.ts'
-import { makeWorkspace, type RunnerProcess, startRunner, startTestServer, type TestServer, waitFor, type Workspace } from '../runner/harness.ts'
+import { makeWorkspace, type RunnerProcess, startRunner, sharedTestServer, type TestServer, waitFor, type Workspace } from '../runner/harness.ts'
 
 /** Cents each usage update adds. */
 const STEP = 7
@@ -27,7 +27,7 @@ let ws: Workspace
 let runner: RunnerProcess
 
 beforeAll(async () => {
-  server = await startTestServer()
+  server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   const script = path.join(tempDir('shopfloor-spender-'), 'spender.mjs')
   fs.writeFileSync(script, SPENDER)

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
-import { SERVICE_VERSION } from './health.ts'
+import { SERVICE_VERSION } from '../../contract/version.ts'
 
 const TAGS = [
   ['accounts', 'Registration, sign-in, sessions, the caller and their preferences, password reset'],

@@ -3,12 +3,12 @@ import type { FastifyInstance } from 'fastify'
 import { type Static, Type } from 'typebox'
 import { type ErrorEnvelope, ErrorRef, errors } from '../../contract/common.ts'
 import { Health, ServiceInfo, Status } from '../../contract/service.ts'
+import { SERVICE_VERSION } from '../../contract/version.ts'
 import type { AppContext } from '../context.ts'
 import type { PageFallback } from './not-found.ts'
 import { prefersHtml } from './web-app.ts'
 
 export const SERVICE_NAME = 'shopfloor'
-export const SERVICE_VERSION = '2.1.0'
 
 /** `GET /` (service information) and `GET /health` (a trivial query on every call). */
 export async function healthRoutes(instance: FastifyInstance, { ctx, pages }: { ctx: AppContext; pages?: PageFallback }) {
