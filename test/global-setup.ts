@@ -51,30 +51,14 @@ export default async function setup(project: TestProject) {
   fs.mkdirSync(tmp, { mode: 0o755 })
   fs.mkdirSync(sharedServersDir(root))
   process.env.TMPDIR = tmp
-  const embedded = await pgliteTemplate(root)
-  const run: TestRun = {
-    root,
-    prefix: `shopfloor_t${process.pid}`,
-    postgresTemplate: server ? `shopfloor_t${process.pid}_template` : null,
-    pgliteDir: embedded.dir,
-    pgliteArchive: embedded.archive,
-  }
-  // After the embedded template, not beside it: the embedded database works on this process's
-  // event loop and can hold it for seconds on a loaded machine, long enough for a PostgreSQL
-  // connection attempt made meanwhile to time out.
-  if (server) await postgresTemplate(server, run)
-  // The executable's compiled program, made once here rather than by the first processes the
-  // test files start at the same moment (bin/compiled.js).
-  await compiledEntry(path.resolve(import.meta.dirname, '..'), 'src/cli/main.ts')
+  const prefix = `shopfloor_t${process.pid}`
 
-  project.provide('testRun', run)
-
-  return async () => {
+  const teardown = async () => {
     await stopSharedServers(root)
     if (server) {
       const admin = openPostgres(server, undefined, 1)
       try {
-        const made = await admin.many<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${run.prefix}%`])
+        const made = await admin.many<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`${prefix}%`])
         for (const { datname } of made) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`)
       } finally {
         await admin.close()
@@ -82,6 +66,31 @@ export default async function setup(project: TestProject) {
     }
     fs.rmSync(root, { recursive: true, force: true })
   }
+
+  try {
+    const embedded = await pgliteTemplate(root)
+    const run: TestRun = {
+      root,
+      prefix,
+      postgresTemplate: server ? `${prefix}_template` : null,
+      pgliteDir: embedded.dir,
+      pgliteArchive: embedded.archive,
+    }
+    // After the embedded template, not beside it: the embedded database works on this process's
+    // event loop and can hold it for seconds on a loaded machine, long enough for a PostgreSQL
+    // connection attempt made meanwhile to time out.
+    if (server) await postgresTemplate(server, run)
+    // The executable's compiled program, made once here rather than by the first processes the
+    // test files start at the same moment (bin/compiled.js).
+    await compiledEntry(path.resolve(import.meta.dirname, '..'), 'src/cli/main.ts')
+    project.provide('testRun', run)
+  } catch (error) {
+    // A set-up that fails (sources that do not compile, say) gets no teardown call from vitest:
+    // clean up what it made before saying why.
+    await teardown()
+    throw error
+  }
+  return teardown
 }
 
 /** The folder of the run where each worker's shared server leaves its process id (test/shared-server.ts). */
