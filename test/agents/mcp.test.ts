@@ -134,7 +134,7 @@ describe('shopfloor mcp outside a run', () => {
     const hook = `import { writeSync } from 'node:fs'
 export async function resolve(specifier, context, next) {
   const found = await next(specifier, context)
-  if (/\\/node_modules\\/(fastify|@fastify)\\//.test(found.url)) writeSync(2, 'LOADED ' + found.url + '\\n')
+  if (['/node_modules/fastify/', '/node_modules/@fastify/'].some((dir) => found.url.includes(dir))) writeSync(2, 'LOADED ' + found.url + '\\n')
   return found
 }`
     const register = `import { register } from 'node:module'; register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)})`
