@@ -3,6 +3,7 @@
 // one-statement hot path - writes them.
 import fs from 'node:fs'
 import path from 'node:path'
+import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { workerDatabaseUrl, TEST_DATABASE_URL, type TestApp, testApp } from '../helpers.ts'
@@ -113,6 +114,51 @@ describe('record_audit_events()', () => {
       ])
     } finally {
       await other.close()
+    }
+  })
+
+  it.runIf(TEST_DATABASE_URL)('loses its instant to 25 writes in a row and still writes its events after them', async () => {
+    const company = await newCompany()
+    await t.ctx.db.query(
+      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+       VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
+      [company],
+    )
+    const url = (await workerDatabaseUrl())!
+    // Each holder takes the next instant in a transaction left open; the waiter is let lose to them one at a time.
+    const holders = Array.from({ length: 25 }, () => new pg.Client({ connectionString: url }))
+    const waiter = new pg.Client({ connectionString: url })
+    await Promise.all([...holders, waiter].map((c) => c.connect()))
+    try {
+      const holderPids: number[] = []
+      for (const [i, holder] of holders.entries()) {
+        await holder.query('BEGIN')
+        holderPids.push((await holder.query('SELECT pg_backend_pid() AS pid')).rows[0].pid)
+        await holder.query(
+          `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+           VALUES ($1, 'system', 'system', $2, 'company', '2999-01-01T00:00:00Z'::timestamptz + $3 * interval '1 microsecond')`,
+          [company, `holder ${i + 1}`, i + 1],
+        )
+      }
+      const waiterPid = (await waiter.query('SELECT pg_backend_pid() AS pid')).rows[0].pid
+      const waiting = waiter.query('SELECT record_audit_events($1, $2::jsonb)', [company, JSON.stringify([event('waiter')])])
+      let failed: unknown
+      waiting.catch((err) => (failed = err))
+      for (const [i, holder] of holders.entries()) {
+        // Commit each holder only once the waiter is blocked on it: it then loses that attempt.
+        await expect
+          .poll(async () => {
+            if (failed) throw failed
+            return (await t.ctx.db.one<{ pids: number[] }>('SELECT pg_blocking_pids($1) AS pids', [waiterPid]))!.pids
+          }, { interval: 10 })
+          .toEqual([holderPids[i]])
+        await holder.query('COMMIT')
+      }
+      await waiting
+      const events = (await eventsOf(company)).map(({ verb, after }) => `${after} ${verb}`)
+      expect(events).toEqual(['0 ahead', ...holders.map((_, i) => `${i + 1} holder ${i + 1}`), '26 waiter'])
+    } finally {
+      await Promise.all([...holders, waiter].map((c) => c.end()))
     }
   })
 })

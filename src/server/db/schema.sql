@@ -638,30 +638,31 @@ CREATE OR REPLACE FUNCTION public.record_audit_events(company uuid, events jsonb
 AS $function$
 DECLARE
   wanted integer := jsonb_array_length(events);
+  at timestamptz;
+  lost timestamptz;
   met text;
 BEGIN
   IF wanted = 0 THEN RETURN 0; END IF;
-  FOR attempt IN 1..20 LOOP
+  LOOP
+    at := greatest(clock_timestamp(), (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond');
     BEGIN
       INSERT INTO audit_events (company_id, actor_type, actor_name, actor_user_id, actor_agent_id,
                                 verb, entity_type, entity_id, label, changes, run_id, created_at)
       SELECT company, e.actor_type, e.actor_name, e.actor_user_id, e.actor_agent_id, e.verb, e.entity_type, e.entity_id,
-             e.label, coalesce(e.changes, '{}'::jsonb), e.run_id, start.at + (e.n - 1) * interval '1 microsecond'
+             e.label, coalesce(e.changes, '{}'::jsonb), e.run_id, at + (e.n - 1) * interval '1 microsecond'
         FROM ROWS FROM (jsonb_to_recordset(events)
                AS (actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, verb text,
                    entity_type text, entity_id uuid, label text, changes jsonb, run_id uuid))
              WITH ORDINALITY AS e(actor_type, actor_name, actor_user_id, actor_agent_id, verb, entity_type, entity_id,
-                                  label, changes, run_id, n),
-             (SELECT greatest(clock_timestamp(),
-                              (SELECT max(created_at) FROM audit_events WHERE company_id = company) + interval '1 microsecond') AS at) start
+                                  label, changes, run_id, n)
        ORDER BY e.n;
       RETURN wanted;
     EXCEPTION WHEN unique_violation THEN
       GET STACKED DIAGNOSTICS met = CONSTRAINT_NAME;
-      IF met IS DISTINCT FROM 'audit_events_page' THEN RAISE; END IF;
+      IF met IS DISTINCT FROM 'audit_events_page' OR at <= lost THEN RAISE; END IF;
+      lost := at;
     END;
   END LOOP;
-  RAISE EXCEPTION 'could not allocate audit instants for company % after 20 attempts', company;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.run_totals_add(company uuid, on_day date, agent uuid, project uuid, n_runs integer, n_succeeded integer, n_failed integer, cost bigint, t_in bigint, t_out bigint)
