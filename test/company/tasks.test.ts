@@ -362,6 +362,31 @@ describe('list', () => {
     expect(await ids('?limit=2')).toEqual([t4.key, t3.key])
   })
 
+  it('lists each task exactly as GET answers it, every field, timestamps to the microsecond', async () => {
+    const { user, company, base } = await setup({ task_prefix: 'LIS' })
+    const agent = await hireAgent(t.app, user.token, company.id)
+    const project = (await post(user, `${base}/projects`, { name: 'P' })).body
+    const goal = (await post(user, `${base}/goals`, { title: 'G' })).body
+    const parent = await createTask(t.app, user.token, company.id, { title: 'Plain' })
+    await createTask(t.app, user.token, company.id, {
+      title: 'Everything "quoted" \\ and ünïcode ✓', description: 'Line one\nline two\ttabbed', status: 'in_progress', priority: 'urgent',
+      assignee_agent_id: agent.id, project_id: project.id, goal_id: goal.id, parent_id: parent.id, due_date: '2026-12-01', sort_order: -5,
+    })
+    const done = await createTask(t.app, user.token, company.id, { title: 'Done', due_date: '2027-01-02T03:04:05.5Z' })
+    await patch(user, `${base}/tasks/${done.id}`, { status: 'done' })
+    // Stamps whose text form drops digits of the fraction, or the fraction altogether.
+    await t.ctx.db.query(`UPDATE tasks SET created_at = '2026-03-04T05:06:07Z', updated_at = '2026-03-04T05:06:07.000010Z' WHERE id = $1`, [parent.id])
+    const list = await get(user, `${base}/tasks`)
+    expect(list.status).toBe(200)
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8')
+    expect(list.body).toHaveLength(3)
+    for (const listed of list.body) expect(listed).toEqual((await get(user, `${base}/tasks/${listed.id}`)).body)
+    const plain = list.body.find((x: any) => x.id === parent.id)
+    expect([plain.created_at, plain.updated_at]).toEqual(['2026-03-04T05:06:07.000000+00:00', '2026-03-04T05:06:07.000010+00:00'])
+    expect(list.body.map((x: any) => Object.keys(x))).toEqual(Array(3).fill(Object.keys(plain)))
+    expect((await get(user, `${base}/tasks?status=blocked`)).body).toEqual([])
+  })
+
   it('answers at most 500 tasks by default', async () => {
     const { user, company, base } = await setup()
     await t.ctx.db.query(

@@ -9,12 +9,29 @@ export const TASK_FIELDS = [
 ] as const
 export type TaskField = (typeof TASK_FIELDS)[number]
 
+/** The Task record's fields as SQL over `tasks t` joined to its company `c` (for the key prefix). */
+const TASK_RECORD: Record<keyof Task, string> = {
+  id: 't.id', key: "c.task_prefix || '-' || t.number", number: 't.number', title: 't.title', description: 't.description',
+  status: 't.status', priority: 't.priority', assignee_agent_id: 't.assignee_agent_id', project_id: 't.project_id',
+  goal_id: 't.goal_id', parent_id: 't.parent_id', due_date: 't.due_date', sort_order: 't.sort_order',
+  created_by_agent_id: 't.created_by_agent_id', created_by_user_id: 't.created_by_user_id', started_at: 't.started_at',
+  completed_at: 't.completed_at', created_at: 't.created_at', updated_at: 't.updated_at',
+}
+const TIMESTAMPS = new Set<string>(['due_date', 'started_at', 'completed_at', 'created_at', 'updated_at'])
+
 /** SELECT of full Task records from `tasks t` joined to its company `c` (for the key prefix). */
 export const TASK_SELECT = `
-  SELECT t.id, c.task_prefix || '-' || t.number AS key, t.number, t.title, t.description, t.status, t.priority,
-         t.assignee_agent_id, t.project_id, t.goal_id, t.parent_id, t.due_date, t.sort_order,
-         t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at
+  SELECT ${Object.entries(TASK_RECORD).map(([field, sql]) => `${sql} AS ${field}`).join(', ')}
     FROM tasks t JOIN companies c ON c.id = t.company_id`
+
+/**
+ * The columns of TASK_SELECT as the API writes them, for records that the database turns into
+ * JSON itself (the task list): timestamps in the form db/types.ts gives them (UTC, six digits
+ * of fraction, `+00:00`), every other value as JSON has it already.
+ */
+export const TASK_JSON_COLUMNS = Object.entries(TASK_RECORD)
+  .map(([field, sql]) => `${TIMESTAMPS.has(field) ? `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')` : sql} AS ${field}`)
+  .join(', ')
 
 export function taskLabel(task: Pick<Task, 'key' | 'title'>): string {
   return `${task.key} ${task.title}`

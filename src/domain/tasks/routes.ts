@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors, NoContent } from '../../contract/common.ts'
 import { ListTasksQuery, Task, TaskCreateBody, TaskParams, TaskPatchBody } from '../../contract/tasks.ts'
@@ -10,7 +10,7 @@ import { actingActor } from './acting.ts'
 import { createTask } from './create.ts'
 import { deleteTask } from './delete.ts'
 import { findTask } from './find.ts'
-import { listTasks } from './list.ts'
+import { listTasksJson } from './list.ts'
 import { updateTask } from './update.ts'
 
 // Tasks: create, list, get, update, delete. `run_id` on a write attributes it to the run's agent.
@@ -44,7 +44,12 @@ export async function taskRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         response: { 200: Type.Array(Task), ...companyErrors() },
       },
     },
-    async (request) => listTasks(ctx.db, request.membership.companyId, request.principal.user.id, { ...request.query, limit: request.query.limit ?? 500 }),
+    // Already JSON (list.ts): a string of that type is sent as it is, not serialised again
+    // (hence the reply without the route's typed payload).
+    async (request, reply) =>
+      (reply as FastifyReply).type('application/json').send(
+        await listTasksJson(ctx.db, request.membership.companyId, request.principal.user.id, { ...request.query, limit: request.query.limit ?? 500 }),
+      ),
   )
 
   app.get(
