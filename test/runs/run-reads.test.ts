@@ -102,4 +102,35 @@ describe('what a run reads', () => {
     const swept = await call(t.app, 'POST', `${s.base}/runs/expire-stale`, { token: s.user.token })
     expect(swept.body.expired).toEqual([claimed.body.run.id])
   })
+
+  it("claims the oldest queued run without reading the company's finished runs, whatever the statistics", async () => {
+    // Statistics taken while the company's runs were all still queued (a new company, a
+    // backlog queued at once) made the claim's plan walk the company's runs in time order from
+    // the oldest, finished ones included, and sort each instant's runs by id: a claim read every
+    // run the company had finished since.
+    const QUEUED = 2000
+    const s = await seedCompany(t)
+    await t.ctx.db.query(
+      `WITH a AS (
+         INSERT INTO agents (company_id, name, adapter) SELECT $1, 'Queue ' || g, 'process' FROM generate_series(1, $2) g RETURNING id, company_id, name
+       )
+       INSERT INTO runs (company_id, agent_id, status, trigger, created_at)
+       SELECT company_id, id, 'queued', 'manual', now() - make_interval(secs => $2 - split_part(name, ' ', 2)::int) FROM a`,
+      [s.companyId, QUEUED],
+    )
+    await t.ctx.db.query('ANALYZE runs')
+    await t.ctx.db.query(
+      `UPDATE runs SET status = 'succeeded', started_at = created_at, heartbeat_at = created_at, ended_at = created_at
+        WHERE id IN (SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at, id LIMIT $2)`,
+      [s.companyId, QUEUED - 10],
+    )
+    const reads: number[] = []
+    for (let i = 0; i < 6; i++) {
+      const before = await runsRowsRead()
+      const claimed = await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: `r${i}` } })
+      expect(claimed.status).toBe(200)
+      reads.push((await runsRowsRead()) - before)
+    }
+    expect(reads.filter((rows) => rows >= BUSY_AGENTS / 10)).toEqual([])
+  })
 })

@@ -511,6 +511,7 @@ CREATE OR REPLACE FUNCTION public.claim_run(company uuid, runner text, dormant t
  SET enable_bitmapscan TO 'off'
  SET enable_seqscan TO 'off'
  SET enable_material TO 'off'
+ SET enable_incremental_sort TO 'off'
 AS $function$
 DECLARE
   claimed jsonb;
