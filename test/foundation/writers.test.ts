@@ -51,6 +51,17 @@ describe('record_audit_events()', () => {
     return row!.id
   }
 
+  /** A new company whose newest event, `ahead`, is set far ahead of the clock. */
+  async function companyAhead(): Promise<string> {
+    const company = await newCompany()
+    await t.ctx.db.query(
+      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
+       VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
+      [company],
+    )
+    return company
+  }
+
   /** The company's events in order, with their distance in µs from the one set ahead of the clock. */
   const eventsOf = (company: string) =>
     t.ctx.db.many<{ verb: string; after: number; changes: unknown }>(
@@ -62,12 +73,7 @@ describe('record_audit_events()', () => {
   const event = (verb: string) => ({ actor_type: 'system', actor_name: 'system', verb, entity_type: 'company', label: verb })
 
   it('writes the events in the order given, 1 µs apart, after the newest event even when it is ahead of the clock', async () => {
-    const company = await newCompany()
-    await t.ctx.db.query(
-      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
-       VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
-      [company],
-    )
+    const company = await companyAhead()
     const written = await t.ctx.db.one<{ n: number }>('SELECT record_audit_events($1, $2::jsonb) AS n', [
       company,
       JSON.stringify([event('first'), { ...event('second'), changes: { name: ['A', 'B'] } }, event('third')]),
@@ -82,12 +88,7 @@ describe('record_audit_events()', () => {
   })
 
   it.runIf(TEST_DATABASE_URL)('waits for a write holding its instant, then takes the next one instead of failing', async () => {
-    const company = await newCompany()
-    await t.ctx.db.query(
-      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
-       VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
-      [company],
-    )
+    const company = await companyAhead()
     const other = openPostgres((await workerDatabaseUrl())!, undefined, 2)
     try {
       let release!: () => void
@@ -118,12 +119,7 @@ describe('record_audit_events()', () => {
   })
 
   it.runIf(TEST_DATABASE_URL)('loses its instant to 25 writes in a row and still writes its events after them', async () => {
-    const company = await newCompany()
-    await t.ctx.db.query(
-      `INSERT INTO audit_events (company_id, actor_type, actor_name, verb, entity_type, created_at)
-       VALUES ($1, 'system', 'system', 'ahead', 'company', '2999-01-01T00:00:00Z')`,
-      [company],
-    )
+    const company = await companyAhead()
     const url = (await workerDatabaseUrl())!
     // Each holder takes the next instant in a transaction left open; the waiter is let lose to them one at a time.
     const holders = Array.from({ length: 25 }, () => new pg.Client({ connectionString: url }))
