@@ -20,8 +20,8 @@
 -- starts later. A busy company whose newest event is ahead of the clock (a clock set back, or
 -- many writes within the same microseconds) has every write race for the same next instant, one
 -- winner per round: a cap of 20 attempts failed a create among 30 parallel ones. Should the next
--- attempt's instant not have moved on (a snapshot that cannot see the winner, which READ
--- COMMITTED always does), trying again cannot help, and the error stands.
+-- attempt's instant not have moved on (a snapshot that cannot see the winner; under READ
+-- COMMITTED, ours, each attempt sees it), trying again cannot help, and the error stands.
 CREATE OR REPLACE FUNCTION record_audit_events(company uuid, events jsonb) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   wanted integer := jsonb_array_length(events);
