@@ -133,4 +133,24 @@ describe('what a run reads', () => {
     }
     expect(reads.filter((rows) => rows >= BUSY_AGENTS / 10)).toEqual([])
   })
+
+  it("lists the week's failed runs in the inbox without reading the runs that succeeded", async () => {
+    // The inbox's last 20 failures were found by walking every run the company ended in the
+    // last 7 days, newest first: a company whose runs seldom fail read a week of them.
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    await t.ctx.db.query(
+      `INSERT INTO runs (company_id, agent_id, status, trigger, created_at, started_at, ended_at, error)
+       SELECT $1, $2, CASE WHEN g % 500 = 0 THEN 'failed' ELSE 'succeeded' END, 'manual', e, e, e,
+              CASE WHEN g % 500 = 0 THEN 'broke' END
+         FROM generate_series(1, 2000) g, LATERAL (SELECT now() - make_interval(secs => g * 60) AS e) ended`,
+      [s.companyId, agent],
+    )
+    const before = await runsRowsRead()
+    const inbox = await call(t.app, 'GET', `${s.base}/inbox`, { token: s.user.token })
+    expect(inbox.status).toBe(200)
+    expect(inbox.body.failed_runs.map((r: any) => r.error)).toEqual(['broke', 'broke', 'broke', 'broke'])
+    expect((await runsRowsRead()) - before).toBeLessThan(BUSY_AGENTS / 10)
+  })
 })
+

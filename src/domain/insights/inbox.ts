@@ -15,7 +15,7 @@ const WAITING_TASKS = 200
  * What waits for a person (API-DECISIONS.md "Inbox"): pending approvals (newest first), tasks
  * that are blocked or in review (in the task list's order, at most WAITING_TASKS, each status
  * read along tasks_status), and the runs that failed in the last 7 days (newest failure first,
- * at most 20, read backwards along runs_ended).
+ * at most 20, read along runs_failed, which holds failed runs only).
  */
 export async function inbox(q: Queryable, companyId: string): Promise<Inbox> {
   const [approvals, tasks, failedRuns] = await Promise.all([

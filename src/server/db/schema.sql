@@ -317,6 +317,7 @@ CREATE INDEX runs_agent ON public.runs USING btree (agent_id, created_at DESC);
 CREATE INDEX runs_agent_started ON public.runs USING btree (agent_id, started_at) WHERE (started_at IS NOT NULL);
 CREATE INDEX runs_claim ON public.runs USING btree (company_id, created_at, id) WHERE (status = 'queued'::text);
 CREATE INDEX runs_ended ON public.runs USING btree (company_id, ended_at) INCLUDE (agent_id, status, cost_cents) WHERE (ended_at IS NOT NULL);
+CREATE INDEX runs_failed ON public.runs USING btree (company_id, ended_at DESC, id DESC) WHERE (status = 'failed'::text);
 CREATE INDEX runs_list ON public.runs USING btree (company_id, created_at DESC);
 CREATE UNIQUE INDEX runs_one_identical_queued ON public.runs USING btree (agent_id, COALESCE(task_id, '00000000-0000-0000-0000-000000000000'::uuid), COALESCE(routine_id, '00000000-0000-0000-0000-000000000000'::uuid)) WHERE (status = 'queued'::text);
 CREATE UNIQUE INDEX runs_one_running_per_agent ON public.runs USING btree (agent_id) WHERE (status = 'running'::text);
