@@ -1,5 +1,5 @@
 // The Task record as the API returns it (src/contract/tasks.ts). The key is the company's prefix and the task number.
-import type { Task } from '../../contract/tasks.ts'
+import { Task as TaskRecord, type Task } from '../../contract/tasks.ts'
 
 export { NO_RUN_STATUSES, TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskStatus } from '../../contract/tasks.ts'
 
@@ -17,7 +17,8 @@ const TASK_RECORD: Record<keyof Task, string> = {
   created_by_agent_id: 't.created_by_agent_id', created_by_user_id: 't.created_by_user_id', started_at: 't.started_at',
   completed_at: 't.completed_at', created_at: 't.created_at', updated_at: 't.updated_at',
 }
-const TIMESTAMPS = new Set<string>(['due_date', 'started_at', 'completed_at', 'created_at', 'updated_at'])
+/** A field the contract declares as a timestamp. */
+const isTimestamp = (field: string) => (TaskRecord.properties as Record<string, { format?: string }>)[field].format === 'date-time'
 
 /** SELECT of full Task records from `tasks t` joined to its company `c` (for the key prefix). */
 export const TASK_SELECT = `
@@ -30,7 +31,7 @@ export const TASK_SELECT = `
  * of fraction, `+00:00`), every other value as JSON has it already.
  */
 export const TASK_JSON_COLUMNS = Object.entries(TASK_RECORD)
-  .map(([field, sql]) => `${TIMESTAMPS.has(field) ? `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')` : sql} AS ${field}`)
+  .map(([field, sql]) => `${isTimestamp(field) ? `to_char(${sql} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"+00:00"')` : sql} AS ${field}`)
   .join(', ')
 
 export function taskLabel(task: Pick<Task, 'key' | 'title'>): string {
