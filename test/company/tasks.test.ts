@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createCompany, createTask, hireAgent } from '../fixtures.ts'
 import { call, createUser, type TestApp, type TestUser, testApp } from '../helpers.ts'
 import { auditRows, countRows, insertRun, recordEvents } from './support.ts'
+import type { Queryable } from '../../src/server/db/db.ts'
+import { listTasksJson } from '../../src/domain/tasks/list.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -385,6 +387,50 @@ describe('list', () => {
     expect([plain.created_at, plain.updated_at]).toEqual(['2026-03-04T05:06:07.000000+00:00', '2026-03-04T05:06:07.000010+00:00'])
     expect(list.body.map((x: any) => Object.keys(x))).toEqual(Array(3).fill(Object.keys(plain)))
     expect((await get(user, `${base}/tasks?status=blocked`)).body).toEqual([])
+  })
+
+  it('shows every change of a listed task, whichever statement made it', async () => {
+    const { user, company, base } = await setup()
+    const [a, b] = [await createTask(t.app, user.token, company.id, { title: 'A' }), await createTask(t.app, user.token, company.id, { title: 'B' })]
+    expect((await get(user, `${base}/tasks`)).body.map((x: any) => x.title)).toEqual(['B', 'A'])
+    await patch(user, `${base}/tasks/${a.id}`, { title: 'A again', status: 'in_progress' })
+    // As another instance, a trigger or an import would: not through the task service.
+    await t.ctx.db.query(`UPDATE tasks SET title = 'B again' WHERE id = $1`, [b.id])
+    const list = await get(user, `${base}/tasks`)
+    expect(list.body.map((x: any) => [x.title, x.status])).toEqual([['B again', 'todo'], ['A again', 'in_progress']])
+    for (const listed of list.body) expect(listed).toEqual((await get(user, `${base}/tasks/${listed.id}`)).body)
+  })
+
+  it('answers one moment when a listed task changes while the page is being written', async () => {
+    const { user, company } = await setup()
+    for (const title of ['One', 'Two', 'Three', 'Four']) await createTask(t.app, user.token, company.id, { title })
+    const two = await t.ctx.db.one<{ id: string }>(`SELECT id FROM tasks WHERE company_id = $1 AND title = 'Two'`, [company.id])
+    const rename = (title: string) => t.ctx.db.query('UPDATE tasks SET title = $2 WHERE id = $1', [two!.id, title])
+    // The real database, through a handle of its own (so a page of its own is known), that
+    // can slip a write in after the page's first statement.
+    let slip: string | null = null
+    let statements = 0
+    const db: Queryable = {
+      ...t.ctx.db,
+      async many(sql, params) {
+        const rows = await t.ctx.db.many(sql, params)
+        statements++
+        if (slip) await rename(slip)
+        slip = null
+        return rows as any
+      },
+    }
+    const list = async () => JSON.parse(await listTasksJson(db, company.id, user.id, { limit: 500 })).map((x: any) => x.title)
+    expect(await list()).toEqual(['Four', 'Three', 'Two', 'One'])
+    await rename('Two, changed')
+    statements = 0
+    expect(await list()).toEqual(['Four', 'Three', 'Two, changed', 'One'])
+    expect(statements).toBe(2) // the versions, then the one task changed
+    await rename('Two, changed again')
+    slip = 'Two, changed at last'
+    statements = 0
+    expect(await list()).toEqual(['Four', 'Three', 'Two, changed at last', 'One'])
+    expect(statements).toBe(3) // the versions, the changed task (not found: changed again), the whole page
   })
 
   it('answers at most 500 tasks by default', async () => {

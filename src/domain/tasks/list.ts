@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache'
 import type { Queryable } from '../../server/db/db.ts'
 import { TASK_JSON_COLUMNS } from './model.ts'
 
@@ -18,12 +19,45 @@ function likeLiteral(text: string): string {
 }
 
 /**
+ * Each task's JSON as written for a list, by row version: `<id>:<xmin>`. PostgreSQL gives every
+ * version of a row the id of the transaction that wrote it (xmin), so a task changed in any way
+ * (by any process or instance) has a new key and is written again, and an entry can never be
+ * out of date, only unused. A page of 500 tasks written by the database took about three times
+ * the work of reading the page (docs/benchmarks.md, workload 8); a board read again and again
+ * is mostly the same versions. Bounded by characters kept (about 12,000 tasks of 650), least
+ * recently used first out. One cache per database handle: copies of one database (tests,
+ * restores) share row ids and transaction ids, so keys are only meaningful within one. Versions
+ * written twice by one transaction share its xmin, and only that transaction sees the first:
+ * lists are read outside transactions (a transaction's handle would get a cache of its own).
+ */
+const MAX_CHARACTERS = 8_000_000
+const caches = new WeakMap<Queryable, LRUCache<string, string>>()
+function cacheOf(db: Queryable): LRUCache<string, string> {
+  let cache = caches.get(db)
+  if (!cache) {
+    cache = new LRUCache<string, string>({ maxSize: MAX_CHARACTERS, sizeCalculation: (json, key) => json.length + key.length })
+    caches.set(db, cache)
+  }
+  return cache
+}
+
+/**
+ * Past this share of a page missing (1 in FEW), the page is written whole: fetching tasks by id
+ * and version costs about twice as much a task as writing them in the page's own order.
+ */
+const FEW = 4
+/** A row's version, as the cache knows it. */
+const VERSION = `t.id::text || ':' || t.xmin::text`
+
+/**
  * Tasks matching every given filter, ordered by sort_order then newest number, as the JSON
  * array the API answers. Each filter has an index ending in that order (001_baseline.sql), so a
- * page stops after `limit` rows. The database writes the JSON (the same records as
- * TASK_SELECT): a page of 500 tasks is 2,000 timestamps and 10,000 other values that the
- * server otherwise parsed into objects, kept and serialised again (docs/benchmarks.md,
- * workload 8).
+ * page stops after `limit` rows.
+ *
+ * The page is read as row versions (one short value a task); the tasks whose version the cache
+ * lacks are then written as JSON by the database (the same records as TASK_SELECT, timestamps
+ * in the API's form), by id and version. Should one of them have changed in between, the page
+ * is written whole in one statement instead, so that an answer always shows one moment.
  */
 export async function listTasksJson(db: Queryable, companyId: string, userId: string, filters: TaskFilters): Promise<string> {
   const params: unknown[] = [companyId]
@@ -40,15 +74,42 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
   if (filters.created_by === 'me') add((p) => `t.created_by_user_id = ${p}`, userId)
   if (filters.q) add((p) => `(t.title ILIKE ${p} OR t.description ILIKE ${p})`, `%${likeLiteral(filters.q)}%`)
   params.push(filters.limit)
+  const page = `WHERE ${where.join(' AND ')} ORDER BY t.sort_order, t.number DESC LIMIT $${params.length}`
+
+  const cache = cacheOf(db)
+  const versions = (await db.many<{ v: string }>(`SELECT ${VERSION} AS v FROM tasks t ${page}`, params)).map((r) => r.v)
+  const json = new Map<string, string>()
+  const missing: string[] = []
+  for (const v of versions) {
+    const kept = cache.get(v)
+    if (kept === undefined) missing.push(v)
+    else json.set(v, kept)
+  }
+  if (missing.length === 0) return `[${versions.map((v) => json.get(v)).join(',')}]`
+  if (missing.length <= versions.length / FEW) {
+    const ids = missing.map((v) => v.slice(0, v.indexOf(':')))
+    const written = await writeJson(db, `WHERE t.company_id = $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
+    for (const row of written) json.set(row.v, row.json)
+    // Otherwise one of them changed since the page was read.
+    if (written.length === missing.length) return `[${versions.map((v) => json.get(v)).join(',')}]`
+  }
+  return `[${(await writeJson(db, page, params)).map((r) => r.json).join(',')}]`
+}
+
+/**
+ * The records of the tasks `selection` picks (a WHERE clause and what follows, on `tasks t`) as
+ * JSON in the page's order, each remembered by its version. The JSON is written after the
+ * selection, so a filter that sorts its matches does not write a record of each.
+ */
+async function writeJson(db: Queryable, selection: string, params: unknown[]): Promise<{ v: string; json: string }[]> {
   // row_to_json writes no spaces (json_build_object would add three bytes a field).
-  const row = await db.one<{ tasks: string }>(
-    `SELECT '[' || coalesce(string_agg(row_to_json(page)::text, ',' ORDER BY page.sort_order, page.number DESC), '') || ']' AS tasks
-       FROM (SELECT ${TASK_JSON_COLUMNS}
-               FROM tasks t JOIN companies c ON c.id = t.company_id
-              WHERE ${where.join(' AND ')}
-              ORDER BY t.sort_order, t.number DESC
-              LIMIT $${params.length}) page`,
+  const rows = await db.many<{ v: string; json: string }>(
+    `SELECT t.v, (SELECT row_to_json(r) FROM (SELECT ${TASK_JSON_COLUMNS}) r)::text AS json
+       FROM (SELECT t.*, ${VERSION} AS v FROM tasks t ${selection}) t JOIN companies c ON c.id = t.company_id
+      ORDER BY t.sort_order, t.number DESC`,
     params,
   )
-  return row!.tasks
+  const cache = cacheOf(db)
+  for (const row of rows) cache.set(row.v, row.json)
+  return rows
 }
