@@ -89,15 +89,21 @@ async function seedCompany(c: pg.Client, companyId: string, userId: string, size
 
 /**
  * A company where the owner created `tasks` tasks, all still open (the dashboard's "for you"
- * of a person who files a lot of work): spread over 90 days and the open statuses.
+ * of a person who files a lot of work), all assigned to its one agent (an agent's open_tasks
+ * on the agents list): spread over 90 days and the open statuses.
  */
 async function seedOpenTasksOf(c: pg.Client, companyId: string, userId: string, tasks: number): Promise<void> {
   await c.query(
-    `INSERT INTO tasks (company_id, number, title, description, status, priority, created_by_user_id, created_at, updated_at)
+    `INSERT INTO agents (company_id, name, role, adapter, status, created_at)
+     VALUES ($1, 'Busy agent', 'engineer', 'agent_cli_1', 'idle', now() - interval '91 days')`,
+    [companyId],
+  )
+  await c.query(
+    `INSERT INTO tasks (company_id, number, title, description, status, priority, created_by_user_id, assignee_agent_id, created_at, updated_at)
      SELECT $1, g, 'Filed task ' || g, 'Work item number ' || g || ' filed by the owner',
             (ARRAY['backlog','todo','todo','in_progress','blocked','in_review'])[1 + g % 6],
-            (ARRAY['urgent','high','medium','low','none'])[1 + g % 5], $3::uuid, t.at, t.at + interval '1 hour'
-       FROM generate_series(1, $2) g,
+            (ARRAY['urgent','high','medium','low','none'])[1 + g % 5], $3::uuid, a.id, t.at, t.at + interval '1 hour'
+       FROM generate_series(1, $2) g, (SELECT id FROM agents WHERE company_id = $1) a,
             LATERAL (SELECT now() - interval '1 hour' - make_interval(secs => ($2 - g + 1) * (90 * 86400.0 / $2)) AS at) t`,
     [companyId, tasks, userId],
   )
@@ -139,6 +145,11 @@ export async function seedCompanies(
   await c.query(
     `INSERT INTO task_creator_counts (company_id, user_id, status, n)
      SELECT company_id, created_by_user_id, status, count(*) FROM tasks WHERE created_by_user_id IS NOT NULL GROUP BY 1, 2, 3`,
+  )
+  await c.query(
+    `INSERT INTO task_assignee_counts (company_id, agent_id, n)
+     SELECT company_id, assignee_agent_id, count(*) FROM tasks
+      WHERE assignee_agent_id IS NOT NULL AND status NOT IN ('done', 'cancelled') GROUP BY 1, 2`,
   )
   for (const index of indexes) await c.query(index.definition)
   await c.query("SET session_replication_role = 'origin'")

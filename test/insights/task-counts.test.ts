@@ -2,7 +2,7 @@
 // (task_days) are kept by a trigger on every task write (tasks_counters_follow()).
 // Whatever the writes, they must equal a count of the tasks themselves.
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createCompany, createTask } from '../fixtures.ts'
+import { createCompany, createTask, hireAgent } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp } from '../helpers.ts'
 
 let t: TestApp
@@ -169,4 +169,49 @@ it('count each person\'s tasks by status for the dashboard\'s "for you", through
   expect(recent.map((task) => task.key).sort()).toEqual([tasks[0], tasks[2], tasks[3], tasks[5]].map((task) => task!.key).sort())
   expect(recent[0]!.key).toBe(tasks[0]!.key)
   expect(recent.map((task) => task.updated_at)).toEqual(recent.map((task) => task.updated_at).sort().reverse())
+})
+
+async function assigneeCountsFromTasks(companyId: string) {
+  return t.ctx.db.many<{ agent_id: string; n: number }>(
+    `SELECT assignee_agent_id AS agent_id, count(*)::int AS n FROM tasks
+      WHERE company_id = $1 AND assignee_agent_id IS NOT NULL AND status NOT IN ('done', 'cancelled')
+      GROUP BY 1 ORDER BY 1`,
+    [companyId],
+  )
+}
+
+async function assigneeCountsKept(companyId: string) {
+  return t.ctx.db.many<{ agent_id: string; n: number }>(
+    `SELECT agent_id, sum(n)::int AS n FROM task_assignee_counts WHERE company_id = $1
+      GROUP BY 1 HAVING sum(n) <> 0 ORDER BY 1`,
+    [companyId],
+  )
+}
+
+it('count each agent\'s open tasks for its open_tasks, through assignment, reassignment, completion, reopening, deletes and moves from many connections', async () => {
+  const user = await createUser(t.ctx)
+  const company = await createCompany(t.app, user.token)
+  const base = `/api/companies/${company.id}`
+  const [ann, bob] = [await hireAgent(t.app, user.token, company.id, { name: 'Ann' }), await hireAgent(t.app, user.token, company.id, { name: 'Bob' })]
+  const tasks = await Promise.all(Array.from({ length: 10 }, (_, i) =>
+    createTask(t.app, user.token, company.id, { assignee_agent_id: i < 6 ? ann.id : bob.id, status: 'backlog' })))
+  const update = (key: string, body: Record<string, unknown>) => call(t.app, 'PATCH', `${base}/tasks/${key}`, { token: user.token, body })
+  // Moves between open statuses from many connections at once: no change to the counts.
+  await Promise.all(tasks.map((task, i) => update(task.key, { status: ['todo', 'in_progress', 'blocked', 'in_review'][i % 4] })))
+  await update(tasks[0]!.key, { status: 'done' })
+  await update(tasks[1]!.key, { status: 'cancelled' })
+  await update(tasks[1]!.key, { status: 'todo' }) // reopened
+  await update(tasks[2]!.key, { assignee_agent_id: bob.id })
+  await update(tasks[3]!.key, { assignee_agent_id: null })
+  await update(tasks[9]!.key, { assignee_agent_id: ann.id, status: 'done' }) // both at once
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${tasks[4]!.key}`, { token: user.token })).status).toBe(204)
+  await createTask(t.app, user.token, company.id, { assignee_agent_id: bob.id, status: 'done' }) // created finished
+
+  const kept = await assigneeCountsKept(company.id)
+  expect(kept).toEqual(await assigneeCountsFromTasks(company.id))
+  // Ann: 1, 5 (0 done, 2 and 3 gone, 4 deleted). Bob: 2, 6, 7, 8 (9 went to Ann, done).
+  const open = Object.fromEntries(kept.map((row) => [row.agent_id, row.n]))
+  expect([open[ann.id], open[bob.id]]).toEqual([2, 4])
+  const agents = await call(t.app, 'GET', `${base}/agents`, { token: user.token })
+  expect(agents.body.map((a: { name: string; open_tasks: number }) => [a.name, a.open_tasks]).sort()).toEqual([['Ann', 2], ['Bob', 4]])
 })

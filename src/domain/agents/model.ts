@@ -12,14 +12,12 @@ export const AGENT_FIELDS = [
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
 /**
- * Open = assigned and neither done nor cancelled. The agent row is already limited to the
- * company, and a task can only be assigned within its company, so the count needs no company
- * condition - adding one makes the planner combine it with a company-wide index. The partial
- * index tasks_open_assignee makes it an index-only scan.
+ * Open = assigned and neither done nor cancelled: the agent's rows of task_assignee_counts, kept
+ * by a trigger on every task write (tasks_counters_follow()), at most 16 whatever the number of
+ * its tasks (migration 128: counting them took 3.2 ms an agents list for an agent holding 100,000).
  */
 const OPEN_TASKS_SQL = `
-  SELECT count(*)::int AS open_tasks FROM tasks t
-   WHERE t.assignee_agent_id = a.id AND t.status NOT IN ('done', 'cancelled')`
+  SELECT coalesce(sum(n), 0)::int AS open_tasks FROM task_assignee_counts WHERE agent_id = a.id`
 
 /** FROM clause yielding full Agent records from `agents a`; add WHERE/ORDER after it. */
 export const AGENT_SELECT = `

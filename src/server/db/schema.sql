@@ -335,6 +335,16 @@ CREATE TABLE schema_migrations (
 );
 ALTER TABLE schema_migrations ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
 
+CREATE TABLE task_assignee_counts (
+  company_id uuid NOT NULL,
+  agent_id uuid NOT NULL,
+  slot smallint NOT NULL DEFAULT 0,
+  n integer NOT NULL DEFAULT 0
+);
+ALTER TABLE task_assignee_counts ADD CONSTRAINT task_assignee_counts_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id) ON DELETE CASCADE;
+ALTER TABLE task_assignee_counts ADD CONSTRAINT task_assignee_counts_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE task_assignee_counts ADD CONSTRAINT task_assignee_counts_pkey PRIMARY KEY (agent_id, slot);
+
 CREATE TABLE task_comments (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   company_id uuid NOT NULL,
@@ -438,7 +448,7 @@ CREATE INDEX tasks_title_trgm ON public.tasks USING gin (title gin_trgm_ops);
 CREATE CONSTRAINT TRIGGER tasks_counted AFTER INSERT OR DELETE ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tasks_counters_follow();
 CREATE TRIGGER tasks_delete_moves_run_totals BEFORE DELETE ON public.tasks FOR EACH ROW WHEN ((old.project_id IS NOT NULL)) EXECUTE FUNCTION tasks_move_run_totals();
 CREATE TRIGGER tasks_project_moves_run_totals AFTER UPDATE OF project_id ON public.tasks FOR EACH ROW WHEN ((old.project_id IS DISTINCT FROM new.project_id)) EXECUTE FUNCTION tasks_move_run_totals();
-CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at, created_by_user_id ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at) OR (old.created_by_user_id IS DISTINCT FROM new.created_by_user_id))) EXECUTE FUNCTION tasks_counters_follow();
+CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at, created_by_user_id, assignee_agent_id ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at) OR (old.created_by_user_id IS DISTINCT FROM new.created_by_user_id) OR (old.assignee_agent_id IS DISTINCT FROM new.assignee_agent_id))) EXECUTE FUNCTION tasks_counters_follow();
 
 CREATE TABLE users (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -749,6 +759,7 @@ DECLARE
   my_slot smallint := pg_backend_pid() % 16;
   counts boolean := true;
   creators boolean := true;
+  assignees boolean := true;
   days boolean := true;
 BEGIN
   -- A company being deleted takes its counters with it.
@@ -756,10 +767,13 @@ BEGIN
   IF TG_OP = 'UPDATE' THEN
     counts := OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority;
     creators := OLD.status IS DISTINCT FROM NEW.status OR OLD.created_by_user_id IS DISTINCT FROM NEW.created_by_user_id;
+    -- A move between open statuses (a claim's todo -> in_progress) leaves it alone.
+    assignees := OLD.assignee_agent_id IS DISTINCT FROM NEW.assignee_agent_id
+              OR (OLD.status IN ('done', 'cancelled')) <> (NEW.status IN ('done', 'cancelled'));
     days := OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at;
   END IF;
-  -- task_counts rows, then task_creator_counts rows, then task_days rows in every transaction,
-  -- so two cannot wait on each other.
+  -- task_counts rows, then task_creator_counts, task_assignee_counts and task_days rows in
+  -- every transaction, so two cannot wait on each other.
   IF TG_OP IN ('UPDATE', 'DELETE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (OLD.company_id, OLD.status, OLD.priority, my_slot, -1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n - 1;
@@ -776,6 +790,14 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') AND creators AND NEW.created_by_user_id IS NOT NULL THEN
     INSERT INTO task_creator_counts AS c (company_id, user_id, status, slot, n) VALUES (NEW.company_id, NEW.created_by_user_id, NEW.status, my_slot, 1)
     ON CONFLICT (company_id, user_id, status, slot) DO UPDATE SET n = c.n + 1;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') AND assignees AND OLD.assignee_agent_id IS NOT NULL AND OLD.status NOT IN ('done', 'cancelled') THEN
+    INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (OLD.company_id, OLD.assignee_agent_id, my_slot, -1)
+    ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n - 1;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND assignees AND NEW.assignee_agent_id IS NOT NULL AND NEW.status NOT IN ('done', 'cancelled') THEN
+    INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (NEW.company_id, NEW.assignee_agent_id, my_slot, 1)
+    ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n + 1;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') AND days THEN
     UPDATE task_days SET created = created - 1 WHERE company_id = OLD.company_id AND day = (OLD.created_at AT TIME ZONE 'UTC')::date;

@@ -1,5 +1,6 @@
 -- Keeps a task's counters - by status and priority (task_counts), by creator and status
--- (task_creator_counts: the dashboard's "for you") and by day of creation and completion
+-- (task_creator_counts: the dashboard's "for you"), open tasks by assignee
+-- (task_assignee_counts: an agent's open_tasks) and by day of creation and completion
 -- (task_days) - following every task write (triggers tasks_counted, tasks_recounted).
 -- One function for both: every task insert used to fire two deferred PL/pgSQL triggers at
 -- commit, the day's one calling a third function for its upsert; with pgbench inserting tasks
@@ -11,6 +12,7 @@ DECLARE
   my_slot smallint := pg_backend_pid() % 16;
   counts boolean := true;
   creators boolean := true;
+  assignees boolean := true;
   days boolean := true;
 BEGIN
   -- A company being deleted takes its counters with it.
@@ -18,10 +20,13 @@ BEGIN
   IF TG_OP = 'UPDATE' THEN
     counts := OLD.status IS DISTINCT FROM NEW.status OR OLD.priority IS DISTINCT FROM NEW.priority;
     creators := OLD.status IS DISTINCT FROM NEW.status OR OLD.created_by_user_id IS DISTINCT FROM NEW.created_by_user_id;
+    -- A move between open statuses (a claim's todo -> in_progress) leaves it alone.
+    assignees := OLD.assignee_agent_id IS DISTINCT FROM NEW.assignee_agent_id
+              OR (OLD.status IN ('done', 'cancelled')) <> (NEW.status IN ('done', 'cancelled'));
     days := OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at;
   END IF;
-  -- task_counts rows, then task_creator_counts rows, then task_days rows in every transaction,
-  -- so two cannot wait on each other.
+  -- task_counts rows, then task_creator_counts, task_assignee_counts and task_days rows in
+  -- every transaction, so two cannot wait on each other.
   IF TG_OP IN ('UPDATE', 'DELETE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (OLD.company_id, OLD.status, OLD.priority, my_slot, -1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n - 1;
@@ -38,6 +43,14 @@ BEGIN
   IF TG_OP IN ('INSERT', 'UPDATE') AND creators AND NEW.created_by_user_id IS NOT NULL THEN
     INSERT INTO task_creator_counts AS c (company_id, user_id, status, slot, n) VALUES (NEW.company_id, NEW.created_by_user_id, NEW.status, my_slot, 1)
     ON CONFLICT (company_id, user_id, status, slot) DO UPDATE SET n = c.n + 1;
+  END IF;
+  IF TG_OP IN ('UPDATE', 'DELETE') AND assignees AND OLD.assignee_agent_id IS NOT NULL AND OLD.status NOT IN ('done', 'cancelled') THEN
+    INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (OLD.company_id, OLD.assignee_agent_id, my_slot, -1)
+    ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n - 1;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND assignees AND NEW.assignee_agent_id IS NOT NULL AND NEW.status NOT IN ('done', 'cancelled') THEN
+    INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (NEW.company_id, NEW.assignee_agent_id, my_slot, 1)
+    ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n + 1;
   END IF;
   IF TG_OP IN ('UPDATE', 'DELETE') AND days THEN
     UPDATE task_days SET created = created - 1 WHERE company_id = OLD.company_id AND day = (OLD.created_at AT TIME ZONE 'UTC')::date;
