@@ -22,9 +22,10 @@ function likeLiteral(text: string): string {
  * Each task's JSON as written for a list, by row version: `<id>:<xmin>`. PostgreSQL gives every
  * version of a row the id of the transaction that wrote it (xmin), so a task changed in any way
  * (by any process or instance) has a new key and is written again, and an entry can never be
- * out of date, only unused. A page of 500 tasks written by the database took about three times
- * the work of reading the page (docs/benchmarks.md, workload 8); a board read again and again
- * is mostly the same versions. Bounded by characters kept (about 12,000 tasks of 650), least
+ * out of date, only unused (transaction ids come round again after four billion of them, long
+ * after an unused entry has left). A page of 500 tasks written by the database took about
+ * three times the work of reading the page (docs/benchmarks.md, workload 8); a board read again
+ * and again is mostly the same versions. Bounded by characters kept (about 12,000 tasks of 650), least
  * recently used first out. One cache per database handle: copies of one database (tests,
  * restores) share row ids and transaction ids, so keys are only meaningful within one. Versions
  * written twice by one transaction share its xmin, and only that transaction sees the first:
