@@ -25,11 +25,12 @@ function likeLiteral(text: string): string {
  * out of date, only unused (transaction ids come round again after four billion of them, long
  * after an unused entry has left). A page of 500 tasks written by the database took about
  * three times the work of reading the page (docs/benchmarks.md, workload 8); a board read again
- * and again is mostly the same versions. Bounded by characters kept (about 12,000 tasks of 650), least
- * recently used first out. One cache per database handle: copies of one database (tests,
- * restores) share row ids and transaction ids, so keys are only meaningful within one. Versions
- * written twice by one transaction share its xmin, and only that transaction sees the first:
- * lists are read outside transactions (a transaction's handle would get a cache of its own).
+ * and again is mostly the same versions. Bounded by characters kept (about 12,000 tasks of
+ * 650), least recently used first out. One cache per database handle: copies of one database
+ * (tests, restores) share row ids and transaction ids, so keys are only meaningful within one.
+ * Versions written twice by one transaction share its xmin, and only that transaction sees the
+ * first: lists are read outside transactions (a transaction's handle would get a cache of its
+ * own).
  */
 const MAX_CHARACTERS = 8_000_000
 const caches = new WeakMap<Queryable, LRUCache<string, string>>()
@@ -57,8 +58,9 @@ const VERSION = `t.id::text || ':' || t.xmin::text`
  *
  * The page is read as row versions (one short value a task); the tasks whose version the cache
  * lacks are then written as JSON by the database (the same records as TASK_SELECT, timestamps
- * in the API's form), by id and version. Should one of them have changed in between, the page
- * is written whole in one statement instead, so that an answer always shows one moment.
+ * in the API's form), by id and version. A page mostly unknown, or one whose missing tasks
+ * changed again in between, is written whole in one statement instead, so that an answer always
+ * shows one moment.
  */
 export async function listTasksJson(db: Queryable, companyId: string, userId: string, filters: TaskFilters): Promise<string> {
   const params: unknown[] = [companyId]
