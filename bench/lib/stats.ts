@@ -11,6 +11,8 @@ export interface LoadResult {
   max: number
   /** Scenario-specific figures (finished runs, double claims...). */
   extra?: Record<string, number>
+  /** The same figures for the requests of each label (RequestSpec.label), over the same seconds. */
+  byLabel?: Record<string, LoadResult>
 }
 
 /** The q-quantile (0..1) of sorted values, nearest rank. */

@@ -9,7 +9,8 @@
 //
 //   closed   `connections` loops, each sending the next request as soon as the last answered
 //            (requests are taken round-robin from the list), for `seconds` after `warmup` seconds
-//            (and `warmupRequests` unmeasured requests per connection)
+//            (and `warmupRequests` unmeasured requests per connection); requests with a label
+//            are also measured apart, by label
 //   rate     an open loop at `rate` requests per second (login storm), whatever the answers take;
 //            a request unanswered after `timeoutSeconds` counts as a `timeout` error
 //   runners  `runners` runner loops that claim, report and finish runs until `total` finished
@@ -39,6 +40,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 async function closed(s: Extract<Scenario, { mode: 'closed' }>) {
   const http = client(s.base, s.connections)
   const recorder = new Recorder()
+  const labelled = new Map<string, Recorder>()
+  for (const spec of s.requests) if (spec.label && !labelled.has(spec.label)) labelled.set(spec.label, new Recorder())
   let next = 0
   const warm = async () => {
     for (let i = 0; i < (s.warmupRequests ?? 0); i++) await http.send(s.requests[next++ % s.requests.length])
@@ -59,6 +62,7 @@ async function closed(s: Extract<Scenario, { mode: 'closed' }>) {
       const done = performance.now()
       if (sent >= measureFrom) {
         recorder.record(done - sent, answer.status, answer.status === s.okStatus)
+        if (spec.label) labelled.get(spec.label)!.record(done - sent, answer.status, answer.status === s.okStatus)
         measured++
         last = Math.max(last, done)
       }
@@ -66,7 +70,10 @@ async function closed(s: Extract<Scenario, { mode: 'closed' }>) {
   }
   await Promise.all(Array.from({ length: s.connections }, loop))
   http.close()
-  return recorder.result((last - measureFrom) / 1000)
+  const seconds = (last - measureFrom) / 1000
+  const result = recorder.result(seconds)
+  if (labelled.size) result.byLabel = Object.fromEntries([...labelled].map(([label, r]) => [label, r.result(seconds)]))
+  return result
 }
 
 async function rate(s: Extract<Scenario, { mode: 'rate' }>) {

@@ -5,6 +5,8 @@ export interface RequestSpec {
   path: string
   headers?: Record<string, string>
   body?: unknown
+  /** Answers to requests with a label are also measured apart, by label (LoadResult.byLabel). */
+  label?: string
 }
 
 export interface Answer {
