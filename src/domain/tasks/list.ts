@@ -88,15 +88,15 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
     if (kept === undefined) missing.push(v)
     else json.set(v, kept)
   }
-  if (missing.length === 0) return `[${versions.map((v) => json.get(v)).join(',')}]`
-  if (missing.length <= versions.length / FEW) {
+  const whole = async () => `[${(await writeJson(db, cache, page, params)).map((r) => r.json).join(',')}]`
+  if (missing.length > versions.length / FEW) return whole()
+  if (missing.length) {
     const ids = missing.map((v) => v.slice(0, v.indexOf(':')))
-    const written = await writeJson(db, `WHERE t.company_id = $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
+    const written = await writeJson(db, cache, `WHERE t.company_id = $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
+    if (written.length < missing.length) return whole() // one of them changed since the page was read
     for (const row of written) json.set(row.v, row.json)
-    // Otherwise one of them changed since the page was read.
-    if (written.length === missing.length) return `[${versions.map((v) => json.get(v)).join(',')}]`
   }
-  return `[${(await writeJson(db, page, params)).map((r) => r.json).join(',')}]`
+  return `[${versions.map((v) => json.get(v)).join(',')}]`
 }
 
 /**
@@ -104,7 +104,9 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
  * JSON in the page's order, each remembered by its version. The JSON is written after the
  * selection, so a filter that sorts its matches does not write a record of each.
  */
-async function writeJson(db: Queryable, selection: string, params: unknown[]): Promise<{ v: string; json: string }[]> {
+async function writeJson(
+  db: Queryable, cache: LRUCache<string, string>, selection: string, params: unknown[],
+): Promise<{ v: string; json: string }[]> {
   // row_to_json writes no spaces (json_build_object would add three bytes a field).
   const rows = await db.many<{ v: string; json: string }>(
     `SELECT t.v, (SELECT row_to_json(r) FROM (SELECT ${TASK_JSON_COLUMNS}) r)::text AS json
@@ -112,7 +114,6 @@ async function writeJson(db: Queryable, selection: string, params: unknown[]): P
       ORDER BY t.sort_order, t.number DESC`,
     params,
   )
-  const cache = cacheOf(db)
   for (const row of rows) cache.set(row.v, row.json)
   return rows
 }
