@@ -17,9 +17,10 @@ const WARMUP_REQUESTS = 2
  * company's 600 tasks are seeded with SQL, shaped like real ones (a description, most with an
  * assignee, some with a due date, in every status), so each answer is a full page of 500
  * rows. Measures requests/s, the bytes of an answer, and the server's CPU per request (from
- * /proc, which the machine's load does not change much). The answer's JSON is written by the
- * database (src/domain/tasks/list.ts); its target, twice the requests/s measured before, is
- * judged in the report's analysis, where the runs are recorded.
+ * /proc, which the machine's load does not change much). Each task's JSON is written by the
+ * database and kept by the server by row version (src/domain/tasks/list.ts), so after the first
+ * answer each one reads the page's versions and joins what is kept; its target, twice the
+ * requests/s measured before, is judged in the report's analysis, where the runs are recorded.
  */
 export async function taskList(bench: Bench, f: Fixture, databaseUrl: string, serverPid: number, ceilings: Ceilings | null): Promise<Section> {
   const company = await createCompany(f.base, f.account.apiKey, 'List company', 'LST')

@@ -1,4 +1,5 @@
-// The dashboard's task counts (task_counts) and its daily series of tasks created and completed
+// The dashboard's task counts (task_counts), its "for you" (task_creator_counts), each agent's
+// open_tasks (task_assignee_counts) and the daily series of tasks created and completed
 // (task_days) are kept by a trigger on every task write (tasks_counters_follow()).
 // Whatever the writes, they must equal a count of the tasks themselves.
 import { afterAll, beforeAll, expect, it } from 'vitest'
