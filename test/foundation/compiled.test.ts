@@ -24,9 +24,12 @@ function program(word: string): string {
 
 function writeSay(root: string, word: string) {
   const file = path.join(root, 'src', 'lib', 'say.ts')
+  const before = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0
   fs.writeFileSync(file, `const word: string = ${JSON.stringify(word)}\nexport function say(): void { console.log(JSON.stringify({ word, dir: import.meta.dirname, url: import.meta.url })) }\n`)
-  // A later edit within the same millisecond would keep the time: make each edit visibly later.
-  const later = new Date(Date.now() + fs.readdirSync(path.join(root, 'src', 'lib')).length * 1000 + Math.random() * 1000)
+  // The program is known by each source's size and time, and the words have one length: an edit
+  // within the same millisecond would keep the time, so each edit is made a second later than
+  // the one before (a time taken at random could meet an earlier edit's and find its program).
+  const later = new Date(Math.max(Date.now(), Math.floor(before) + 1000))
   fs.utimesSync(file, later, later)
 }
 

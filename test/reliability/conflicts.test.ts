@@ -38,9 +38,12 @@ describe.runIf(TEST_DATABASE_URL)('deadlocks', () => {
           await tx.query('UPDATE pair SET n = n + 1 WHERE id = $1', [second])
         })
       await Promise.all([crossing(1, 2), crossing(2, 1)])
-      expect(attempts).toBe(3) // one of the two ran twice
+      // At least one ran again. The loser's next attempt may even lock its first row before the
+      // winner, woken by the abort, takes it: a second deadlock, and a fourth attempt.
+      expect(attempts).toBeGreaterThanOrEqual(3)
       expect(await db.many('SELECT id, n FROM pair ORDER BY id')).toEqual([{ id: 1, n: 2 }, { id: 2, n: 2 }])
-      expect(published).toHaveLength(2) // the aborted attempt published nothing
+      // One event a write, from its committed attempt: the aborted attempts published nothing.
+      expect(published.map(([, e]) => String(e.id).split(' ')[0]).sort()).toEqual(['1', '2'])
     } finally {
       await bus.close()
       await db.close()
