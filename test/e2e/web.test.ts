@@ -254,6 +254,8 @@ describe('web app in a browser', () => {
     await dialog.getByRole('button', { name: 'Create task' }).click()
     await page.getByRole('region', { name: 'Subtasks' }).getByText('Pick a headline').waitFor()
     await page.evaluate(() => window.scrollTo(0, 0))
+    // started_at is stamped the first time the task starts and kept when it starts again.
+    await page.getByText(/Created .+ · first started .+ · completed /).waitFor()
     await shot('task')
     const [sub] = await other.tasks.list(companyId, { parent_id: (await other.tasks.get(companyId, 'ACME-1')).id })
     expect(sub).toMatchObject({ key: 'ACME-2', title: 'Pick a headline' })

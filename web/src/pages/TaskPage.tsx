@@ -96,7 +96,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
             </label>
           </div>
           <p className="muted small">
-            Created {format.dateTime(task.created_at)} · started {format.dateTime(task.started_at)} · completed {format.dateTime(task.completed_at)}
+            Created {format.dateTime(task.created_at)} · first started {format.dateTime(task.started_at)} · completed {format.dateTime(task.completed_at)}
           </p>
         </section>
       </div>
