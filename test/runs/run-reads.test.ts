@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { call, type TestApp, testApp, workerDatabaseUrl } from '../helpers.ts'
-import { seedAgent, seedCompany, seedTask } from './seed.ts'
+import { type Seeded, seedAgent, seedCompany, seedTask } from './seed.ts'
 
 // The app on one database connection, so that the statistics of its statements are this
 // connection's to flush and read (the embedded database has one connection anyway).
@@ -24,6 +24,8 @@ afterAll(async () => {
 })
 
 const BUSY_AGENTS = 300
+/** The company whose 300 agents are at work (each holding a running run). */
+let busy: Seeded
 
 /** Rows of `runs` read so far by this database's sessions: through indexes and by sequential scans. */
 async function runsRowsRead(): Promise<number> {
@@ -38,7 +40,7 @@ describe('what a run reads', () => {
   beforeAll(async () => {
     // Statistics taken while nothing of this test runs, as they are after a quiet hour.
     await t.ctx.db.query('ANALYZE runs')
-    const busy = await seedCompany(t)
+    busy = await seedCompany(t)
     // Another company with 300 agents at work (SQL: no endpoint starts 300 runs at once).
     await t.ctx.db.query(
       `WITH a AS (
@@ -78,6 +80,29 @@ describe('what a run reads', () => {
 
     // The run, its agent's and task's runs, a few index probes: not the other company's 300 runs.
     expect(Object.entries(read).filter(([, rows]) => rows >= BUSY_AGENTS / 10)).toEqual([])
+  })
+
+  it('claims past the queued runs of agents at work with one probe of each agent, whatever the statistics', async () => {
+    // Each of the 300 agents at work has a run queued ahead of the one claimable run. Planned
+    // on statistics taken while nothing ran, the check that a candidate's agent runs nothing
+    // else scanned the company's running runs once per candidate: 300 x 300 rows a claim.
+    await t.ctx.db.query(
+      `INSERT INTO runs (company_id, agent_id, status, trigger, created_at)
+       SELECT company_id, agent_id, 'queued', 'manual', now() - interval '1 hour' FROM runs WHERE company_id = $1 AND status = 'running'`,
+      [busy.companyId],
+    )
+    const agent = await seedAgent(t, busy)
+    const task = await seedTask(t, busy)
+    expect((await call(t.app, 'POST', `${busy.base}/agents/${agent}/wake`, { token: busy.user.token, body: { task_id: task } })).status).toBe(201)
+    const before = await runsRowsRead()
+    const claimed = await call(t.app, 'POST', `${busy.base}/runs/claim`, { token: busy.user.token, body: { runner_id: 'r1' } })
+    const read = (await runsRowsRead()) - before
+    await t.ctx.db.query(`UPDATE runs SET status = 'cancelled', ended_at = now() WHERE company_id = $1 AND status = 'queued'`, [busy.companyId])
+    expect(claimed.status).toBe(200)
+    expect(claimed.body.run).toMatchObject({ agent_id: agent, status: 'running' })
+    // The 300 queued runs walked past, one probe for each one's agent, the lease check: a few
+    // rows a candidate, not 300.
+    expect(read).toBeLessThan(BUSY_AGENTS * 5)
   })
 
   it("sweeps a company's expired leases without reading other companies' running runs, however often", async () => {

@@ -1,4 +1,5 @@
 import type { Tx } from '../../server/db/write.ts'
+import { runningAgentIs } from './model.ts'
 
 // An agent's status follows its runs (SPEC.md "Agent status"):
 //   idle/error -> running   when one of its runs is claimed (claim_run()) or
@@ -12,9 +13,8 @@ import type { Tx } from '../../server/db/write.ts'
 // the agent's status stays the same (its activity changed). They are part of the run's change
 // and are recorded by the run's audit event (started, succeeded, failed, cancelled) rather than
 // by one of their own. Every path locks the run before its agent (as terminate does), so
-// concurrent writers queue instead of deadlocking. Each "no other running run" check names the
-// company as a parameter, though an agent's runs are all its company's: planned on statistics
-// taken while few runs were running, the check otherwise read the running runs of every company.
+// concurrent writers queue instead of deadlocking. Each "no other running run" check asks
+// through runningAgentIs (model.ts): one probe of a unique index whatever the statistics.
 
 /**
  * One of the agent's runs ended (`wasRunning`: it had started; `failed` covers lease expiry):
@@ -27,7 +27,7 @@ export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, 
     `WITH moved AS (
        UPDATE agents a SET status = $3, last_activity = now(), updated_at = now()
         WHERE a.id = $1 AND a.company_id = $2 AND $4 AND a.status = 'running'
-          AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.agent_id = a.id AND r.company_id = $2 AND r.status = 'running')
+          AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')})
      )
      SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id = $2`,
     [agentId, companyId, failed ? 'error' : 'idle', wasRunning],

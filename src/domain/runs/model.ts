@@ -3,6 +3,16 @@ export {
   FINISHED_RUN_STATUSES, isFinished, RUN_STATUSES, RUN_TRIGGERS, type Run, type RunStatus, type RunTrigger, type TranscriptEntry,
 } from '../../contract/runs.ts'
 
+/**
+ * "Run `alias` is a running run of agent `agent`", written as the unique index
+ * runs_one_running_per_agent holds it (migration 129), so that one probe of that index answers.
+ * Asked as status = 'running', statistics taken while nothing ran had PostgreSQL read the
+ * company's running runs instead, from an index it believed empty.
+ */
+export function runningAgentIs(alias: string, agent: string): string {
+  return `(CASE WHEN ${alias}.status = 'running' THEN ${alias}.agent_id END) = ${agent}`
+}
+
 /** Columns of a Run without its transcript; prefix with an alias via runColumns('r'). */
 export function runColumns(alias?: string): string {
   const p = alias ? `${alias}.` : ''

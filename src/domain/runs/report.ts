@@ -6,7 +6,7 @@ import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
-import { isFinished, type Run, runColumns, type TranscriptEntry } from './model.ts'
+import { isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
 export type { RunReport } from '../../contract/runs.ts'
 
@@ -83,9 +83,7 @@ const FINISH_UNBUDGETED = `
                         last_activity = now(), updated_at = now()
       FROM run
      WHERE a.id = run.agent_id AND a.company_id = $2 AND a.status = 'running'
-       -- r.company_id = $2 is implied and keeps the check within the company's running runs
-       -- whatever the statistics (agent-status.ts).
-       AND NOT EXISTS (SELECT 1 FROM runs r WHERE r.agent_id = a.id AND r.company_id = $2 AND r.status = 'running' AND r.id <> run.id)
+       AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
     SELECT record_audit_events($2, jsonb_build_array($15::jsonb || jsonb_build_object(
              'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',

@@ -69,10 +69,10 @@ BEGIN
     SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
        AND NOT (a.status = ANY(dormant))
-       -- company_id is implied (an agent's runs are its company's) and keeps this check within
-       -- the company's running runs whatever the statistics: planned when few runs were running,
-       -- it read every running run of every company, once per candidate.
-       AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.agent_id = r.agent_id AND x.company_id = company AND x.status = 'running')
+       -- One probe of runs_one_running_per_agent per candidate, written as the index holds it
+       -- (runs/model.ts: runningAgentIs, migration 129). Asked as status = 'running', on
+       -- statistics taken while nothing ran, it read the company's running runs per candidate.
+       AND NOT EXISTS (SELECT 1 FROM runs x WHERE (CASE WHEN x.status = 'running' THEN x.agent_id END) = r.agent_id)
        AND (only_agents IS NULL OR r.agent_id = ANY(only_agents))
        AND (only_adapters IS NULL OR a.adapter = ANY(only_adapters))
      ORDER BY r.created_at, r.id
