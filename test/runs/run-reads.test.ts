@@ -27,6 +27,13 @@ const BUSY_AGENTS = 300
 /** The company whose 300 agents are at work (each holding a running run). */
 let busy: Seeded
 
+/** Scans of runs_one_running_per_agent so far: how "does this agent run anything?" is answered. */
+async function busyAgentProbes(): Promise<number> {
+  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
+  const row = await t.ctx.db.one<{ n: number }>(`SELECT idx_scan::int AS n FROM pg_stat_user_indexes WHERE indexrelname = 'runs_one_running_per_agent'`)
+  return row!.n
+}
+
 /** Rows of `runs` read so far by this database's sessions: through indexes and by sequential scans. */
 async function runsRowsRead(): Promise<number> {
   await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
@@ -103,6 +110,25 @@ describe('what a run reads', () => {
     // The 300 queued runs walked past, one probe for each one's agent, the lease check: a few
     // rows a candidate, not 300.
     expect(read).toBeLessThan(BUSY_AGENTS * 5)
+
+    // Finishing asks the same question ("does the agent run anything else?") through the same
+    // index, on both ways a run ends: the one-statement finish and the transaction that puts a
+    // failed run's task back.
+    const runner = { token: busy.user.token }
+    let probesBefore = await busyAgentProbes()
+    expect((await call(t.app, 'PATCH', `${busy.base}/runs/${claimed.body.run.id}`, { ...runner, body: { runner_id: 'r1', status: 'succeeded' } })).status).toBe(200)
+    expect(await busyAgentProbes()).toBeGreaterThan(probesBefore)
+    expect(await t.ctx.db.one('SELECT status FROM agents WHERE id = $1', [agent])).toEqual({ status: 'idle' })
+    // Back to todo, so that the next claim moves it and its failure goes through the transaction.
+    expect((await call(t.app, 'PATCH', `${busy.base}/tasks/${task}`, { ...runner, body: { status: 'todo' } })).status).toBe(200)
+    expect((await call(t.app, 'POST', `${busy.base}/agents/${agent}/wake`, { ...runner, body: { task_id: task } })).status).toBe(201)
+    const again = await call(t.app, 'POST', `${busy.base}/runs/claim`, { ...runner, body: { runner_id: 'r1' } })
+    expect(again.body.run).toMatchObject({ agent_id: agent })
+    probesBefore = await busyAgentProbes()
+    expect((await call(t.app, 'PATCH', `${busy.base}/runs/${again.body.run.id}`, { ...runner, body: { runner_id: 'r1', status: 'failed', error: 'no' } })).status).toBe(200)
+    expect(await busyAgentProbes()).toBeGreaterThan(probesBefore)
+    expect(await t.ctx.db.one('SELECT status FROM agents WHERE id = $1', [agent])).toEqual({ status: 'error' })
+    expect(await t.ctx.db.one('SELECT status FROM tasks WHERE id = $1', [task])).toEqual({ status: 'todo' })
   })
 
   it("sweeps a company's expired leases without reading other companies' running runs, however often", async () => {
