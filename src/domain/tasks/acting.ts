@@ -12,7 +12,7 @@ export async function actingActor(q: Queryable, companyId: string, person: Actor
   const run = await q.one<{ agent_id: string; name: string }>(
     `SELECT r.agent_id, a.name
        FROM runs r JOIN agents a ON a.id = r.agent_id
-      WHERE r.id = $1 AND r.company_id = $2 AND r.status = 'running'`,
+      WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND r.status = 'running'`,
     [runId, companyId],
   )
   if (!run) throw new AppError('RUN_NOT_RUNNING', 'Run is not running')

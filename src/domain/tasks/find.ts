@@ -14,13 +14,13 @@ export async function findTask(q: Queryable, companyId: string, ref: string, loc
   const forUpdate = lock ? 'FOR NO KEY UPDATE OF t' : ''
   let task: Task | null = null
   if (isUuid(ref)) {
-    task = await q.one<Task>(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = $2 ${forUpdate}`, [ref, companyId])
+    task = await q.one<Task>(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = (SELECT $2::uuid) ${forUpdate}`, [ref, companyId])
   } else {
     const match = KEY.exec(ref)
     const number = match ? Number(match[2]) : 0
     if (match && number <= MAX_NUMBER) {
       task = await q.one<Task>(
-        `${TASK_SELECT} WHERE t.company_id = $1 AND t.number = $2 AND c.task_prefix = upper($3) ${forUpdate}`,
+        `${TASK_SELECT} WHERE t.company_id = (SELECT $1::uuid) AND t.number = $2 AND c.task_prefix = upper($3) ${forUpdate}`,
         [companyId, number, match[1]],
       )
     }

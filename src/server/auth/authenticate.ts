@@ -135,7 +135,7 @@ async function authenticateRun(db: Queryable, claims: RunTokenClaims, companyId:
        JOIN agents a ON a.id = r.agent_id AND a.status <> 'terminated'
        JOIN users u ON u.id = $4 AND u.is_active
        JOIN memberships m ON m.user_id = u.id AND m.company_id = r.company_id
-      WHERE r.id = $1 AND r.agent_id = $2 AND r.company_id = $3 AND r.status = 'running'`,
+      WHERE r.id = $1 AND r.agent_id = (SELECT $2::uuid) AND r.company_id = (SELECT $3::uuid) AND r.status = 'running'`,
     [claims.sub, claims.agent, claims.company, claims.user],
   )
   if (!row) throw invalidToken()

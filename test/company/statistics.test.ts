@@ -1,0 +1,102 @@
+// A lookup by id or by key reads one row, in a company the planner's statistics have never
+// seen. With statistics on company_id taken while a few companies existed (all of them in its
+// most-common values), every company created since is believed to own no rows: a task by id
+// was then found by reading the company's whole part of an index led by company_id (which
+// looked as cheap as the primary key), and so was a run, and every write that first finds its
+// row that way. The statements now give the company as a value the planner cannot see
+// (`company_id = (SELECT $2::uuid)`), so it plans for the average company and the primary key
+// wins (test/foundation/lookups.test.ts keeps every statement so).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Db } from '../../src/server/db/db.ts'
+import { openPostgres } from '../../src/server/db/postgres.ts'
+import { call, scratchPostgres, type TestApp, testApp } from '../helpers.ts'
+import { type Seeded, seedAgent, seedCompany } from '../runs/seed.ts'
+
+// A database of this file's own (PostgreSQL) or a fresh embedded one, so that the statistics
+// know exactly the companies made here; the app on one connection, so that the statements'
+// counters are this connection's to flush and read.
+let scratch: Awaited<ReturnType<typeof scratchPostgres>> = null
+let db: Db | null = null
+let t: TestApp
+beforeAll(async () => {
+  scratch = await scratchPostgres()
+  db = scratch ? openPostgres(scratch.url, undefined, 1) : null
+  t = await testApp({}, db ? { db } : {})
+})
+afterAll(async () => {
+  await t?.close()
+  await db?.close()
+  await scratch?.drop()
+})
+
+const ROWS = 5000
+
+/** Rows of `table` read so far: index entries of all its indexes, and rows of sequential scans. */
+async function rowsRead(table: 'tasks' | 'runs'): Promise<number> {
+  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
+  const row = await t.ctx.db.one<{ n: number }>(
+    `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = $1)
+             + (SELECT coalesce(seq_tup_read, 0) FROM pg_stat_user_tables WHERE relname = $1))::int AS n`,
+    [table],
+  )
+  return row!.n
+}
+
+/** `count` tasks and runs of the company, written in batches as a busy company writes them. */
+async function fill(s: Seeded, agent: string, count: number) {
+  for (let from = 1; from <= count; from += 1000) {
+    const to = Math.min(count, from + 999)
+    await t.ctx.db.query(
+      `INSERT INTO tasks (company_id, number, title, status) SELECT $1, n, 'Task ' || n, 'todo' FROM generate_series($2::int, $3::int) n`,
+      [s.companyId, from, to],
+    )
+    // Spread over days, as runs are: each day's totals row takes its own share.
+    await t.ctx.db.query(
+      `INSERT INTO runs (company_id, agent_id, status, trigger, created_at, started_at, ended_at)
+       SELECT $1, $2, 'succeeded', 'manual', c, c, c FROM generate_series($3::int, $4::int) n,
+              LATERAL (SELECT now() - make_interval(days => n % 400, secs => n) AS c) at`,
+      [s.companyId, agent, from, to],
+    )
+  }
+  await t.ctx.db.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [s.companyId, count])
+}
+
+describe('a company unknown to the statistics', () => {
+  let big: Seeded
+  let bigAgent: string
+  beforeAll(async () => {
+    // Three small companies, then statistics, then a company grown since.
+    for (let i = 0; i < 3; i++) {
+      const small = await seedCompany(t)
+      await fill(small, await seedAgent(t, small), 200)
+    }
+    await t.ctx.db.query('ANALYZE tasks, runs')
+    big = await seedCompany(t, { prefix: 'BIG' })
+    bigAgent = await seedAgent(t, big)
+    await fill(big, bigAgent, ROWS)
+  })
+
+  it('finds a task by id or key, a run by id, and writes them, reading a few rows', async () => {
+    const task = await t.ctx.db.one<{ id: string }>('SELECT id FROM tasks WHERE company_id = $1 AND number = $2', [big.companyId, ROWS / 2])
+    const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at LIMIT 1', [big.companyId])
+    const token = big.user.token
+    const read: Record<string, number> = {}
+    const step = async (name: string, table: 'tasks' | 'runs', request: () => Promise<{ status: number; body: any }>, status = 200) => {
+      const before = await rowsRead(table)
+      const answer = await request()
+      expect(answer.status).toBe(status)
+      read[name] = (await rowsRead(table)) - before
+      return answer.body
+    }
+    await step('task by id', 'tasks', () => call(t.app, 'GET', `${big.base}/tasks/${task!.id}`, { token }))
+    await step('task by key', 'tasks', () => call(t.app, 'GET', `${big.base}/tasks/BIG-${ROWS / 2}`, { token }))
+    await step('task update', 'tasks', () => call(t.app, 'PATCH', `${big.base}/tasks/${task!.id}`, { token, body: { priority: 'high' } }))
+    await step('comment on the task', 'tasks', () => call(t.app, 'POST', `${big.base}/tasks/${task!.id}/comments`, { token, body: { body: 'Noted' } }), 201)
+    await step('run by id', 'runs', () => call(t.app, 'GET', `${big.base}/runs/${run!.id}`, { token }))
+    const woken = await call(t.app, 'POST', `${big.base}/agents/${bigAgent}/wake`, { token, body: { task_id: task!.id } })
+    expect(woken.status).toBe(201)
+    await step('run cancelled', 'runs', () => call(t.app, 'POST', `${big.base}/runs/${woken.body.id}/cancel`, { token }))
+    // Planned for a company believed empty, each of these read the company's 5,000 rows.
+    expect(Object.entries(read).filter(([, rows]) => rows > 20)).toEqual([])
+  })
+})
