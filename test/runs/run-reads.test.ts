@@ -131,6 +131,40 @@ describe('what a run reads', () => {
     expect(await t.ctx.db.one('SELECT status FROM tasks WHERE id = $1', [task])).toEqual({ status: 'todo' })
   })
 
+  it("finds its own run by id among the company's 300 running runs with one probe, whatever the statistics", async () => {
+    // Statistics taken while nothing ran call the partial indexes on status = 'running' empty:
+    // a statement finding the run by id *and* status = 'running' (a report, a heartbeat, the run
+    // credential's check) then read the company's running runs through one of them instead of
+    // taking the primary key - one row a request became 300. (A table of many pages, so that
+    // no plan reads it whole: 20,000 runs another company finished.)
+    const other = await seedCompany(t)
+    const otherAgent = await seedAgent(t, other)
+    await t.ctx.db.query(
+      `INSERT INTO runs (company_id, agent_id, status, trigger, created_at, started_at, ended_at)
+       SELECT $1, $2, 'succeeded', 'manual', e, e, e FROM generate_series(1, 20000) g,
+              LATERAL (SELECT now() - make_interval(days => g % 300, secs => g) AS e) ended`,
+      [other.companyId, otherAgent],
+    )
+    const agent = await seedAgent(t, busy)
+    const task = await seedTask(t, busy)
+    expect((await call(t.app, 'POST', `${busy.base}/agents/${agent}/wake`, { token: busy.user.token, body: { task_id: task } })).status).toBe(201)
+    const claimed = await call(t.app, 'POST', `${busy.base}/runs/claim`, { token: busy.user.token, body: { runner_id: 'r1' } })
+    expect(claimed.body.run).toMatchObject({ agent_id: agent, status: 'running' })
+    const run = `${busy.base}/runs/${claimed.body.run.id}`
+    const read: Record<string, number> = {}
+    const step = async (name: string, request: () => Promise<{ status: number }>) => {
+      const before = await runsRowsRead()
+      expect((await request()).status).toBe(200)
+      read[name] = (await runsRowsRead()) - before
+    }
+    await step('run credential', () => call(t.app, 'GET', '/api/run', { token: claimed.body.run_token }))
+    await step('heartbeat', () => call(t.app, 'POST', `${run}/heartbeat`, { token: busy.user.token, body: { runner_id: 'r1' } }))
+    await step('running', () => call(t.app, 'PATCH', run, { token: busy.user.token, body: { runner_id: 'r1', status: 'running', tokens_in: 5 } }))
+    await step('task read with the run credential', () => call(t.app, 'GET', `${busy.base}/tasks/${task}`, { token: claimed.body.run_token }))
+    await step('succeeded', () => call(t.app, 'PATCH', run, { token: busy.user.token, body: { runner_id: 'r1', status: 'succeeded' } }))
+    expect(Object.entries(read).filter(([, rows]) => rows >= BUSY_AGENTS / 10)).toEqual([])
+  })
+
   it("sweeps a company's expired leases without reading other companies' running runs, however often", async () => {
     const s = await seedCompany(t)
     const agent = await seedAgent(t, s)

@@ -6,7 +6,7 @@ import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
-import { isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
+import { foundRunIsRunning, isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
 export type { RunReport } from '../../contract/runs.ts'
 
@@ -15,7 +15,7 @@ export type { RunReport } from '../../contract/runs.ts'
  * and its last sign of life is within the lease by the database clock. $1 run, $2 company,
  * $3 runner, $4 lease seconds.
  */
-const HELD_BY_RUNNER = `id = $1 AND company_id = (SELECT $2::uuid) AND status = 'running' AND runner_id = $3
+const HELD_BY_RUNNER = `id = $1 AND company_id = (SELECT $2::uuid) AND ${foundRunIsRunning()} AND runner_id = $3
   AND coalesce(heartbeat_at, started_at) >= now() - make_interval(secs => $4)`
 
 /**

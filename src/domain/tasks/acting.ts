@@ -1,6 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { AppError } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
+import { foundRunIsRunning } from '../runs/model.ts'
 
 /**
  * Who a task or comment write is attributed to. Without `run_id` it is the signed-in person;
@@ -12,7 +13,7 @@ export async function actingActor(q: Queryable, companyId: string, person: Actor
   const run = await q.one<{ agent_id: string; name: string }>(
     `SELECT r.agent_id, a.name
        FROM runs r JOIN agents a ON a.id = r.agent_id
-      WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND r.status = 'running'`,
+      WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND ${foundRunIsRunning('r')}`,
     [runId, companyId],
   )
   if (!run) throw new AppError('RUN_NOT_RUNNING', 'Run is not running')
