@@ -76,7 +76,7 @@ describe('a company unknown to the statistics', () => {
     await fill(big, bigAgent, ROWS)
   })
 
-  it('finds a task by id or key, a run by id, and writes them, reading a few rows', async () => {
+  it('finds a task by id or key, a run by id, one assignee\'s tasks, and writes them, reading those rows only', async () => {
     const task = await t.ctx.db.one<{ id: string }>('SELECT id FROM tasks WHERE company_id = $1 AND number = $2', [big.companyId, ROWS / 2])
     const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at LIMIT 1', [big.companyId])
     const token = big.user.token
@@ -92,6 +92,12 @@ describe('a company unknown to the statistics', () => {
     await step('task by key', 'tasks', () => call(t.app, 'GET', `${big.base}/tasks/BIG-${ROWS / 2}`, { token }))
     await step('task update', 'tasks', () => call(t.app, 'PATCH', `${big.base}/tasks/${task!.id}`, { token, body: { priority: 'high' } }))
     await step('comment on the task', 'tasks', () => call(t.app, 'POST', `${big.base}/tasks/${task!.id}/comments`, { token, body: { body: 'Noted' } }), 201)
+    await t.ctx.db.query('UPDATE tasks SET assignee_agent_id = $2 WHERE company_id = $1 AND number % 100 = 0', [big.companyId, bigAgent])
+    // A list of one assignee's 50 tasks reads those (twice: the page, then its records), not the company's list.
+    const listBefore = await rowsRead('tasks')
+    const assigned = await call(t.app, 'GET', `${big.base}/tasks?assignee_agent_id=${bigAgent}&limit=500`, { token })
+    expect(assigned.body).toHaveLength(ROWS / 100)
+    expect((await rowsRead('tasks')) - listBefore).toBeLessThan(ROWS / 10)
     await step('run by id', 'runs', () => call(t.app, 'GET', `${big.base}/runs/${run!.id}`, { token }))
     const woken = await call(t.app, 'POST', `${big.base}/agents/${bigAgent}/wake`, { token, body: { task_id: task!.id } })
     expect(woken.status).toBe(201)

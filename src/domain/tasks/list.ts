@@ -64,7 +64,12 @@ const VERSION = `t.id::text || ':' || t.xmin::text`
  */
 export async function listTasksJson(db: Queryable, companyId: string, userId: string, filters: TaskFilters): Promise<string> {
   const params: unknown[] = [companyId]
-  const where = ['t.company_id = $1']
+  // An assignee, project, goal or parent holds tasks of one company only, and each has an index
+  // in the list's order: the company is then given as a value the planner sees only at execution
+  // (docs/ARCHITECTURE.md), so that a company the statistics believe empty does not make it walk
+  // the company's whole list instead of that index.
+  const narrowed = Boolean(filters.assignee_agent_id || filters.project_id || filters.goal_id || filters.parent_id)
+  const where = [narrowed ? 't.company_id = (SELECT $1::uuid)' : 't.company_id = $1']
   const add = (condition: (p: string) => string, value: unknown) => {
     params.push(value)
     where.push(condition(`$${params.length}`))
