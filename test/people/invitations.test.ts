@@ -73,7 +73,9 @@ describe('POST /invitations', () => {
     const mail = await smtp.mailTo(email.toLowerCase())
     expect(mail.text).toContain('Olive Owner invited you to join Acme Widgets')
     const token = linkToken(mail.text)
-    expect(Buffer.from(token, 'base64url')).toHaveLength(32)
+    // inv_ and 32 random bytes: never "-" first, where a command line would read it as an option.
+    expect(token.startsWith('inv_')).toBe(true)
+    expect(Buffer.from(token.slice('inv_'.length), 'base64url')).toHaveLength(32)
     const stored = await t.ctx.db.one<{ token_hash: string }>('SELECT token_hash FROM invitations WHERE id = $1', [r.body.id])
     expect(stored!.token_hash).toBe(sha256(token)) // only the hash is kept
 

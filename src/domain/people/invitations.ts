@@ -15,6 +15,11 @@ import { type Caller, insertMember } from '../companies/members.ts'
 // good for 7 days. Inviting an address again replaces its pending invitation.
 
 export const INVITATION_TOKEN_BYTES = 32
+/**
+ * Every invitation token starts with this: a bare base64url token begins with "-" one time in
+ * 64, and pasted on its own into `shopfloor invitations accept` it was then read as an option.
+ */
+export const INVITATION_TOKEN_PREFIX = 'inv_'
 export const INVITATION_DAYS = 7
 
 const invalidInvitation = () => new AppError('INVALID_INVITATION', 'This invitation was already used, revoked or has expired')
@@ -48,7 +53,7 @@ export function listInvitations(db: Queryable, companyId: string): Promise<Invit
 export async function invite(ctx: AppContext, mailer: Mailer, companyId: string, caller: Caller, body: InvitationCreate): Promise<Invitation> {
   requireManager(caller)
   const email = normalizeEmail(body.email)
-  const token = randomToken(INVITATION_TOKEN_BYTES)
+  const token = INVITATION_TOKEN_PREFIX + randomToken(INVITATION_TOKEN_BYTES)
   const { invitation, company, inviter } = await write(ctx, async (tx) => {
     // The company row lock serialises invitations of one company, so two at once for one
     // address replace each other instead of meeting on invitations_one_pending.
