@@ -46,7 +46,7 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
     const claimed = await tx.one(
       `INSERT INTO agent_heartbeat_slots (agent_id, company_id, last_slot_at)
        SELECT a.id, a.company_id, $3::timestamptz FROM agents a
-        WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid) AND a.heartbeat_cron = $4 AND NOT (a.status = ANY($6::text[]))
+        WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2 AND a.heartbeat_cron = $4 AND NOT (a.status = ANY($6::text[]))
        ON CONFLICT (agent_id) DO UPDATE SET last_slot_at = EXCLUDED.last_slot_at
         WHERE agent_heartbeat_slots.last_slot_at < EXCLUDED.last_slot_at - $5::double precision * interval '1 millisecond'
        RETURNING agent_id`,
@@ -54,7 +54,7 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
     )
     if (!claimed) return 'skipped'
     const agent = await tx.one<{ name: string; heartbeat_skip_idle: boolean }>(
-      'SELECT name, heartbeat_skip_idle FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid)',
+      'SELECT name, heartbeat_skip_idle FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2',
       [def.id, def.companyId],
     )
     if (agent!.heartbeat_skip_idle) {
@@ -78,7 +78,7 @@ export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot):
   return write(ctx, async (tx) => {
     const claimed = await tx.one<{ agent_name: string }>(
       `UPDATE routines r SET last_run_at = r.last_run_at
-        WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND r.enabled AND r.cron = $3
+        WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2 AND r.enabled AND r.cron = $3
           AND (r.last_run_at IS NULL OR r.last_run_at < $4::timestamptz - $5::double precision * interval '1 millisecond')
           AND EXISTS (SELECT 1 FROM agents a WHERE a.id = r.agent_id AND NOT (a.status = ANY($6::text[])))
         RETURNING (SELECT a.name FROM agents a WHERE a.id = r.agent_id) AS agent_name`,
@@ -88,7 +88,7 @@ export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot):
     await triggerRoutineIn(tx, def.companyId, def.id, systemActor(claimed.agent_name))
     // The trigger stamps the database's now(); should that clock lag behind the slot, the slot
     // itself is kept, so that the guard of every other instance still sees this slot as done.
-    await tx.query('UPDATE routines SET last_run_at = greatest(last_run_at, $3::timestamptz) WHERE id = $1 AND company_id = (SELECT $2::uuid)', [
+    await tx.query('UPDATE routines SET last_run_at = greatest(last_run_at, $3::timestamptz) WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [
       def.id,
       def.companyId,
       slot.at.toISOString(),

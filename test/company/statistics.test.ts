@@ -3,9 +3,10 @@
 // most-common values), every company created since is believed to own no rows: a task by id
 // was then found by reading the company's whole part of an index led by company_id (which
 // looked as cheap as the primary key), and so was a run, and every write that first finds its
-// row that way. The statements now give the company as a value the planner cannot see
-// (`company_id = (SELECT $2::uuid)`), so it plans for the average company and the primary key
-// wins (test/foundation/lookups.test.ts keeps every statement so).
+// row that way. Those statements now give the company in a form no index takes
+// (`company_id IS NOT DISTINCT FROM $2`), so the primary key finds the row; a task by key and a
+// list narrowed by assignee give it as a value seen only at execution (`(SELECT $1::uuid)`)
+// (docs/ARCHITECTURE.md; test/foundation/lookups.test.ts keeps every statement so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/server/db/db.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'

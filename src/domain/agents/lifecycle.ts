@@ -22,7 +22,7 @@ import { approvalLabel } from '../../contract/approvals.ts'
 async function transition(tx: Tx, companyId: string, agentId: string, to: AgentStatus, from: readonly AgentStatus[]): Promise<string | null> {
   const row = await tx.one<{ previous: string }>(
     `UPDATE agents a SET status = $3, updated_at = now()
-       FROM (SELECT id, status FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE) old
+       FROM (SELECT id, status FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE) old
       WHERE a.id = old.id AND old.status = ANY($4::text[])
       RETURNING old.status AS previous`,
     [agentId, companyId, to, from],
@@ -72,7 +72,7 @@ export async function resumeAgent(tx: Tx, companyId: string, agentId: string, ac
   const previous = await transition(tx, companyId, agentId, 'idle', ['paused'])
   const agent = await getAgent(tx, companyId, agentId)
   if (previous === null) throw invalidState(`Cannot resume an agent that is ${agent.status}`) // (rolls the closing back)
-  await tx.query('UPDATE agents SET breaker_reset_at = now() WHERE id = $1 AND company_id = (SELECT $2::uuid)', [agentId, companyId])
+  await tx.query('UPDATE agents SET breaker_reset_at = now() WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [agentId, companyId])
   for (const { id } of closed) {
     await recordAudit(tx, {
       companyId, actor, verb: 'approved', entityType: 'approval', entityId: id, label: approvalLabel('action', agent.name),

@@ -14,7 +14,7 @@ export function listAgents(db: Queryable, companyId: string, includeTerminated: 
 
 /** One agent of the company with its month-to-date stats, else `404 Agent not found`. */
 export async function getAgent(db: Queryable, companyId: string, agentId: string): Promise<Agent> {
-  const agent = await db.one<Agent>(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid)`, [agentId, companyId])
+  const agent = await db.one<Agent>(`${AGENT_SELECT} WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2`, [agentId, companyId])
   if (!agent) throw notFound('Agent')
   return agent
 }

@@ -15,7 +15,7 @@ export type AgentPatch = Partial<Pick<Agent, AgentField>>
  * `agent.updated` only when something changed.
  */
 export async function updateAgent(tx: Tx, companyId: string, agentId: string, actor: Actor, patch: AgentPatch): Promise<Agent> {
-  const locked = await tx.one('SELECT id FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE', [agentId, companyId])
+  const locked = await tx.one('SELECT id FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE', [agentId, companyId])
   if (!locked) throw notFound('Agent')
   const before = await getAgent(tx, companyId, agentId)
 
@@ -43,7 +43,7 @@ export async function updateAgent(tx: Tx, companyId: string, agentId: string, ac
             instructions = $9, capabilities = $10::jsonb, monthly_budget_cents = $11, adapter_config = $12::jsonb,
             max_run_cost_cents = $13, max_runs_per_hour = $14, pause_on_repeat = $15, heartbeat_skip_idle = $16,
             updated_at = now()
-      WHERE id = $1 AND company_id = (SELECT $2::uuid)`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
     [
       agentId, companyId, after.name, after.title, after.role, after.adapter, after.reports_to_id, after.heartbeat_cron,
       after.instructions, after.capabilities == null ? null : JSON.stringify(after.capabilities), after.monthly_budget_cents,

@@ -34,7 +34,7 @@ export async function decideApproval(ctx: Pick<AppContext, 'db' | 'bus'>, compan
     const current = await tx.one<Current>(
       `SELECT ${APPROVAL_COLUMNS}, a.name AS agent_name, a.status AS agent_status
          FROM approvals ap LEFT JOIN agents a ON a.id = ap.agent_id
-        WHERE ap.id = $1 AND ap.company_id = (SELECT $2::uuid)
+        WHERE ap.id = $1 AND ap.company_id IS NOT DISTINCT FROM $2
         FOR NO KEY UPDATE OF ap`,
       [approvalId, companyId],
     )
@@ -46,7 +46,7 @@ export async function decideApproval(ctx: Pick<AppContext, 'db' | 'bus'>, compan
     const decided = (await tx.one<Approval>(
       `UPDATE approvals ap SET status = $3, decided_by_user_id = $4, decided_at = now(), decision_note = $5,
               new_budget_cents = $6, updated_at = now()
-        WHERE ap.id = $1 AND ap.company_id = (SELECT $2::uuid) AND ap.status = 'pending'
+        WHERE ap.id = $1 AND ap.company_id IS NOT DISTINCT FROM $2 AND ap.status = 'pending'
         RETURNING ${APPROVAL_COLUMNS}`,
       [approvalId, companyId, approve ? 'approved' : 'rejected', actor.userId, input.decision_note ?? null,
         approve ? input.new_budget_cents ?? null : null],
@@ -99,7 +99,7 @@ async function updateAgent(tx: Tx, companyId: string, agentId: string, actor: Ac
   const fields = ['status', 'monthly_budget_cents']
   const row = await tx.one<{ name: string; old: Record<string, unknown>; new: Record<string, unknown> }>(
     `WITH old (id, old_status, old_budget) AS (
-       SELECT id, status, monthly_budget_cents FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE)
+       SELECT id, status, monthly_budget_cents FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE)
      UPDATE agents SET ${assignments}, updated_at = now()
        FROM old WHERE agents.id = old.id
      RETURNING agents.name,

@@ -13,7 +13,7 @@ export function listApprovals(q: Queryable, companyId: string, status?: Approval
 }
 
 export async function getApproval(q: Queryable, companyId: string, approvalId: string): Promise<Approval> {
-  const approval = await q.one<Approval>(`SELECT ${APPROVAL_COLUMNS} FROM approvals ap WHERE ap.id = $1 AND ap.company_id = (SELECT $2::uuid)`, [
+  const approval = await q.one<Approval>(`SELECT ${APPROVAL_COLUMNS} FROM approvals ap WHERE ap.id = $1 AND ap.company_id IS NOT DISTINCT FROM $2`, [
     approvalId,
     companyId,
   ])

@@ -50,7 +50,7 @@ export async function addComment(tx: Tx, companyId: string, taskRef: string, act
 async function findComment(tx: Tx, companyId: string, taskRef: string, commentId: string) {
   const task = await findTask(tx, companyId, taskRef)
   const comment = await tx.one<Comment>(
-    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id = $2 AND company_id = (SELECT $3::uuid) FOR NO KEY UPDATE`,
+    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id = $2 AND company_id IS NOT DISTINCT FROM $3 FOR NO KEY UPDATE`,
     [commentId, task.id, companyId],
   )
   if (!comment) throw notFound('Comment')
@@ -64,7 +64,7 @@ export async function updateComment(tx: Tx, companyId: string, taskRef: string, 
   if (Object.keys(changes).length === 0) return comment
   const updated = (await tx.one<Comment>(
     `UPDATE task_comments SET body = $3, kind = $4, updated_at = now()
-      WHERE id = $1 AND company_id = (SELECT $2::uuid)
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2
       RETURNING ${COLUMNS}`,
     [commentId, companyId, patch.body ?? comment.body, patch.kind ?? comment.kind],
   ))!
@@ -74,6 +74,6 @@ export async function updateComment(tx: Tx, companyId: string, taskRef: string, 
 
 export async function deleteComment(tx: Tx, companyId: string, taskRef: string, commentId: string, actor: Actor): Promise<void> {
   const { task } = await findComment(tx, companyId, taskRef, commentId)
-  await tx.query('DELETE FROM task_comments WHERE id = $1 AND company_id = (SELECT $2::uuid)', [commentId, companyId])
+  await tx.query('DELETE FROM task_comments WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [commentId, companyId])
   await audit(tx, companyId, actor, 'deleted', task, commentId)
 }

@@ -15,7 +15,7 @@ export async function findInCompany<T = { id: string }>(
   entity: string,
   columns = 'id',
 ): Promise<T> {
-  const row = await q.one<T>(`SELECT ${columns} FROM ${table} WHERE id = $1 AND company_id = (SELECT $2::uuid)`, [id, companyId])
+  const row = await q.one<T>(`SELECT ${columns} FROM ${table} WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [id, companyId])
   if (!row) throw notFound(entity)
   return row
 }
@@ -36,9 +36,9 @@ export async function chainReaches(q: Queryable, table: 'agents' | 'goals' | 'ta
   const parent = PARENT_COLUMN[table]
   const row = await q.one(
     `WITH RECURSIVE up(id, parent) AS (
-       SELECT id, ${parent} FROM ${table} WHERE id = $1 AND company_id = (SELECT $3::uuid)
+       SELECT id, ${parent} FROM ${table} WHERE id = $1 AND company_id IS NOT DISTINCT FROM $3
        UNION
-       SELECT t.id, t.${parent} FROM ${table} t JOIN up ON t.id = up.parent WHERE t.company_id = (SELECT $3::uuid)
+       SELECT t.id, t.${parent} FROM ${table} t JOIN up ON t.id = up.parent WHERE t.company_id IS NOT DISTINCT FROM $3
      )
      SELECT 1 AS hit FROM up WHERE id = $2 LIMIT 1`,
     [startId, nodeId, companyId],

@@ -31,7 +31,7 @@ export function listGoals(db: Queryable, companyId: string): Promise<Goal[]> {
 }
 
 export async function getGoal(db: Queryable, companyId: string, goalId: string): Promise<Goal> {
-  const goal = await db.one<Goal>(`${GOAL_SELECT} WHERE g.id = $1 AND g.company_id = (SELECT $2::uuid)`, [goalId, companyId])
+  const goal = await db.one<Goal>(`${GOAL_SELECT} WHERE g.id = $1 AND g.company_id IS NOT DISTINCT FROM $2`, [goalId, companyId])
   if (!goal) throw notFound('Goal')
   return goal
 }
@@ -60,7 +60,7 @@ export async function createGoal(tx: Tx, companyId: string, actor: Actor, input:
 
 /** Changes the fields present; nesting under itself or a descendant is GOAL_CYCLE. */
 export async function updateGoal(tx: Tx, companyId: string, goalId: string, actor: Actor, patch: GoalInput): Promise<Goal> {
-  const locked = await tx.one('SELECT id FROM goals WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE', [goalId, companyId])
+  const locked = await tx.one('SELECT id FROM goals WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE', [goalId, companyId])
   if (!locked) throw notFound('Goal')
   const before = await getGoal(tx, companyId, goalId)
   const wanted = { ...patch }
@@ -84,7 +84,7 @@ export async function updateGoal(tx: Tx, companyId: string, goalId: string, acto
   await tx.query(
     `UPDATE goals SET title = $3, description = $4, status = $5, parent_id = $6, owner_agent_id = $7, target_date = $8,
                       updated_at = now()
-      WHERE id = $1 AND company_id = (SELECT $2::uuid)`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
     [goalId, companyId, after.title, after.description, after.status, after.parent_id, after.owner_agent_id, after.target_date],
   )
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'goal', entityId: goalId, label: String(after.title), changes })
@@ -97,7 +97,7 @@ export async function updateGoal(tx: Tx, companyId: string, goalId: string, acto
  * audited change with `goal.updated` or `task.updated`.
  */
 export async function deleteGoal(tx: Tx, companyId: string, goalId: string, actor: Actor): Promise<void> {
-  const goal = await tx.one<{ title: string }>('SELECT title FROM goals WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR UPDATE', [goalId, companyId])
+  const goal = await tx.one<{ title: string }>('SELECT title FROM goals WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR UPDATE', [goalId, companyId])
   if (!goal) throw notFound('Goal')
   const subgoals = await tx.many<{ id: string; title: string }>(
     'UPDATE goals SET parent_id = NULL, updated_at = now() WHERE parent_id = $1 AND company_id = $2 RETURNING id, title',
@@ -108,7 +108,7 @@ export async function deleteGoal(tx: Tx, companyId: string, goalId: string, acto
     tx.publish(companyId, { type: 'goal.updated', id: sub.id })
   }
   await detachTasks(tx, companyId, 'goal_id', goalId, actor)
-  await tx.query('DELETE FROM goals WHERE id = $1 AND company_id = (SELECT $2::uuid)', [goalId, companyId])
+  await tx.query('DELETE FROM goals WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [goalId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'goal', entityId: goalId, label: goal.title })
   tx.publish(companyId, { type: 'goal.deleted', id: goalId })
 }

@@ -101,7 +101,7 @@ export async function revokeInvitation(ctx: AppContext, companyId: string, calle
   requireManager(caller)
   await write(ctx, async (tx) => {
     const revoked = await tx.one<{ email: string; role: string }>(
-      `UPDATE invitations i SET revoked_at = now() WHERE i.id = $1 AND i.company_id = (SELECT $2::uuid) AND ${PENDING} RETURNING email, role`,
+      `UPDATE invitations i SET revoked_at = now() WHERE i.id = $1 AND i.company_id IS NOT DISTINCT FROM $2 AND ${PENDING} RETURNING email, role`,
       [invitationId, companyId],
     )
     if (!revoked) throw notFound('Invitation')

@@ -23,7 +23,7 @@ export function listProjects(db: Queryable, companyId: string): Promise<Project[
 
 export async function getProject(db: Queryable, companyId: string, projectId: string, lock = false): Promise<Project> {
   const project = await db.one<Project>(
-    `SELECT ${COLUMNS} FROM projects WHERE id = $1 AND company_id = (SELECT $2::uuid) ${lock ? 'FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM projects WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [projectId, companyId],
   )
   if (!project) throw notFound('Project')
@@ -53,7 +53,7 @@ export async function updateProject(tx: Tx, companyId: string, projectId: string
   if (Object.keys(changes).length === 0) return before
   const project = (await tx.one<Project>(
     `UPDATE projects SET name = $3, description = $4, repository = $5, monthly_budget_cents = $6, status = $7, updated_at = now()
-      WHERE id = $1 AND company_id = (SELECT $2::uuid) RETURNING ${COLUMNS}`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${COLUMNS}`,
     [projectId, companyId, after.name, after.description, after.repository, after.monthly_budget_cents, after.status],
   ))!
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'project', entityId: projectId, label: project.name, changes })

@@ -15,7 +15,7 @@ export function listRoutines(q: Queryable, companyId: string): Promise<Routine[]
 
 export async function getRoutine(q: Queryable, companyId: string, routineId: string, lock = false): Promise<Routine> {
   const routine = await q.one<Routine>(
-    `SELECT ${ROUTINE_COLUMNS} FROM routines WHERE id = $1 AND company_id = (SELECT $2::uuid) ${lock ? 'FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${ROUTINE_COLUMNS} FROM routines WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [routineId, companyId],
   )
   if (!routine) throw notFound('Routine')
@@ -53,7 +53,7 @@ export async function updateRoutine(tx: Tx, companyId: string, routineId: string
   const params: unknown[] = [routineId, companyId]
   const sets = changed.map((field) => `${field} = $${params.push(input[field as keyof RoutineInput])}`)
   const routine = (await tx.one<Routine>(
-    `UPDATE routines SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 AND company_id = (SELECT $2::uuid) RETURNING ${ROUTINE_COLUMNS}`,
+    `UPDATE routines SET ${sets.join(', ')}, updated_at = now() WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${ROUTINE_COLUMNS}`,
     params,
   ))!
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'routine', entityId: routineId, label: routine.title, changes })
@@ -64,7 +64,7 @@ export async function updateRoutine(tx: Tx, companyId: string, routineId: string
 /** Deletes a routine; the tasks and runs it made stay, their routine_id set null by the schema. */
 export async function deleteRoutine(tx: Tx, companyId: string, routineId: string, actor: Actor): Promise<void> {
   const routine = await getRoutine(tx, companyId, routineId, true)
-  await tx.query('DELETE FROM routines WHERE id = $1 AND company_id = (SELECT $2::uuid)', [routineId, companyId])
+  await tx.query('DELETE FROM routines WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [routineId, companyId])
   await recordAudit(tx, {
     companyId, actor, verb: 'deleted', entityType: 'routine', entityId: routineId, label: routine.title,
     changes: diff(routine, {}, [...ROUTINE_FIELDS]),

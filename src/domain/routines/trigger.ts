@@ -27,7 +27,7 @@ export interface Triggered {
 export async function triggerRoutineIn(tx: Tx, companyId: string, routineId: string, actor: Actor): Promise<Triggered> {
   const routine = await getRoutine(tx, companyId, routineId, true)
   const agent = (await tx.one<{ name: string; status: string }>(
-    'SELECT name, status FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE',
+    'SELECT name, status FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE',
     [routine.agent_id, companyId],
   ))!
   if (isDormant(agent.status)) throw invalidState(`The routine's agent is ${agent.status}`)
@@ -54,7 +54,7 @@ export async function triggerRoutineIn(tx: Tx, companyId: string, routineId: str
   })
 
   const updated = (await tx.one<Routine>(
-    `UPDATE routines SET last_run_at = now(), updated_at = now() WHERE id = $1 AND company_id = (SELECT $2::uuid) RETURNING ${ROUTINE_COLUMNS}`,
+    `UPDATE routines SET last_run_at = now(), updated_at = now() WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${ROUTINE_COLUMNS}`,
     [routineId, companyId],
   ))!
   await recordAudit(tx, {

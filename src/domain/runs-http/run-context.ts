@@ -26,17 +26,17 @@ const CONTEXT_COMMENTS = 20
  * $1 company, $2 agent, $3 task (or null), $4 the caller.
  */
 const CONTEXT_SQL = `
-  WITH RECURSIVE agent AS (${AGENT_SELECT} WHERE a.id = $2 AND a.company_id = (SELECT $1::uuid)),
-  task AS (${TASK_SELECT} WHERE t.id = $3 AND t.company_id = (SELECT $1::uuid)),
+  WITH RECURSIVE agent AS (${AGENT_SELECT} WHERE a.id = $2 AND a.company_id IS NOT DISTINCT FROM $1),
+  task AS (${TASK_SELECT} WHERE t.id = $3 AND t.company_id IS NOT DISTINCT FROM $1),
   chain(depth, id) AS (
-    SELECT 0, id FROM goals WHERE id = (SELECT goal_id FROM task) AND company_id = (SELECT $1::uuid)
+    SELECT 0, id FROM goals WHERE id = (SELECT goal_id FROM task) AND company_id IS NOT DISTINCT FROM $1
     UNION
     SELECT c.depth + 1, g.parent_id FROM chain c JOIN goals g ON g.id = c.id
      WHERE g.parent_id IS NOT NULL AND g.company_id = $1 AND c.depth < 100  -- UNION stops on a stored loop
   )
   SELECT
     (SELECT to_jsonb(agent) FROM agent) AS agent,
-    (SELECT to_jsonb(m) FROM (${AGENT_SELECT} WHERE a.id = (SELECT reports_to_id FROM agent) AND a.company_id = (SELECT $1::uuid)) m) AS manager,
+    (SELECT to_jsonb(m) FROM (${AGENT_SELECT} WHERE a.id = (SELECT reports_to_id FROM agent) AND a.company_id IS NOT DISTINCT FROM $1) m) AS manager,
     (SELECT to_jsonb(c) FROM (
        SELECT ${COMPANY_COLUMNS} FROM companies c LEFT JOIN memberships m ON m.company_id = c.id AND m.user_id = $4
         WHERE c.id = $1) c) AS company,
@@ -48,7 +48,7 @@ const CONTEXT_SQL = `
     (SELECT coalesce(jsonb_agg(x ORDER BY x.depth), '[]'::jsonb) FROM (
        SELECT chain.depth, g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date, g.created_at
          FROM chain JOIN goals g ON g.id = chain.id) x) AS goal_chain,
-    (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id = (SELECT $1::uuid)) p) AS project`
+    (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id IS NOT DISTINCT FROM $1) p) AS project`
 
 interface ContextRow {
   agent: Agent

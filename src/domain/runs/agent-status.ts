@@ -26,10 +26,10 @@ export async function agentEndedRun(tx: Tx, companyId: string, agentId: string, 
   const agent = await tx.one<{ name: string; budget: number; pause_on_repeat: boolean }>(
     `WITH moved AS (
        UPDATE agents a SET status = $3, last_activity = now(), updated_at = now()
-        WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid) AND $4 AND a.status = 'running'
+        WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2 AND $4 AND a.status = 'running'
           AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')})
      )
-     SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid)`,
+     SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
     [agentId, companyId, failed ? 'error' : 'idle', wasRunning],
   )
   tx.publish(companyId, { type: 'agent.updated', id: agentId })

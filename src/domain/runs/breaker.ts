@@ -42,7 +42,7 @@ export async function tripRunLimit(tx: Tx, companyId: string, agentId: string): 
   const agent = await tx.one<{ name: string; status: string; runs: number; limit: number }>(
     `SELECT a.name, a.status, a.max_runs_per_hour AS limit,
             (SELECT count(*)::int FROM runs s WHERE s.agent_id = a.id AND s.started_at >= ${WINDOW_START}) AS runs
-       FROM agents a WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid) FOR NO KEY UPDATE`,
+       FROM agents a WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE`,
     [agentId, companyId],
   )
   if (!agent || agent.limit === 0 || isDormant(agent.status) || agent.runs < agent.limit) return false
@@ -63,7 +63,7 @@ export async function tripRepeat(tx: Tx, companyId: string, agentId: string, tas
   const agent = await tx.one<{ name: string; status: string; repeat: boolean; key: string | null }>(
     `SELECT a.name, a.status, a.pause_on_repeat AS repeat,
             (SELECT c.task_prefix || '-' || t.number FROM tasks t JOIN companies c ON c.id = t.company_id WHERE t.id = $3) AS key
-       FROM agents a WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid) FOR NO KEY UPDATE`,
+       FROM agents a WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE`,
     [agentId, companyId, taskId],
   )
   if (!agent || !agent.repeat || isDormant(agent.status)) return false
@@ -92,7 +92,7 @@ export const BREAKER_APPROVAL = `type = 'action' AND payload ? 'window_minutes'`
 /** Pauses the agent (locked by the caller) as the system and opens the breaker's approval. */
 async function trip(tx: Tx, companyId: string, agentId: string, name: string, status: string, payload: BreakerPayload) {
   const actor = systemActor(name)
-  await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id = (SELECT $2::uuid)`, [agentId, companyId])
+  await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [agentId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'paused', entityType: 'agent', entityId: agentId, label: name, changes: { status: [status, 'paused'] } })
   tx.publish(companyId, { type: 'agent.updated', id: agentId })
   // One pending breaker approval per agent (a person's resume closes it, agents/lifecycle.ts).

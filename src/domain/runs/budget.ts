@@ -17,14 +17,14 @@ export async function enforceBudget(tx: Tx, companyId: string, agentId: string):
   // The spend adds up run_totals, whose triggers run at commit (runs_totals_follow()). Lock the agent,
   // then have this transaction's pending run changes written to the totals now, so the spend
   // includes the run that just finished. Run, agent, totals: the order every path locks them in.
-  const exists = await tx.one('SELECT 1 FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE', [agentId, companyId])
+  const exists = await tx.one('SELECT 1 FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE', [agentId, companyId])
   if (!exists) return
   await tx.query('SET CONSTRAINTS runs_totalled, runs_retotalled IMMEDIATE')
   const agent = await tx.one<{ name: string; status: string; budget: number; spend: number; month: string }>(
     `SELECT a.name, a.status, a.monthly_budget_cents AS budget, s.spend_mtd_cents AS spend,
             to_char(now(), 'YYYY-MM') AS month
        FROM agents a CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s
-      WHERE a.id = $1 AND a.company_id = (SELECT $2::uuid)`,
+      WHERE a.id = $1 AND a.company_id IS NOT DISTINCT FROM $2`,
     [agentId, companyId],
   )
   if (!agent || agent.budget === 0 || agent.spend < agent.budget) return
@@ -32,7 +32,7 @@ export async function enforceBudget(tx: Tx, companyId: string, agentId: string):
   const actor = systemActor(agent.name)
 
   if (agent.status !== 'paused') {
-    await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id = (SELECT $2::uuid)`, [agentId, companyId])
+    await tx.query(`UPDATE agents SET status = 'paused', updated_at = now() WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [agentId, companyId])
     await recordAudit(tx, {
       companyId,
       actor,

@@ -12,7 +12,7 @@ import { type Run, type RunStatus, runColumns } from './model.ts'
 export async function cancelRun(ctx: AppContext, companyId: string, runId: string, actor: Actor): Promise<Run> {
   const run = await write(ctx, async (tx) => {
     const cancelled = await tx.one<Run & { previous: RunStatus }>(
-      `WITH old AS (SELECT id, status FROM runs WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE)
+      `WITH old AS (SELECT id, status FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE)
        UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
          FROM old
         WHERE r.id = old.id AND old.status IN ('queued', 'running')
@@ -26,7 +26,7 @@ export async function cancelRun(ctx: AppContext, companyId: string, runId: strin
     return row
   })
   if (run) return run
-  const exists = await ctx.db.one('SELECT 1 FROM runs WHERE id = $1 AND company_id = (SELECT $2::uuid)', [runId, companyId])
+  const exists = await ctx.db.one('SELECT 1 FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [runId, companyId])
   if (!exists) throw notFound('Run')
   throw new AppError('RUN_FINISHED', 'The run has already finished')
 }

@@ -30,7 +30,7 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  */
 export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false): Promise<void> {
   const agent = agentLeaving
-    ? await tx.one<{ name: string; budget: number; pause_on_repeat: boolean }>('SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid)', [run.agent_id, run.company_id])
+    ? await tx.one<{ name: string; budget: number; pause_on_repeat: boolean }>('SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [run.agent_id, run.company_id])
     : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
@@ -65,7 +65,7 @@ async function taskBackAfterRun(tx: Tx, run: Run, agentName: string): Promise<vo
     `WITH back AS (
        SELECT t.id, r.task_status_before AS status
          FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id = r.company_id
-        WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND r.task_status_before IS NOT NULL AND t.status = 'in_progress'
+        WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2 AND r.task_status_before IS NOT NULL AND t.status = 'in_progress'
           AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND x.company_id = $2 AND x.status = 'running' AND x.id <> r.id)
         FOR NO KEY UPDATE OF t
      )

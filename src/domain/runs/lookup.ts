@@ -37,7 +37,7 @@ export async function listRuns(q: Queryable, companyId: string, filter: RunFilte
 
 /** One run with its transcript, or 404. */
 export async function getRun(q: Queryable, companyId: string, runId: string): Promise<Run> {
-  const run = await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id = (SELECT $2::uuid)`, [runId, companyId])
+  const run = await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [runId, companyId])
   if (!run) throw notFound('Run')
   return run
 }

@@ -15,7 +15,7 @@ export type { RunReport } from '../../contract/runs.ts'
  * and its last sign of life is within the lease by the database clock. $1 run, $2 company,
  * $3 runner, $4 lease seconds.
  */
-const HELD_BY_RUNNER = `id = $1 AND company_id = (SELECT $2::uuid) AND ${foundRunIsRunning()} AND runner_id = $3
+const HELD_BY_RUNNER = `id = $1 AND company_id IS NOT DISTINCT FROM $2 AND ${foundRunIsRunning()} AND runner_id = $3
   AND coalesce(heartbeat_at, started_at) >= now() - make_interval(secs => $4)`
 
 /**
@@ -82,7 +82,7 @@ const FINISH_UNBUDGETED = `
     UPDATE agents a SET status = CASE WHEN run.status = 'failed' THEN 'error' ELSE 'idle' END,
                         last_activity = now(), updated_at = now()
       FROM run
-     WHERE a.id = run.agent_id AND a.company_id = (SELECT $2::uuid) AND a.status = 'running'
+     WHERE a.id = run.agent_id AND a.company_id IS NOT DISTINCT FROM $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
     SELECT record_audit_events($2, jsonb_build_array($15::jsonb || jsonb_build_object(
@@ -129,7 +129,7 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
 const PROGRESS = `WITH run AS (${REPORTED} RETURNING ${runColumns()}),
      agent AS (
        UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
-        WHERE id = (SELECT agent_id FROM run) AND company_id = (SELECT $2::uuid) AND $5 = 'running' AND status IN ('idle', 'error')
+        WHERE id = (SELECT agent_id FROM run) AND company_id IS NOT DISTINCT FROM $2 AND $5 = 'running' AND status IN ('idle', 'error')
        RETURNING id
      )
      SELECT run.*, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`
@@ -158,7 +158,7 @@ export async function heartbeatRun(ctx: AppContext, companyId: string, runId: st
 async function loadRunState(ctx: AppContext, companyId: string, runId: string) {
   const row = await ctx.db.one<{ status: string; stale: boolean }>(
     `SELECT status, coalesce(heartbeat_at, started_at) < now() - make_interval(secs => $3) AS stale
-       FROM runs WHERE id = $1 AND company_id = (SELECT $2::uuid)`,
+       FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
     [runId, companyId, ctx.config.runLeaseSeconds],
   )
   if (!row) throw notFound('Run')

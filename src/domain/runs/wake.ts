@@ -21,13 +21,13 @@ export interface WakeInput {
 export async function wakeAgentIn(tx: Tx, companyId: string, agentId: string, input: WakeInput, actor: Actor): Promise<Run> {
   // Locked so that a concurrent pause or terminate cannot slip between the check and the queue.
   const agent = await tx.one<{ name: string; status: string }>(
-    'SELECT name, status FROM agents WHERE id = $1 AND company_id = (SELECT $2::uuid) FOR NO KEY UPDATE',
+    'SELECT name, status FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 FOR NO KEY UPDATE',
     [agentId, companyId],
   )
   if (!agent) throw notFound('Agent')
   if (isDormant(agent.status)) throw invalidState(`Agent is ${agent.status} and cannot be woken`)
   if (input.taskId) {
-    const task = await tx.one('SELECT 1 FROM tasks WHERE id = $1 AND company_id = (SELECT $2::uuid)', [input.taskId, companyId])
+    const task = await tx.one('SELECT 1 FROM tasks WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [input.taskId, companyId])
     if (!task) throw notFound('Task')
   }
   const { run } = await queueRun(tx, {

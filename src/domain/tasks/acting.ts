@@ -13,7 +13,7 @@ export async function actingActor(q: Queryable, companyId: string, person: Actor
   const run = await q.one<{ agent_id: string; name: string }>(
     `SELECT r.agent_id, a.name
        FROM runs r JOIN agents a ON a.id = r.agent_id
-      WHERE r.id = $1 AND r.company_id = (SELECT $2::uuid) AND ${foundRunIsRunning('r')}`,
+      WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2 AND ${foundRunIsRunning('r')}`,
     [runId, companyId],
   )
   if (!run) throw new AppError('RUN_NOT_RUNNING', 'Run is not running')

@@ -44,14 +44,14 @@ const CREATED_CHANGES = `(SELECT coalesce(jsonb_object_agg(f.key, jsonb_build_ar
  */
 const CREATE_SQL = `
   WITH assignee AS (
-    SELECT id, name, status FROM agents WHERE id = $6 AND company_id = (SELECT $1::uuid)
+    SELECT id, name, status FROM agents WHERE id = $6 AND company_id IS NOT DISTINCT FROM $1
   ), numbered AS (
     UPDATE companies SET last_task_number = last_task_number + 1
      WHERE id = $1
        AND ($6::uuid IS NULL OR EXISTS (SELECT 1 FROM assignee))
-       AND ($7::uuid IS NULL OR EXISTS (SELECT 1 FROM projects WHERE id = $7 AND company_id = (SELECT $1::uuid)))
-       AND ($8::uuid IS NULL OR EXISTS (SELECT 1 FROM goals WHERE id = $8 AND company_id = (SELECT $1::uuid)))
-       AND ($9::uuid IS NULL OR EXISTS (SELECT 1 FROM tasks WHERE id = $9 AND company_id = (SELECT $1::uuid)))
+       AND ($7::uuid IS NULL OR EXISTS (SELECT 1 FROM projects WHERE id = $7 AND company_id IS NOT DISTINCT FROM $1))
+       AND ($8::uuid IS NULL OR EXISTS (SELECT 1 FROM goals WHERE id = $8 AND company_id IS NOT DISTINCT FROM $1))
+       AND ($9::uuid IS NULL OR EXISTS (SELECT 1 FROM tasks WHERE id = $9 AND company_id IS NOT DISTINCT FROM $1))
     RETURNING last_task_number AS number, task_prefix
   ), t AS (
     INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,

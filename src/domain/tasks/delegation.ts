@@ -37,7 +37,7 @@ export async function wakeOnSubtasksClosed(tx: Tx, companyId: string, task: Task
     `SELECT p.id, c.task_prefix || '-' || p.number AS key, p.title,
             (SELECT to_jsonb(a) FROM (SELECT id, name, status FROM agents WHERE id = p.assignee_agent_id) a) AS assignee
        FROM tasks p JOIN companies c ON c.id = p.company_id
-      WHERE p.id = $1 AND p.company_id = (SELECT $2::uuid)
+      WHERE p.id = $1 AND p.company_id IS NOT DISTINCT FROM $2
         FOR NO KEY UPDATE OF p`,
     [task.parent_id, companyId],
   )
@@ -68,7 +68,7 @@ export async function wakeOnAnswer(tx: Tx, companyId: string, task: Task, actor:
   if (actor.type !== 'user' || task.status !== 'blocked' || !task.assignee_agent_id) return
   const assignee = await tx.one<Sleeper>(
     `SELECT a.id, a.name, a.status FROM tasks t JOIN agents a ON a.id = t.assignee_agent_id
-      WHERE t.id = $1 AND t.company_id = (SELECT $2::uuid) AND t.blocked_by_run_id IS NOT NULL`,
+      WHERE t.id = $1 AND t.company_id IS NOT DISTINCT FROM $2 AND t.blocked_by_run_id IS NOT NULL`,
     [task.id, companyId],
   )
   if (!assignee || isDormant(assignee.status)) return

@@ -16,7 +16,7 @@ export async function deleteTask(tx: Tx, companyId: string, ref: string, actor: 
   const task = await findTask(tx, companyId, ref, true)
   await cancelRuns(tx, companyId, { taskId: task.id }, ['queued'], actor)
   await detachTasks(tx, companyId, 'parent_id', task.id, actor)
-  await tx.query('DELETE FROM tasks WHERE id = $1 AND company_id = (SELECT $2::uuid)', [task.id, companyId])
+  await tx.query('DELETE FROM tasks WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [task.id, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'task', entityId: task.id, label: taskLabel(task) })
   tx.publish(companyId, { type: 'task.deleted', id: task.id })
 }

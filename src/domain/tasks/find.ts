@@ -14,7 +14,7 @@ export async function findTask(q: Queryable, companyId: string, ref: string, loc
   const forUpdate = lock ? 'FOR NO KEY UPDATE OF t' : ''
   let task: Task | null = null
   if (isUuid(ref)) {
-    task = await q.one<Task>(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id = (SELECT $2::uuid) ${forUpdate}`, [ref, companyId])
+    task = await q.one<Task>(`${TASK_SELECT} WHERE t.id = $1 AND t.company_id IS NOT DISTINCT FROM $2 ${forUpdate}`, [ref, companyId])
   } else {
     const match = KEY.exec(ref)
     const number = match ? Number(match[2]) : 0

@@ -97,7 +97,7 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
   if (missing.length > versions.length / FEW) return whole()
   if (missing.length) {
     const ids = missing.map((v) => v.slice(0, v.indexOf(':')))
-    const written = await writeJson(db, cache, `WHERE t.company_id = (SELECT $1::uuid) AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
+    const written = await writeJson(db, cache, `WHERE t.company_id IS NOT DISTINCT FROM $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
     if (written.length < missing.length) return whole() // one of them changed since the page was read
     for (const row of written) json.set(row.v, row.json)
   }

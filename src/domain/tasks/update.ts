@@ -54,7 +54,7 @@ export async function updateTask(tx: Tx, companyId: string, ref: string, actor: 
             completed_at = CASE WHEN $5 <> 'done' THEN NULL WHEN status = 'done' THEN completed_at ELSE now() END,
             blocked_by_run_id = CASE WHEN $5 <> 'blocked' THEN NULL WHEN status = 'blocked' THEN blocked_by_run_id ELSE $13::uuid END,
             status = $5
-      WHERE id = $1 AND company_id = (SELECT $2::uuid)`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
     [
       before.id, companyId, after.title, after.description, after.status, after.priority, after.assignee_agent_id,
       after.project_id, after.goal_id, after.parent_id, after.due_date, after.sort_order,

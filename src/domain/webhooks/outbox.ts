@@ -25,7 +25,7 @@ const LOADERS: Record<string, Loader> = {
   goal: getGoal,
   project: (q, companyId, id) => getProject(q, companyId, id),
   routine: (q, companyId, id) => getRoutine(q, companyId, id),
-  run: (q, companyId, id) => q.one(`SELECT ${runColumns()} FROM runs WHERE id = $1 AND company_id = (SELECT $2::uuid)`, [id, companyId]),
+  run: (q, companyId, id) => q.one(`SELECT ${runColumns()} FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [id, companyId]),
   approval: getApproval,
 }
 

@@ -36,7 +36,7 @@ export function listWebhooks(q: Queryable, companyId: string): Promise<Webhook[]
 
 export async function getWebhook(q: Queryable, companyId: string, webhookId: string, lock = false): Promise<Webhook> {
   const row = await q.one<Webhook>(
-    `SELECT ${COLUMNS} FROM webhooks WHERE id = $1 AND company_id = (SELECT $2::uuid)${lock ? ' FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${COLUMNS} FROM webhooks WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2${lock ? ' FOR NO KEY UPDATE' : ''}`,
     [webhookId, companyId],
   )
   if (!row) throw notFound('Webhook')
@@ -68,7 +68,7 @@ export async function updateWebhook(tx: Tx, companyId: string, webhookId: string
             disabled_reason = CASE WHEN coalesce($5, enabled) THEN NULL ELSE disabled_reason END,
             failing_since = CASE WHEN $5 AND NOT enabled THEN NULL ELSE failing_since END,
             updated_at = now()
-      WHERE id = $1 AND company_id = (SELECT $2::uuid) RETURNING ${COLUMNS}`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${COLUMNS}`,
     [webhookId, companyId, patch.url ?? null, patch.events ? [...new Set(patch.events)] : null, patch.enabled ?? null,
       patch.description !== undefined, patch.description ?? null],
   )
@@ -80,7 +80,7 @@ export async function updateWebhook(tx: Tx, companyId: string, webhookId: string
 }
 
 export async function deleteWebhook(tx: Tx, companyId: string, webhookId: string, actor: Actor): Promise<void> {
-  const row = await tx.one<{ url: string }>('DELETE FROM webhooks WHERE id = $1 AND company_id = (SELECT $2::uuid) RETURNING url', [webhookId, companyId])
+  const row = await tx.one<{ url: string }>('DELETE FROM webhooks WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING url', [webhookId, companyId])
   if (!row) throw notFound('Webhook')
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'webhook', entityId: webhookId, label: row.url })
 }

@@ -127,9 +127,9 @@ async function authenticateKey(db: Queryable, keyHash: string, companyId: string
  * agent's termination end it at once) and while the person whose runner claimed it is active
  * and a member of the run's company. It is checked on every request, never cached: one lookup
  * by primary keys. Its company is the run's; any other company answers as for a stranger.
- * Agent, company and status are values the planner sees only at execution (as
- * domain/runs/model.ts foundRunIsRunning explains), so the run is found by its primary key
- * whatever the statistics say of them.
+ * Agent and company are compared in a form no index takes, and the status as a value the
+ * planner sees only at execution (docs/ARCHITECTURE.md, domain/runs/model.ts
+ * foundRunIsRunning), so the run is found by its primary key whatever the statistics say.
  */
 async function authenticateRun(db: Queryable, claims: RunTokenClaims, companyId: string | null): Promise<Authenticated> {
   const row = await db.one<Principal['user'] & { agent_name: string }>(
@@ -138,7 +138,7 @@ async function authenticateRun(db: Queryable, claims: RunTokenClaims, companyId:
        JOIN agents a ON a.id = r.agent_id AND a.status <> 'terminated'
        JOIN users u ON u.id = $4 AND u.is_active
        JOIN memberships m ON m.user_id = u.id AND m.company_id = r.company_id
-      WHERE r.id = $1 AND r.agent_id = (SELECT $2::uuid) AND r.company_id = (SELECT $3::uuid) AND r.status = (SELECT 'running'::text)`,
+      WHERE r.id = $1 AND r.agent_id IS NOT DISTINCT FROM $2 AND r.company_id IS NOT DISTINCT FROM $3 AND r.status = (SELECT 'running'::text)`,
     [claims.sub, claims.agent, claims.company, claims.user],
   )
   if (!row) throw invalidToken()
