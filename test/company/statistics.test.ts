@@ -99,6 +99,15 @@ describe('a company unknown to the statistics', () => {
     const assigned = await call(t.app, 'GET', `${big.base}/tasks?assignee_agent_id=${bigAgent}&limit=500`, { token })
     expect(assigned.body).toHaveLength(ROWS / 100)
     expect((await rowsRead('tasks')) - listBefore).toBeLessThan(ROWS / 10)
+    // A subtask an agent made, closed: the parent's agent is woken once its subtasks are all
+    // closed, which reads the parent's subtasks; deleting the parent then detaches them.
+    const parent = await t.ctx.db.one<{ id: string }>('UPDATE tasks SET assignee_agent_id = $2 WHERE company_id = $1 AND number = 1 RETURNING id', [big.companyId, bigAgent])
+    const subtask = await t.ctx.db.one<{ id: string }>(
+      `UPDATE tasks SET parent_id = $2, created_by_agent_id = $3 WHERE company_id = $1 AND number = 2 RETURNING id`,
+      [big.companyId, parent!.id, bigAgent],
+    )
+    await step('subtask closed', 'tasks', () => call(t.app, 'PATCH', `${big.base}/tasks/${subtask!.id}`, { token, body: { status: 'done' } }))
+    await step('parent deleted', 'tasks', () => call(t.app, 'DELETE', `${big.base}/tasks/${parent!.id}`, { token }), 204)
     await step('run by id', 'runs', () => call(t.app, 'GET', `${big.base}/runs/${run!.id}`, { token }))
     const woken = await call(t.app, 'POST', `${big.base}/agents/${bigAgent}/wake`, { token, body: { task_id: task!.id } })
     expect(woken.status).toBe(201)

@@ -46,7 +46,7 @@ export async function wakeOnSubtasksClosed(tx: Tx, companyId: string, task: Task
   const subtasks = await tx.many<{ key: string; title: string; status: string }>(
     `SELECT c.task_prefix || '-' || s.number AS key, s.title, s.status
        FROM tasks s JOIN companies c ON c.id = s.company_id
-      WHERE s.parent_id = $1 AND s.company_id = $2 AND s.created_by_agent_id IS NOT NULL
+      WHERE s.parent_id = $1 AND s.company_id IS NOT DISTINCT FROM $2 AND s.created_by_agent_id IS NOT NULL
       ORDER BY s.number`,
     [parent.id, companyId],
   )

@@ -11,7 +11,7 @@ import { taskLabel } from './model.ts'
 export async function detachTasks(tx: Tx, companyId: string, column: 'parent_id' | 'goal_id', from: string, actor: Actor): Promise<void> {
   const tasks = await tx.many<{ id: string; key: string; title: string }>(
     `UPDATE tasks t SET ${column} = NULL, updated_at = now() FROM companies c
-      WHERE t.${column} = $1 AND t.company_id = $2 AND c.id = t.company_id
+      WHERE t.${column} = $1 AND t.company_id IS NOT DISTINCT FROM $2 AND c.id = t.company_id
       RETURNING t.id, c.task_prefix || '-' || t.number AS key, t.title`,
     [from, companyId],
   )
