@@ -5,7 +5,7 @@ import { type Actor, systemActor } from '../../server/actor.ts'
 import { recordAudit } from '../audit/record.ts'
 import { agentEndedRun } from './agent-status.ts'
 import { tripRepeat } from './breaker.ts'
-import type { Run, RunStatus } from './model.ts'
+import { foundRunIsRunning, type Run, type RunStatus } from './model.ts'
 
 // What follows a run ending, shared by report, cancel and lease expiry so that every path
 // audits, moves the agent and checks the budget the same way. (A claim starts a run in a
@@ -64,9 +64,9 @@ async function taskBackAfterRun(tx: Tx, run: Run, agentName: string): Promise<vo
   const task = await tx.one<{ id: string; title: string; key: string; status: string }>(
     `WITH back AS (
        SELECT t.id, r.task_status_before AS status
-         FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id = r.company_id
+         FROM runs r JOIN tasks t ON t.id = r.task_id AND t.company_id IS NOT DISTINCT FROM $2
         WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2 AND r.task_status_before IS NOT NULL AND t.status = 'in_progress'
-          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND x.company_id = $2 AND x.status = 'running' AND x.id <> r.id)
+          AND NOT EXISTS (SELECT 1 FROM runs x WHERE x.task_id = t.id AND ${foundRunIsRunning('x')} AND x.id <> r.id)
         FOR NO KEY UPDATE OF t
      )
      UPDATE tasks t SET status = back.status, updated_at = now()

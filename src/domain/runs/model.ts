@@ -14,11 +14,12 @@ export function runningAgentIs(alias: string, agent: string): string {
 }
 
 /**
- * "The run found by id is running", as a statement that finds a run by its id asks it: the
- * status given as a value the planner sees only when the statement runs (docs/ARCHITECTURE.md).
- * Written as status = 'running', it matched the partial indexes on that status, which
- * statistics taken while nothing ran call empty, and one of them looked cheaper than the
- * primary key: the lookup read the company's running runs.
+ * "The run found by id is running", as a statement that finds a run by its id (or among one
+ * task's runs) asks it: the status given as a value the planner sees only when the statement
+ * runs (docs/ARCHITECTURE.md). Written as status = 'running', it matched the partial indexes on
+ * that status, which statistics taken while nothing ran call empty, and one of them looked
+ * cheaper than the primary key (or the task's index): the lookup read the company's running
+ * runs, or every company's.
  */
 export function foundRunIsRunning(alias?: string): string {
   return `${alias ? `${alias}.` : ''}status = (SELECT 'running'::text)`
