@@ -112,6 +112,14 @@ describe('a company unknown to the statistics', () => {
     const woken = await call(t.app, 'POST', `${big.base}/agents/${bigAgent}/wake`, { token, body: { task_id: task!.id } })
     expect(woken.status).toBe(201)
     await step('run cancelled', 'runs', () => call(t.app, 'POST', `${big.base}/runs/${woken.body.id}/cancel`, { token }))
+    // The runs page, newest first (100 a page), whole or of one agent or task: that page. (The
+    // task's runs are old ones, so that their former versions lie outside the newest pages.)
+    await t.ctx.db.query(`UPDATE runs SET task_id = $2 WHERE company_id = $1 AND created_at < now() - interval '385 days'`, [big.companyId, task!.id])
+    for (const [name, query] of [['runs page', ''], ['runs of an agent', `?agent_id=${bigAgent}`], ['runs of a task', `?task_id=${task!.id}`]]) {
+      const page = await step(name!, 'runs', () => call(t.app, 'GET', `${big.base}/runs${query}`, { token }))
+      expect(page).toHaveLength(100)
+      read[name!] -= 100
+    }
     // Planned for a company believed empty, each of these read the company's 5,000 rows.
     expect(Object.entries(read).filter(([, rows]) => rows > 20)).toEqual([])
   })

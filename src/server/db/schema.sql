@@ -313,12 +313,12 @@ ALTER TABLE runs ADD CONSTRAINT runs_tokens_out_check CHECK ((tokens_out >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_totalled TRIGGER DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE runs ADD CONSTRAINT runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'assignment'::text, 'routine'::text, 'heartbeat'::text])));
 ALTER TABLE runs SET (autovacuum_vacuum_scale_factor=0.02);
-CREATE INDEX runs_agent ON public.runs USING btree (agent_id, created_at DESC);
+CREATE INDEX runs_agent ON public.runs USING btree (agent_id, created_at DESC, id DESC);
 CREATE INDEX runs_agent_started ON public.runs USING btree (agent_id, started_at) WHERE (started_at IS NOT NULL);
 CREATE INDEX runs_claim ON public.runs USING btree (company_id, created_at, id) WHERE (status = 'queued'::text);
 CREATE INDEX runs_ended ON public.runs USING btree (company_id, ended_at) INCLUDE (agent_id, status, cost_cents) WHERE (ended_at IS NOT NULL);
 CREATE INDEX runs_failed ON public.runs USING btree (company_id, ended_at DESC, id DESC) WHERE (status = 'failed'::text);
-CREATE INDEX runs_list ON public.runs USING btree (company_id, created_at DESC);
+CREATE INDEX runs_list ON public.runs USING btree (company_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX runs_one_identical_queued ON public.runs USING btree (agent_id, COALESCE(task_id, '00000000-0000-0000-0000-000000000000'::uuid), COALESCE(routine_id, '00000000-0000-0000-0000-000000000000'::uuid)) WHERE (status = 'queued'::text);
 CREATE UNIQUE INDEX runs_one_running_per_agent ON public.runs USING btree ((
 CASE
@@ -326,8 +326,8 @@ CASE
     ELSE NULL::uuid
 END));
 CREATE INDEX runs_running ON public.runs USING btree (company_id, heartbeat_at) WHERE (status = 'running'::text);
-CREATE INDEX runs_status ON public.runs USING btree (company_id, status, created_at DESC);
-CREATE INDEX runs_task ON public.runs USING btree (task_id, created_at DESC) WHERE (task_id IS NOT NULL);
+CREATE INDEX runs_status ON public.runs USING btree (company_id, status, created_at DESC, id DESC);
+CREATE INDEX runs_task ON public.runs USING btree (task_id, created_at DESC, id DESC) WHERE (task_id IS NOT NULL);
 CREATE INDEX runs_untrimmed_ended ON public.runs USING btree (ended_at) WHERE ((ended_at IS NOT NULL) AND (transcript_trimmed_at IS NULL));
 CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((((old.status = 'succeeded'::text) <> (new.status = 'succeeded'::text)) OR ((old.status = 'failed'::text) <> (new.status = 'failed'::text)) OR (old.cost_cents <> new.cost_cents) OR (old.tokens_in <> new.tokens_in) OR (old.tokens_out <> new.tokens_out) OR (old.agent_id <> new.agent_id) OR (old.created_at <> new.created_at))) EXECUTE FUNCTION runs_totals_follow();
 CREATE CONSTRAINT TRIGGER runs_totalled AFTER INSERT ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION runs_totals_follow();
