@@ -9,6 +9,7 @@
 // (docs/ARCHITECTURE.md; test/foundation/lookups.test.ts keeps every statement so).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/server/db/db.ts'
+import { fireHeartbeat } from '../../src/scheduler/fire.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
 import { call, scratchPostgres, type TestApp, testApp } from '../helpers.ts'
 import { type Seeded, seedAgent, seedCompany } from '../runs/seed.ts'
@@ -112,6 +113,13 @@ describe('a company unknown to the statistics', () => {
     const woken = await call(t.app, 'POST', `${big.base}/agents/${bigAgent}/wake`, { token, body: { task_id: task!.id } })
     expect(woken.status).toBe(201)
     await step('run cancelled', 'runs', () => call(t.app, 'POST', `${big.base}/runs/${woken.body.id}/cancel`, { token }))
+    // Tasks of a status few have, alone or with another: those (each status is a branch of
+    // its own through tasks_status; as one filter, the company's list was walked whole).
+    await t.ctx.db.query(`UPDATE tasks SET status = 'in_review' WHERE company_id = $1 AND number IN (3, 4)`, [big.companyId])
+    for (const [name, query] of [['tasks in review', '?status=in_review'], ['tasks in review or blocked', '?status=in_review&status=blocked']]) {
+      const page = await step(name!, 'tasks', () => call(t.app, 'GET', `${big.base}/tasks${query}`, { token }))
+      expect(page.map((task: { key: string }) => task.key)).toEqual(['BIG-4', 'BIG-3'])
+    }
     // The runs page, newest first (100 a page), whole or of one agent or task: that page. (The
     // task's runs are old ones, so that their former versions lie outside the newest pages.)
     await t.ctx.db.query(`UPDATE runs SET task_id = $2 WHERE company_id = $1 AND created_at < now() - interval '385 days'`, [big.companyId, task!.id])
@@ -120,6 +128,14 @@ describe('a company unknown to the statistics', () => {
       expect(page).toHaveLength(100)
       read[name!] -= 100
     }
+    // A scheduled heartbeat of an agent that skips idle slots asks whether it has work: its
+    // own open tasks, not the company's (5,000 todo, none of them its own).
+    const quiet = await seedAgent(t, big, { name: 'Quiet' })
+    await t.ctx.db.query(`UPDATE agents SET heartbeat_cron = '0 * * * *', heartbeat_skip_idle = true WHERE id = $1`, [quiet])
+    const heartbeat = { kind: 'heartbeat' as const, id: quiet, companyId: big.companyId, cron: '0 * * * *' }
+    const before = await rowsRead('tasks')
+    expect(await fireHeartbeat(t.ctx, heartbeat, { at: new Date(Date.UTC(2031, 0, 1)), windowMs: 1000 })).toBe('idle')
+    read['idle heartbeat'] = (await rowsRead('tasks')) - before
     // Planned for a company believed empty, each of these read the company's 5,000 rows.
     expect(Object.entries(read).filter(([, rows]) => rows > 20)).toEqual([])
   })

@@ -50,11 +50,18 @@ function cacheOf(db: Queryable): LRUCache<string, string> {
 const FEW = 4
 /** A row's version, as the cache knows it. */
 const VERSION = `t.id::text || ':' || t.xmin::text`
+/** The list's order: each list index (001_baseline.sql) ends in it. */
+const LIST_ORDER = 'ORDER BY t.sort_order, t.number DESC'
+
 
 /**
  * Tasks matching every given filter, ordered by sort_order then newest number, as the JSON
  * array the API answers. Each filter has an index ending in that order (001_baseline.sql), so a
- * page stops after `limit` rows.
+ * page stops after `limit` rows. A status filter without a narrower one is one branch per
+ * status, each the first `limit` of its part of tasks_status, merged: as `status = ANY(...)`
+ * (which no index reads in list order) it walked the company's whole list and kept the
+ * matches, and a status few tasks have, in a company the statistics believe empty, read every
+ * task of the company.
  *
  * The page is read as row versions (one short value a task); the tasks whose version the cache
  * lacks are then written as JSON by the database (the same records as TASK_SELECT, timestamps
@@ -74,18 +81,23 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
     params.push(value)
     where.push(condition(`$${params.length}`))
   }
-  if (filters.status?.length) add((p) => `t.status = ANY(${p}::text[])`, filters.status)
+  const byStatus = !narrowed && filters.status?.length ? [...new Set(filters.status)] : []
+  if (filters.status?.length && !byStatus.length) add((p) => `t.status = ANY(${p}::text[])`, filters.status)
   if (filters.assignee_agent_id) add((p) => `t.assignee_agent_id = ${p}`, filters.assignee_agent_id)
   if (filters.project_id) add((p) => `t.project_id = ${p}`, filters.project_id)
   if (filters.goal_id) add((p) => `t.goal_id = ${p}`, filters.goal_id)
   if (filters.parent_id) add((p) => `t.parent_id = ${p}`, filters.parent_id)
   if (filters.created_by === 'me') add((p) => `t.created_by_user_id = ${p}`, userId)
   if (filters.q) add((p) => `(t.title ILIKE ${p} OR t.description ILIKE ${p})`, `%${likeLiteral(filters.q)}%`)
-  params.push(filters.limit)
-  const page = `WHERE ${where.join(' AND ')} ORDER BY t.sort_order, t.number DESC LIMIT $${params.length}`
+  const limit = `$${params.push(filters.limit)}`
+  const first = (conditions: string[]) =>
+    `SELECT t.*, ${VERSION} AS v FROM tasks t WHERE ${conditions.join(' AND ')} ${LIST_ORDER} LIMIT ${limit}`
+  const page = byStatus.length
+    ? `(SELECT * FROM (${byStatus.map((status) => `(${first([...where, `t.status = $${params.push(status)}`])})`).join(' UNION ALL ')}) t ${LIST_ORDER} LIMIT ${limit})`
+    : `(${first(where)})`
 
   const cache = cacheOf(db)
-  const versions = (await db.many<{ v: string }>(`SELECT ${VERSION} AS v FROM tasks t ${page}`, params)).map((r) => r.v)
+  const versions = (await db.many<{ v: string }>(`SELECT t.v FROM ${page} t ${LIST_ORDER}`, params)).map((r) => r.v)
   const json = new Map<string, string>()
   const missing: string[] = []
   for (const v of versions) {
@@ -97,7 +109,11 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
   if (missing.length > versions.length / FEW) return whole()
   if (missing.length) {
     const ids = missing.map((v) => v.slice(0, v.indexOf(':')))
-    const written = await writeJson(db, cache, `WHERE t.company_id IS NOT DISTINCT FROM $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[])`, [companyId, ids, missing])
+    const written = await writeJson(
+      db, cache,
+      `(SELECT t.*, ${VERSION} AS v FROM tasks t WHERE t.company_id IS NOT DISTINCT FROM $1 AND t.id = ANY($2::uuid[]) AND ${VERSION} = ANY($3::text[]))`,
+      [companyId, ids, missing],
+    )
     if (written.length < missing.length) return whole() // one of them changed since the page was read
     for (const row of written) json.set(row.v, row.json)
   }
@@ -105,18 +121,19 @@ export async function listTasksJson(db: Queryable, companyId: string, userId: st
 }
 
 /**
- * The records of the tasks `selection` picks (a WHERE clause and what follows, on `tasks t`) as
- * JSON in the page's order, each remembered by its version. The JSON is written after the
- * selection, so a filter that sorts its matches does not write a record of each.
+ * The records of the tasks `source` holds (a parenthesised query of tasks rows with their
+ * version as `v`) as JSON in the page's order, each remembered by its version. The JSON is
+ * written after the selection, so a filter that sorts its matches does not write a record of
+ * each.
  */
 async function writeJson(
-  db: Queryable, cache: LRUCache<string, string>, selection: string, params: unknown[],
+  db: Queryable, cache: LRUCache<string, string>, source: string, params: unknown[],
 ): Promise<{ v: string; json: string }[]> {
   // row_to_json writes no spaces (json_build_object would add three bytes a field).
   const rows = await db.many<{ v: string; json: string }>(
     `SELECT t.v, (SELECT row_to_json(r) FROM (SELECT ${TASK_JSON_COLUMNS}) r)::text AS json
-       FROM (SELECT t.*, ${VERSION} AS v FROM tasks t ${selection}) t JOIN companies c ON c.id = t.company_id
-      ORDER BY t.sort_order, t.number DESC`,
+       FROM ${source} t JOIN companies c ON c.id = t.company_id
+      ${LIST_ORDER}`,
     params,
   )
   for (const row of rows) cache.set(row.v, row.json)
