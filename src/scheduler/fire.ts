@@ -21,13 +21,16 @@ export interface Slot {
  * a task assigned to it that is `todo` or `in_progress` (ready work: `backlog` is not, as an
  * assignment in backlog queues no run; `in_review` waits on a person), or a person's comment
  * on a `blocked` task of its own made since its last run on that task started (not yet seen).
- * Both reads use the assignee index; a blocked task's comments and runs by their task index.
+ * Both reads use the agent's open tasks (tasks_open_assignee); a blocked task's comments and
+ * runs by their task index. The agent's tasks are all of its company, which is given in a form
+ * no index takes (docs/ARCHITECTURE.md): given plainly, a company the statistics believe empty
+ * was read through tasks_status, every todo and in_progress task of it, at each idle slot.
  */
 const HAS_WORK_SQL = `
-  SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.assignee_agent_id = $1 AND t.company_id = $2
+  SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.assignee_agent_id = $1 AND t.company_id IS NOT DISTINCT FROM $2
                    AND t.status IN ('todo', 'in_progress'))
       OR EXISTS (SELECT 1 FROM tasks t JOIN task_comments c ON c.task_id = t.id AND c.company_id = t.company_id
-                  WHERE t.assignee_agent_id = $1 AND t.company_id = $2 AND t.status = 'blocked'
+                  WHERE t.assignee_agent_id = $1 AND t.company_id IS NOT DISTINCT FROM $2 AND t.status = 'blocked'
                     AND c.author_user_id IS NOT NULL
                     AND c.created_at > coalesce((SELECT max(r.started_at) FROM runs r
                                                   WHERE r.task_id = t.id AND r.agent_id = $1), '-infinity')) AS has_work`
