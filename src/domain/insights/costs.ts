@@ -14,16 +14,23 @@ export { MONTH_PATTERN } from '../../contract/insights.ts'
  * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
+/**
+ * The month's first day. The month's rows are read with it written out, not taken from `m`:
+ * bounds that come from another part of the statement are no index condition, and in a company
+ * the statistics believe empty the plan then read the company's whole history of totals.
+ */
+const MONTH_START = `coalesce($2::date, date_trunc('month', current_date)::date)`
+
 export async function costs(db: Db, companyId: string, month: string | null): Promise<Costs> {
   if (month !== null) {
     const m = Number(month.slice(5))
     if (m < 1 || m > 12) throw new AppError('INVALID_MONTH', 'Month must be between 01 and 12')
   }
   const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: Costs['by_agent']; by_project: Costs['by_project']; by_day: Costs['by_day'] }>(
-    `WITH m AS (SELECT coalesce($2::date, date_trunc('month', current_date)::date) AS start),
+    `WITH m AS (SELECT ${MONTH_START} AS start),
      totals AS MATERIALIZED (
-       SELECT t.* FROM run_totals t, m
-        WHERE t.company_id = $1 AND t.day >= m.start AND t.day < m.start + interval '1 month')
+       SELECT t.* FROM run_totals t
+        WHERE t.company_id = $1 AND t.day >= ${MONTH_START} AND t.day < (${MONTH_START} + interval '1 month')::date)
      SELECT
        (SELECT to_char(start, 'YYYY-MM') FROM m) AS month,
        (SELECT monthly_budget_cents FROM companies WHERE id = $1) AS budget,
