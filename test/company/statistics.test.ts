@@ -34,7 +34,8 @@ afterAll(async () => {
 const ROWS = 5000
 
 /** Rows of `table` read so far: index entries of all its indexes, and rows of sequential scans. */
-async function rowsRead(table: 'tasks' | 'runs' | 'run_totals'): Promise<number> {
+type Table = 'tasks' | 'runs' | 'run_totals' | 'task_comments'
+async function rowsRead(table: Table): Promise<number> {
   await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
   const row = await t.ctx.db.one<{ n: number }>(
     `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = $1)
@@ -61,6 +62,11 @@ async function fill(s: Seeded, agent: string, count: number) {
     )
   }
   await t.ctx.db.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [s.companyId, count])
+  await t.ctx.db.query(
+    `INSERT INTO task_comments (company_id, task_id, body, author_user_id)
+     SELECT $1, id, 'Comment ' || n, $2 FROM tasks, generate_series(1, 20) n WHERE company_id = $1 AND number = 1`,
+    [s.companyId, s.user.id],
+  )
 }
 
 describe('a company unknown to the statistics', () => {
@@ -72,7 +78,7 @@ describe('a company unknown to the statistics', () => {
       const small = await seedCompany(t)
       await fill(small, await seedAgent(t, small), 200)
     }
-    await t.ctx.db.query('ANALYZE tasks, runs, run_totals')
+    await t.ctx.db.query('ANALYZE tasks, runs, run_totals, task_comments')
     big = await seedCompany(t, { prefix: 'BIG' })
     bigAgent = await seedAgent(t, big)
     await fill(big, bigAgent, ROWS)
@@ -83,7 +89,7 @@ describe('a company unknown to the statistics', () => {
     const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at LIMIT 1', [big.companyId])
     const token = big.user.token
     const read: Record<string, number> = {}
-    const step = async (name: string, table: 'tasks' | 'runs' | 'run_totals', request: () => Promise<{ status: number; body: any }>, status = 200) => {
+    const step = async (name: string, table: Table, request: () => Promise<{ status: number; body: any }>, status = 200) => {
       const before = await rowsRead(table)
       const answer = await request()
       expect(answer.status).toBe(status)
@@ -148,6 +154,21 @@ describe('a company unknown to the statistics', () => {
     const before = await rowsRead('tasks')
     expect(await fireHeartbeat(t.ctx, heartbeat, { at: new Date(Date.UTC(2031, 0, 1)), windowMs: 1000 })).toBe('idle')
     read['idle heartbeat'] = (await rowsRead('tasks')) - before
+    // A comment of a long task, edited and deleted: that comment, not the task's 2,000.
+    await t.ctx.db.query(
+      `INSERT INTO task_comments (company_id, task_id, body, author_user_id, created_at)
+       SELECT $1, $2, 'Comment ' || n, $3, now() - make_interval(secs => n) FROM generate_series(1, 2000) n`,
+      [big.companyId, task!.id, big.user.id],
+    )
+    const comment = await t.ctx.db.one<{ id: string }>('SELECT id FROM task_comments WHERE task_id = $1 ORDER BY created_at LIMIT 1', [task!.id])
+    const commentPath = `${big.base}/tasks/${task!.id}/comments/${comment!.id}`
+    await step('comment edited', 'task_comments', () => call(t.app, 'PATCH', commentPath, { token, body: { body: 'Edited' } }))
+    await step('comment deleted', 'task_comments', () => call(t.app, 'DELETE', commentPath, { token }), 204)
+    // Terminating an agent cancels its queued and running runs: those, not the company's.
+    const leaving = await seedAgent(t, big, { name: 'Leaving' })
+    expect((await call(t.app, 'POST', `${big.base}/agents/${leaving}/wake`, { token, body: {} })).status).toBe(201)
+    await step('agent terminated', 'runs', () => call(t.app, 'POST', `${big.base}/agents/${leaving}/terminate`, { token }))
+    expect(await t.ctx.db.one('SELECT status FROM runs WHERE agent_id = $1', [leaving])).toEqual({ status: 'cancelled' })
     // Planned for a company believed empty, each of these read the company's 5,000 rows.
     expect(Object.entries(read).filter(([, rows]) => rows > 20)).toEqual([])
   })

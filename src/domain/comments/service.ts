@@ -50,7 +50,10 @@ export async function addComment(tx: Tx, companyId: string, taskRef: string, act
 async function findComment(tx: Tx, companyId: string, taskRef: string, commentId: string) {
   const task = await findTask(tx, companyId, taskRef)
   const comment = await tx.one<Comment>(
-    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id = $2 AND company_id IS NOT DISTINCT FROM $3 FOR NO KEY UPDATE`,
+    // The task as the company: a form no index takes, so that the primary key finds the comment
+    // even when the statistics have never seen the task (its index then looked as cheap, and
+    // an edit read every comment of a long task).
+    `SELECT ${COLUMNS} FROM task_comments WHERE id = $1 AND task_id IS NOT DISTINCT FROM $2 AND company_id IS NOT DISTINCT FROM $3 FOR NO KEY UPDATE`,
     [commentId, task.id, companyId],
   )
   if (!comment) throw notFound('Comment')

@@ -3,7 +3,7 @@ import { type Tx, write } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { publishRunUpdated, runEnded } from './finish.ts'
-import { type Run, type RunStatus, runColumns } from './model.ts'
+import { type Run, type RunStatus, runColumns, runningAgentIs } from './model.ts'
 
 /**
  * Cancels a queued or running run (one guarded statement). A running run's runner learns it on
@@ -46,10 +46,17 @@ export async function cancelRuns(
   actor: Actor,
   agentLeaving = false,
 ): Promise<void> {
-  const column = 'agentId' in of ? 'agent_id' : 'task_id'
+  // An agent's queued runs and its running one, each through the index that holds only those
+  // (an agent's history can be long); a task's runs through the task's index. The company is
+  // given in a form no index takes (docs/ARCHITECTURE.md): given plainly, in a company the
+  // statistics believe empty, terminating an agent read every run of the company.
+  const candidates = 'agentId' in of
+    ? `SELECT id FROM runs WHERE agent_id = $1 AND status = 'queued'
+       UNION ALL SELECT id FROM runs WHERE ${runningAgentIs('runs', '$1')}`
+    : 'SELECT id FROM runs WHERE task_id = $1'
   const rows = await tx.many<Run & { previous: RunStatus }>(
     `WITH old AS (SELECT id, status FROM runs
-                   WHERE ${column} = $1 AND company_id = $2 AND status = ANY($3::text[])
+                   WHERE id IN (${candidates}) AND company_id IS NOT DISTINCT FROM $2 AND status = ANY($3::text[])
                    ORDER BY id FOR NO KEY UPDATE)
      UPDATE runs r SET status = 'cancelled', ended_at = now(), updated_at = now()
        FROM old
