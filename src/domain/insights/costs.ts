@@ -7,6 +7,13 @@ import { forecast } from './forecast.ts'
 export { MONTH_PATTERN } from '../../contract/insights.ts'
 
 /**
+ * The month's first day. The month's rows are read with it written out, not taken from `m`:
+ * bounds that come from another part of the statement are no index condition, and in a company
+ * the statistics believe empty the plan then read the company's whole history of totals.
+ */
+const MONTH_START = `coalesce($2::date, date_trunc('month', current_date)::date)`
+
+/**
  * Spend of one UTC month (API-DECISIONS.md "Costs"): the total, the company budget, and the
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
  * listed; lists ordered by cost. A run counts in the month it was created, as for month-to-date
@@ -14,13 +21,6 @@ export { MONTH_PATTERN } from '../../contract/insights.ts'
  * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()).
  * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
  */
-/**
- * The month's first day. The month's rows are read with it written out, not taken from `m`:
- * bounds that come from another part of the statement are no index condition, and in a company
- * the statistics believe empty the plan then read the company's whole history of totals.
- */
-const MONTH_START = `coalesce($2::date, date_trunc('month', current_date)::date)`
-
 export async function costs(db: Db, companyId: string, month: string | null): Promise<Costs> {
   if (month !== null) {
     const m = Number(month.slice(5))

@@ -53,7 +53,6 @@ const VERSION = `t.id::text || ':' || t.xmin::text`
 /** The list's order: each list index (001_baseline.sql) ends in it. */
 const LIST_ORDER = 'ORDER BY t.sort_order, t.number DESC'
 
-
 /**
  * Tasks matching every given filter, ordered by sort_order then newest number, as the JSON
  * array the API answers. Each filter has an index ending in that order (001_baseline.sql), so a
