@@ -164,6 +164,13 @@ describe('a company unknown to the statistics', () => {
     const commentPath = `${big.base}/tasks/${task!.id}/comments/${comment!.id}`
     await step('comment edited', 'task_comments', () => call(t.app, 'PATCH', commentPath, { token, body: { body: 'Edited' } }))
     await step('comment deleted', 'task_comments', () => call(t.app, 'DELETE', commentPath, { token }), 204)
+    // A run claimed on that task carries its last 20 comments: those, not the 2,000.
+    const worker = await seedAgent(t, big, { name: 'Worker' })
+    expect((await call(t.app, 'POST', `${big.base}/agents/${worker}/wake`, { token, body: { task_id: task!.id } })).status).toBe(201)
+    const claimed = await step('claim with comments', 'task_comments', () => call(t.app, 'POST', `${big.base}/runs/claim`, { token, body: { runner_id: 'r1' } }))
+    expect(claimed.task.comments).toHaveLength(20)
+    expect(claimed.task.comments.slice(-2).map((c: { body: string }) => c.body)).toEqual(['Comment 1', 'Noted'])
+    read['claim with comments'] -= 20
     // Terminating an agent cancels its queued and running runs: those, not the company's.
     const leaving = await seedAgent(t, big, { name: 'Leaving' })
     expect((await call(t.app, 'POST', `${big.base}/agents/${leaving}/wake`, { token, body: {} })).status).toBe(201)

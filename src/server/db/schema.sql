@@ -368,7 +368,7 @@ ALTER TABLE task_comments ADD CONSTRAINT task_comments_kind_check CHECK ((kind =
 ALTER TABLE task_comments ADD CONSTRAINT task_comments_pkey PRIMARY KEY (id);
 ALTER TABLE task_comments ADD CONSTRAINT task_comments_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE SET NULL;
 ALTER TABLE task_comments ADD CONSTRAINT task_comments_task_id_fkey FOREIGN KEY (task_id) REFERENCES tasks(id) ON DELETE CASCADE;
-CREATE INDEX task_comments_task ON public.task_comments USING btree (task_id, created_at);
+CREATE INDEX task_comments_task ON public.task_comments USING btree (task_id, created_at, id);
 
 CREATE TABLE task_counts (
   company_id uuid NOT NULL,
