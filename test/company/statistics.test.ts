@@ -6,7 +6,10 @@
 // row that way. Those statements now give the company in a form no index takes
 // (`company_id IS NOT DISTINCT FROM $2`), so the primary key finds the row; a task by key and a
 // list narrowed by assignee give it as a value seen only at execution (`(SELECT $1::uuid)`)
-// (docs/ARCHITECTURE.md; test/foundation/lookups.test.ts keeps every statement so).
+// (docs/ARCHITECTURE.md; test/foundation/lookups.test.ts keeps every statement so). The same
+// holds for every request that is about a few rows of such a company: lists read in an index's
+// whole order stop at their page, and statements that pin an agent, a task or a month read
+// those rows, not the company's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/server/db/db.ts'
 import { fireHeartbeat } from '../../src/scheduler/fire.ts'
@@ -84,7 +87,7 @@ describe('a company unknown to the statistics', () => {
     await fill(big, bigAgent, ROWS)
   })
 
-  it('finds a task by id or key, a run by id, one assignee\'s tasks, and writes them, reading those rows only', async () => {
+  it('reads only the rows each request is about: by id or key, pages of lists, an agent\'s, a task\'s or a month\'s rows', async () => {
     const task = await t.ctx.db.one<{ id: string }>('SELECT id FROM tasks WHERE company_id = $1 AND number = $2', [big.companyId, ROWS / 2])
     const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at LIMIT 1', [big.companyId])
     const token = big.user.token
