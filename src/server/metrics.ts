@@ -57,6 +57,18 @@ export const transcriptsTrimmed = new Counter({
   registers: [registry],
 })
 
+export const embeddedUpkeep = new Counter({
+  name: 'shopfloor_embedded_upkeep_total',
+  help: 'Tables of the embedded database the server analysed or vacuumed (it has no autovacuum), by action',
+  labelNames: ['action'] as const,
+  registers: [registry],
+})
+export const embeddedUpkeepSeconds = new Counter({
+  name: 'shopfloor_embedded_upkeep_seconds_total',
+  help: "Time the embedded database spent on the server's ANALYZE and VACUUM, while requests waited",
+  registers: [registry],
+})
+
 // Read at scrape time by http/metrics.ts.
 export const runsGauge = new Gauge({
   name: 'shopfloor_runs',

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Db } from '../../src/server/db/db.ts'
 import { startUpkeep, upkeepOnce } from '../../src/server/db/upkeep.ts'
+import { embeddedUpkeep } from '../../src/server/metrics.ts'
 import { embeddedDb } from '../databases.ts'
 import { call, type TestApp, testApp } from '../helpers.ts'
 import { seedAgent, seedCompany } from '../runs/seed.ts'
@@ -49,8 +50,12 @@ describe('upkeep of the embedded database', () => {
     }
     // Never analysed: the company's 5,000 runs read and sorted for a page of 100.
     expect(await page()).toBeGreaterThan(1000)
+    const counted = async () => (await embeddedUpkeep.get()).values.reduce((sum, v) => sum + v.value, 0)
+    const countedBefore = await counted()
     const done = await upkeepOnce(db)
     expect([...done.analysed, ...done.vacuumed]).toContain('runs')
+    // Each table done is counted for /metrics.
+    expect((await counted()) - countedBefore).toBe(done.analysed.length + done.vacuumed.length)
     expect(await page()).toBeLessThan(200)
     // Nothing changed since: nothing is due.
     expect(await upkeepOnce(db)).toEqual({ vacuumed: [], analysed: [] })

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino'
+import { embeddedUpkeep, embeddedUpkeepSeconds } from '../metrics.ts'
 import type { Db } from './db.ts'
 
 /**
@@ -32,16 +33,20 @@ const TABLES_DUE = `
 export async function upkeepOnce(db: Db): Promise<{ vacuumed: string[]; analysed: string[] }> {
   const due = await db.many<{ name: string; vacuum: boolean; analyze: boolean }>(TABLES_DUE)
   const done = { vacuumed: [] as string[], analysed: [] as string[] }
+  const started = performance.now()
   for (const table of due) {
     const name = `"${table.name.replaceAll('"', '""')}"`
     if (table.vacuum) {
       await db.exec(`VACUUM (ANALYZE) public.${name}`)
       done.vacuumed.push(table.name)
+      embeddedUpkeep.inc({ action: 'vacuum' })
     } else if (table.analyze) {
       await db.exec(`ANALYZE public.${name}`)
       done.analysed.push(table.name)
+      embeddedUpkeep.inc({ action: 'analyze' })
     }
   }
+  if (done.vacuumed.length || done.analysed.length) embeddedUpkeepSeconds.inc((performance.now() - started) / 1000)
   return done
 }
 
