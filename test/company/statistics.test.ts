@@ -37,7 +37,7 @@ afterAll(async () => {
 const ROWS = 5000
 
 /** Rows of `table` read so far: index entries of all its indexes, and rows of sequential scans. */
-type Table = 'tasks' | 'runs' | 'run_totals' | 'task_comments'
+type Table = 'tasks' | 'runs' | 'run_totals' | 'task_comments' | 'task_days'
 async function rowsRead(table: Table): Promise<number> {
   await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
   const row = await t.ctx.db.one<{ n: number }>(
@@ -149,6 +149,13 @@ describe('a company unknown to the statistics', () => {
     expect(month.by_day.length).toBeGreaterThanOrEqual(28)
     expect(read.costs).toBeLessThan(500)
     delete read.costs
+    // The dashboard's series: the range's days of task counts, not the company's 400.
+    await t.ctx.db.query(
+      `INSERT INTO task_days (company_id, day, created) SELECT $1, current_date - d, 1 FROM generate_series(1, 400) d ON CONFLICT DO NOTHING`,
+      [big.companyId],
+    )
+    const board = await step('dashboard series', 'task_days', () => call(t.app, 'GET', `${big.base}/dashboard`, { token }))
+    expect(board.series).toHaveLength(14)
     // A scheduled heartbeat of an agent that skips idle slots asks whether it has work: its
     // own open tasks, not the company's (5,000 todo, none of them its own).
     const quiet = await seedAgent(t, big, { name: 'Quiet' })
