@@ -9,10 +9,11 @@ import { hashPassword } from '../src/server/auth/passwords.ts'
 import { signAccessToken } from '../src/server/auth/tokens.ts'
 import { type Config, loadConfig } from '../src/server/config.ts'
 import type { AppContext } from '../src/server/context.ts'
-import type { Db } from '../src/server/db/db.ts'
+import type { Db, Queryable } from '../src/server/db/db.ts'
+import { openPostgres } from '../src/server/db/postgres.ts'
 import { createLogger } from '../src/server/logger.ts'
 import { createContext } from '../src/server/start.ts'
-import { testDb } from './databases.ts'
+import { scratchPostgres, testDb } from './databases.ts'
 
 export { embeddedDataDir, emptyDb, workerDatabaseUrl, scratchPostgres, TEST_DATABASE_URL, testDb } from './databases.ts'
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || null
@@ -56,6 +57,42 @@ export async function testApp(overrides: Partial<Config> = {}, options: { db?: D
       if (!options.db) await db.close()
     },
   }
+}
+
+/**
+ * The API on a database of its own, for tests that act on every company in it (schedulers,
+ * delivery workers) or that read the planner's statistics of exactly the companies they make: a
+ * scratch PostgreSQL database beside TEST_DATABASE_URL, or a new in-memory embedded one. With
+ * `connections: 1` every statement runs on one connection, whose statistics counters a test can
+ * flush and read (rowsRead).
+ */
+export async function privateApp(overrides: Partial<Config> = {}, options: { connections?: number } = {}): Promise<TestApp & { url: string | null }> {
+  const scratch = await scratchPostgres()
+  const db = scratch ? openPostgres(scratch.url, undefined, options.connections ?? 10) : undefined
+  const app = await testApp(overrides, { db })
+  return {
+    ...app,
+    url: scratch?.url ?? null,
+    async close() {
+      await app.close()
+      await db?.close()
+      await scratch?.drop()
+    },
+  }
+}
+
+/**
+ * Rows read so far in `table` (every table without one): the index entries its indexes gave
+ * and the rows its sequential scans read, after this session's pending counters are flushed.
+ */
+export async function rowsRead(db: Queryable, table?: string): Promise<number> {
+  await db.query('SELECT pg_stat_force_next_flush()')
+  const row = await db.one<{ n: number }>(
+    `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE $1::text IS NULL OR relname = $1)
+             + (SELECT coalesce(sum(seq_tup_read), 0) FROM pg_stat_user_tables WHERE $1::text IS NULL OR relname = $1))::int AS n`,
+    [table ?? null],
+  )
+  return row!.n
 }
 
 let counter = 0

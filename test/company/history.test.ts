@@ -9,36 +9,18 @@
 // paths doubled their reads here (the runs lists, costs, tasks by status).
 // test/company/statistics.test.ts counts the writes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/server/db/db.ts'
-import { openPostgres } from '../../src/server/db/postgres.ts'
-import { call, scratchPostgres, type TestApp, testApp } from '../helpers.ts'
+import { call, privateApp, rowsRead } from '../helpers.ts'
 import { type Seeded, seedAgent, seedCompany, seedTask } from '../runs/seed.ts'
 
 // A database of this file's own, so that the statistics know exactly the companies made here;
-// the app on one connection, so that the statements' counters are this connection's to flush.
-let scratch: Awaited<ReturnType<typeof scratchPostgres>> = null
-let db: Db | null = null
-let t: TestApp
+// the app on one connection, so that the statements' counters are this connection's to read.
+let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
-  scratch = await scratchPostgres()
-  db = scratch ? openPostgres(scratch.url, undefined, 1) : null
-  t = await testApp({ debug: true, webhooksAllowPrivate: true }, db ? { db } : {})
+  t = await privateApp({ debug: true, webhooksAllowPrivate: true }, { connections: 1 })
 })
 afterAll(async () => {
   await t?.close()
-  await db?.close()
-  await scratch?.drop()
 })
-
-/** Rows read so far in every table: index entries of its indexes, rows of sequential scans. */
-async function rowsRead(): Promise<number> {
-  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
-  const row = await t.ctx.db.one<{ n: number }>(
-    `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes)
-             + (SELECT coalesce(sum(seq_tup_read), 0) FROM pg_stat_user_tables))::int AS n`,
-  )
-  return row!.n
-}
 
 /**
  * `count` tasks (a third done), four runs a task spread over the agents and 400 days, an audit
@@ -144,10 +126,10 @@ describe('a company unknown to the statistics, its history doubled', () => {
     const readAll = async () => {
       const read: Record<string, number> = {}
       for (const path of paths) {
-        const before = await rowsRead()
+        const before = await rowsRead(t.ctx.db)
         const answer = await call(t.app, 'GET', url(path), { token })
         expect(answer.status, path).toBe(200)
-        read[path] = (await rowsRead()) - before
+        read[path] = (await rowsRead(t.ctx.db)) - before
       }
       return read
     }

@@ -11,42 +11,23 @@
 // whole order stop at their page, and statements that pin an agent, a task or a month read
 // those rows, not the company's.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Db } from '../../src/server/db/db.ts'
 import { fireHeartbeat } from '../../src/scheduler/fire.ts'
-import { openPostgres } from '../../src/server/db/postgres.ts'
-import { call, scratchPostgres, type TestApp, testApp } from '../helpers.ts'
+import { call, privateApp, rowsRead } from '../helpers.ts'
 import { type Seeded, seedAgent, seedCompany } from '../runs/seed.ts'
 
-// A database of this file's own (PostgreSQL) or a fresh embedded one, so that the statistics
-// know exactly the companies made here; the app on one connection, so that the statements'
-// counters are this connection's to flush and read.
-let scratch: Awaited<ReturnType<typeof scratchPostgres>> = null
-let db: Db | null = null
-let t: TestApp
+// A database of this file's own, so that the statistics know exactly the companies made here;
+// the app on one connection, so that the statements' counters are this connection's to read.
+let t: Awaited<ReturnType<typeof privateApp>>
 beforeAll(async () => {
-  scratch = await scratchPostgres()
-  db = scratch ? openPostgres(scratch.url, undefined, 1) : null
-  t = await testApp({}, db ? { db } : {})
+  t = await privateApp({}, { connections: 1 })
 })
 afterAll(async () => {
   await t?.close()
-  await db?.close()
-  await scratch?.drop()
 })
 
 const ROWS = 5000
 
-/** Rows of `table` read so far: index entries of all its indexes, and rows of sequential scans. */
 type Table = 'tasks' | 'runs' | 'run_totals' | 'task_comments' | 'task_days'
-async function rowsRead(table: Table): Promise<number> {
-  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
-  const row = await t.ctx.db.one<{ n: number }>(
-    `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = $1)
-             + (SELECT coalesce(seq_tup_read, 0) FROM pg_stat_user_tables WHERE relname = $1))::int AS n`,
-    [table],
-  )
-  return row!.n
-}
 
 /** `count` tasks and runs of the company, written in batches as a busy company writes them. */
 async function fill(s: Seeded, agent: string, count: number) {
@@ -93,10 +74,10 @@ describe('a company unknown to the statistics', () => {
     const token = big.user.token
     const read: Record<string, number> = {}
     const step = async (name: string, table: Table, request: () => Promise<{ status: number; body: any }>, status = 200) => {
-      const before = await rowsRead(table)
+      const before = await rowsRead(t.ctx.db, table)
       const answer = await request()
       expect(answer.status).toBe(status)
-      read[name] = (await rowsRead(table)) - before
+      read[name] = (await rowsRead(t.ctx.db, table)) - before
       return answer.body
     }
     await step('task by id', 'tasks', () => call(t.app, 'GET', `${big.base}/tasks/${task!.id}`, { token }))
@@ -105,10 +86,10 @@ describe('a company unknown to the statistics', () => {
     await step('comment on the task', 'tasks', () => call(t.app, 'POST', `${big.base}/tasks/${task!.id}/comments`, { token, body: { body: 'Noted' } }), 201)
     await t.ctx.db.query('UPDATE tasks SET assignee_agent_id = $2 WHERE company_id = $1 AND number % 100 = 0', [big.companyId, bigAgent])
     // A list of one assignee's 50 tasks reads those (twice: the page, then its records), not the company's list.
-    const listBefore = await rowsRead('tasks')
+    const listBefore = await rowsRead(t.ctx.db, 'tasks')
     const assigned = await call(t.app, 'GET', `${big.base}/tasks?assignee_agent_id=${bigAgent}&limit=500`, { token })
     expect(assigned.body).toHaveLength(ROWS / 100)
-    expect((await rowsRead('tasks')) - listBefore).toBeLessThan(ROWS / 10)
+    expect((await rowsRead(t.ctx.db, 'tasks')) - listBefore).toBeLessThan(ROWS / 10)
     // A subtask an agent made, closed: the parent's agent is woken once its subtasks are all
     // closed, which reads the parent's subtasks; deleting the parent then detaches them.
     const parent = await t.ctx.db.one<{ id: string }>('UPDATE tasks SET assignee_agent_id = $2 WHERE company_id = $1 AND number = 1 RETURNING id', [big.companyId, bigAgent])
@@ -161,9 +142,9 @@ describe('a company unknown to the statistics', () => {
     const quiet = await seedAgent(t, big, { name: 'Quiet' })
     await t.ctx.db.query(`UPDATE agents SET heartbeat_cron = '0 * * * *', heartbeat_skip_idle = true WHERE id = $1`, [quiet])
     const heartbeat = { kind: 'heartbeat' as const, id: quiet, companyId: big.companyId, cron: '0 * * * *' }
-    const before = await rowsRead('tasks')
+    const before = await rowsRead(t.ctx.db, 'tasks')
     expect(await fireHeartbeat(t.ctx, heartbeat, { at: new Date(Date.UTC(2031, 0, 1)), windowMs: 1000 })).toBe('idle')
-    read['idle heartbeat'] = (await rowsRead('tasks')) - before
+    read['idle heartbeat'] = (await rowsRead(t.ctx.db, 'tasks')) - before
     // A comment of a long task, edited and deleted: that comment, not the task's 2,000.
     await t.ctx.db.query(
       `INSERT INTO task_comments (company_id, task_id, body, author_user_id, created_at)

@@ -7,7 +7,7 @@ import type { Db } from '../../src/server/db/db.ts'
 import { startUpkeep, upkeepOnce } from '../../src/server/db/upkeep.ts'
 import { embeddedUpkeep } from '../../src/server/metrics.ts'
 import { embeddedDb } from '../databases.ts'
-import { call, type TestApp, testApp } from '../helpers.ts'
+import { call, rowsRead, type TestApp, testApp } from '../helpers.ts'
 import { seedAgent, seedCompany } from '../runs/seed.ts'
 
 let db: Db
@@ -21,17 +21,6 @@ afterAll(async () => {
   await db?.close()
 })
 
-/** Rows of `table` read so far, through its indexes and by sequential scans. */
-async function rowsRead(table: string): Promise<number> {
-  await db.query('SELECT pg_stat_force_next_flush()')
-  const row = await db.one<{ n: number }>(
-    `SELECT ((SELECT coalesce(sum(idx_tup_read), 0) FROM pg_stat_user_indexes WHERE relname = $1)
-             + (SELECT coalesce(seq_tup_read, 0) FROM pg_stat_user_tables WHERE relname = $1))::int AS n`,
-    [table],
-  )
-  return row!.n
-}
-
 describe('upkeep of the embedded database', () => {
   it('analyses the tables that changed, after which a page reads that page', async () => {
     const s = await seedCompany(t)
@@ -43,10 +32,10 @@ describe('upkeep of the embedded database', () => {
       [s.companyId, agent],
     )
     const page = async () => {
-      const before = await rowsRead('runs')
+      const before = await rowsRead(db, 'runs')
       const answer = await call(t.app, 'GET', `${s.base}/runs`, { token: s.user.token })
       expect(answer.body).toHaveLength(100)
-      return (await rowsRead('runs')) - before
+      return (await rowsRead(db, 'runs')) - before
     }
     // Never analysed: the company's 5,000 runs read and sorted for a page of 100.
     expect(await page()).toBeGreaterThan(1000)

@@ -4,30 +4,10 @@ import { Writable } from 'node:stream'
 import pino from 'pino'
 import type { AppContext } from '../../src/server/context.ts'
 import type { Queryable } from '../../src/server/db/db.ts'
-import { openPostgres } from '../../src/server/db/postgres.ts'
-import { scratchPostgres, type TestApp, testApp } from '../helpers.ts'
 
-export { waitFor } from '../helpers.ts'
-
-/**
- * The scheduler acts on every company in its database, so its tests get a database of their
- * own: a scratch PostgreSQL database beside TEST_DATABASE_URL, or the private in-memory one.
- * Other test files' agents and routines are never fired by these schedulers.
- */
-export async function privateApp(): Promise<TestApp & { url: string | null }> {
-  const scratch = await scratchPostgres()
-  const db = scratch ? openPostgres(scratch.url, undefined, 10) : undefined
-  const app = await testApp({}, { db })
-  return {
-    ...app,
-    url: scratch?.url ?? null,
-    async close() {
-      await app.close()
-      await db?.close()
-      await scratch?.drop()
-    },
-  }
-}
+// The scheduler acts on every company in its database, so its tests get a database of their
+// own (privateApp): other test files' agents and routines are never fired by these schedulers.
+export { privateApp, waitFor } from '../helpers.ts'
 
 export async function makeCompany(db: Queryable, name = 'Scheduler Co'): Promise<string> {
   const row = await db.one<{ id: string }>(`INSERT INTO companies (name, task_prefix) VALUES ($1, 'SCH') RETURNING id`, [name])
