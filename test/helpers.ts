@@ -120,7 +120,7 @@ export async function createUser(ctx: AppContext, name = 'Test User'): Promise<T
     'INSERT INTO users (email, name, password_hash) VALUES ($1, $2, $3) RETURNING id',
     [email, name, await hashPassword(password, ctx.config.passwordCost)],
   )
-  const token = await signAccessToken(ctx.config.jwtSecret, row!.id)
+  const token = signAccessToken(ctx.config.jwtSecret, row!.id)
   return { id: row!.id, email, name, password, token }
 }
 

@@ -107,10 +107,10 @@ describe('echoed input', () => {
 })
 
 describe('access token claims', () => {
-  const sign = (claims: Record<string, unknown>, set: (jwt: SignJWT) => SignJWT) =>
-    set(new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' })).sign(new TextEncoder().encode(t.ctx.config.jwtSecret))
+  const sign = (claims: Record<string, unknown>, set: (jwt: SignJWT) => SignJWT, alg = 'HS256') =>
+    set(new SignJWT(claims).setProtectedHeader({ alg, typ: 'JWT' })).sign(new TextEncoder().encode(t.ctx.config.jwtSecret))
 
-  it('a token signed with the right secret is refused without exp, iat, sub or type access', async () => {
+  it('a token signed with the right secret is refused without exp, iat, sub or type access, or signed otherwise than HS256', async () => {
     const now = Math.floor(Date.now() / 1000)
     const tokens = {
       noExp: await sign({ type: 'access' }, (j) => j.setSubject(user.id).setIssuedAt(now)),
@@ -118,12 +118,16 @@ describe('access token claims', () => {
       noSub: await sign({ type: 'access' }, (j) => j.setIssuedAt(now).setExpirationTime(now + 600)),
       noType: await sign({}, (j) => j.setSubject(user.id).setIssuedAt(now).setExpirationTime(now + 600)),
       refresh: await sign({ type: 'refresh' }, (j) => j.setSubject(user.id).setIssuedAt(now).setExpirationTime(now + 600)),
+      // Every claim right, but not HS256: another algorithm with the same secret, or none at all.
+      hs512: await sign({ type: 'access' }, (j) => j.setSubject(user.id).setIssuedAt(now).setExpirationTime(now + 600), 'HS512'),
+      unsigned: [{ alg: 'none', typ: 'JWT' }, { type: 'access', sub: user.id, iat: now, exp: now + 600 }]
+        .map((part) => Buffer.from(JSON.stringify(part)).toString('base64url')).join('.') + '.',
     }
     for (const [name, token] of Object.entries(tokens)) {
       const r = await call(t.app, 'GET', '/api/me', { token })
       expect({ name, status: r.status, code: r.body.error?.code }).toEqual({ name, status: 401, code: 'INVALID_TOKEN' })
     }
-    const good = await call(t.app, 'GET', '/api/me', { token: await signAccessToken(t.ctx.config.jwtSecret, user.id) })
+    const good = await call(t.app, 'GET', '/api/me', { token: signAccessToken(t.ctx.config.jwtSecret, user.id) })
     expect(good.status).toBe(200)
   })
 })

@@ -17,7 +17,8 @@ export const invalidRefreshToken = () => new AppError('INVALID_REFRESH_TOKEN', '
 /** Signs a new access and refresh token pair and records the refresh token. */
 export async function startSession(ctx: Pick<AppContext, 'config'>, db: Queryable, userId: string): Promise<SessionTokens> {
   const secret = ctx.config.jwtSecret
-  const [access, refresh] = await Promise.all([signAccessToken(secret, userId), signRefreshToken(secret, userId)])
+  const access = signAccessToken(secret, userId)
+  const refresh = signRefreshToken(secret, userId)
   await db.query(
     `INSERT INTO refresh_tokens (user_id, token_hash, expires_at)
      VALUES ($1, $2, now() + make_interval(secs => $3))`,
@@ -31,7 +32,7 @@ export async function startSession(ctx: Pick<AppContext, 'config'>, db: Queryabl
  * valid until it expires or is revoked (sign-out, password reset).
  */
 export async function refreshSession(ctx: Pick<AppContext, 'config' | 'db'>, refreshToken: string): Promise<{ access_token: string }> {
-  const claims = await verifyToken(ctx.config.jwtSecret, refreshToken, 'refresh')
+  const claims = verifyToken(ctx.config.jwtSecret, refreshToken, 'refresh')
   if (!claims) throw invalidRefreshToken()
   const row = await ctx.db.one(
     `SELECT 1 FROM refresh_tokens t JOIN users u ON u.id = t.user_id
@@ -39,7 +40,7 @@ export async function refreshSession(ctx: Pick<AppContext, 'config' | 'db'>, ref
     [sha256(refreshToken), claims.sub],
   )
   if (!row) throw invalidRefreshToken()
-  return { access_token: await signAccessToken(ctx.config.jwtSecret, claims.sub) }
+  return { access_token: signAccessToken(ctx.config.jwtSecret, claims.sub) }
 }
 
 /**

@@ -64,7 +64,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       if (!run) return reply.status(204).send()
       const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
       // The agent's own credential for this run, handed to its process instead of the runner's key.
-      return { ...context, run_token: await signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
+      return { ...context, run_token: signRunToken(ctx.config.jwtSecret, run, request.principal.user.id) }
     },
   )
 

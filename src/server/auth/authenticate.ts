@@ -60,9 +60,9 @@ export async function authenticate(ctx: AuthContext, credential: string, company
     return cached(ctx.credentials, `key ${hash} ${companyId}`, () => authenticateKey(ctx.db, hash, companyId))
   }
   // The signature and expiry are checked on every request; only the database answer is cached.
-  const claims = await verifyToken(ctx.config.jwtSecret, credential, 'access')
+  const claims = verifyToken(ctx.config.jwtSecret, credential, 'access')
   if (!claims) {
-    const run = await verifyRunToken(ctx.config.jwtSecret, credential)
+    const run = verifyRunToken(ctx.config.jwtSecret, credential)
     if (run) return authenticateRun(ctx.db, run, companyId)
     throw invalidToken()
   }
