@@ -52,6 +52,29 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * CPU-seconds (user + system) the local PostgreSQL server has used so far: every process whose
+ * command is postgres, with the time of its exited children (the postmaster's children are the
+ * backends, so a connection that closed during a window still counts). The benchmarks only
+ * ever use a PostgreSQL server on this machine (lib/postgres.ts).
+ */
+export function postgresCpuSeconds(): number {
+  let ticks = 0
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      // utime, stime, cutime and cstime: fields 14 to 17 of the line, 12 to 15 after the name.
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  return ticks / 100
+}
+
 /** Runs `work` and answers the CPU-seconds the process `pid` used meanwhile. */
 export async function cpuDuring<T>(pid: number, work: () => Promise<T>): Promise<{ result: T; cpu: number }> {
   const before = cpuSeconds(pid) ?? 0

@@ -1,5 +1,5 @@
 import { pgbench, pgbenchInit } from '../ceilings/pgbench.ts'
-import { runLoad, startBareServer } from '../lib/processes.ts'
+import { cpuSeconds, postgresCpuSeconds, runLoad, startBareServer } from '../lib/processes.ts'
 import { dropDatabase, recreateDatabase } from '../lib/postgres.ts'
 import { LOAD_COLUMNS, loadCells, num, ms, type Section } from '../lib/report.ts'
 import { type Bench, type Ceilings, closedLoop } from './context.ts'
@@ -23,17 +23,23 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
     bench.log('ceilings: bare Fastify')
     const { runners, runs, maxSeconds } = bench.sizes.runs
     const bare = await startBareServer(url, runs)
-    let constant, oneSelect, runnerCycle
+    let constant, oneSelect, runnerCycle, runnerCycleCpu
     try {
       constant = await runLoad(closedLoop(bench, bare.url, [{ method: 'GET', path: '/constant' }]))
       const rows = Array.from({ length: 1000 }, (_, i) => ({ method: 'GET', path: `/row/${i + 1}` }))
       oneSelect = await runLoad(closedLoop(bench, bare.url, rows))
+      const cpu0 = { server: cpuSeconds(bare.pid)!, postgres: postgresCpuSeconds() }
       runnerCycle = await runLoad({ mode: 'runners', base: bare.url, companyId: 'bare', apiKey: 'bare', runners, total: runs, seconds: maxSeconds })
+      const finished = Math.max(1, runnerCycle.extra!.finished)
+      runnerCycleCpu = {
+        serverMs: ((cpuSeconds(bare.pid)! - cpu0.server) * 1000) / finished,
+        postgresMs: ((postgresCpuSeconds() - cpu0.postgres) * 1000) / finished,
+      }
     } finally {
       await bare.stop()
     }
     const cycles = runnerCycle.extra!
-    const ceilings = { constant, oneSelect, runnerCycle, selectOnly, tpcb }
+    const ceilings = { constant, oneSelect, runnerCycle, runnerCycleCpu: runnerCycleCpu!, selectOnly, tpcb }
     return {
       ceilings,
       section: {
@@ -54,7 +60,8 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
           `Runner cycle: workload 3's ${runners} runner loops (the same generator code) claim, report and finish ${runs.toLocaleString('en-US')} jobs through ` +
             `three bare routes, each one committed single-row update (the claim takes the oldest queued job with SKIP LOCKED): ` +
             `${num(cycles.finishedPerSecond)} finished cycles per second, ${cycles.doubleClaims} double claims. ` +
-            `It is what a finished run costs at the least on this machine: three HTTP requests and three commits, with none of a run's other writes.`,
+            `It is what a finished run costs at the least on this machine: three HTTP requests and three commits, with none of a run's other writes. ` +
+            `CPU per cycle: the bare server ${runnerCycleCpu!.serverMs.toFixed(2)} ms, PostgreSQL ${runnerCycleCpu!.postgresMs.toFixed(2)} ms (all its processes, from /proc).`,
         ],
       },
     }

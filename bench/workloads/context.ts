@@ -25,6 +25,8 @@ export interface Ceilings {
   oneSelect: LoadResult
   /** Workload 3's runner loops against three bare one-row updates (extra.finishedPerSecond). */
   runnerCycle: LoadResult
+  /** CPU per finished cycle of the bare server and of PostgreSQL over that pass, in ms. */
+  runnerCycleCpu: { serverMs: number; postgresMs: number }
   selectOnly: PgbenchResult
   tpcb: PgbenchResult
 }

@@ -1,5 +1,5 @@
 import { createCompany } from '../lib/api.ts'
-import { cpuSeconds, runLoad } from '../lib/processes.ts'
+import { cpuSeconds, postgresCpuSeconds, runLoad } from '../lib/processes.ts'
 import { withClient } from '../lib/postgres.ts'
 import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
 import type { Bench, Ceilings } from './context.ts'
@@ -24,8 +24,10 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, s
     withClient(databaseUrl, async (c) => Number((await c.query('SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()')).rows[0].xact_commit))
   const commitsBefore = await commits()
   const cpuBefore = cpuSeconds(serverPid)!
+  const postgresBefore = postgresCpuSeconds()
   const result = await runLoad({ mode: 'runners', base: f.base, companyId: company.id, apiKey: f.account.apiKey, runners, total: runs, seconds: maxSeconds })
   const serverMsPerRun = ((cpuSeconds(serverPid)! - cpuBefore) * 1000) / Math.max(1, result.extra!.finished)
+  const postgresMsPerRun = ((postgresCpuSeconds() - postgresBefore) * 1000) / Math.max(1, result.extra!.finished)
   // Backends flush their statistics at most once a second.
   await new Promise((r) => setTimeout(r, bench.sizes.statsWait.busy * 1000))
   const commitsPerRun = ((await commits()) - commitsBefore) / Math.max(1, result.extra!.finished)
@@ -52,8 +54,8 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, s
     ]],
     subtables: [{
       title: 'Step by step: one runner, one request at a time',
-      columns: ['step', 'requests', 'server CPU ms per request', 'commits per request'],
-      rows: steps.map((s) => [s.step, String(s.requests), s.cpuMs.toFixed(2), s.commits.toFixed(2)]),
+      columns: ['step', 'requests', 'server CPU ms per request', 'PostgreSQL CPU ms per request', 'commits per request'],
+      rows: steps.map((s) => [s.step, String(s.requests), s.cpuMs.toFixed(2), s.postgresMs.toFixed(2), s.commits.toFixed(2)]),
     }],
     verdicts: [
       { target: '>= 1,000 finished runs per second', measured: `${num(perSecond)}/s${bare ? ` (bare runner cycle ${num(bare)}/s)` : ''}`, met: perSecond >= 1000 },
@@ -64,6 +66,13 @@ export async function runsCycle(bench: Bench, f: Fixture, databaseUrl: string, s
       `The server process used ${serverMsPerRun.toFixed(2)} ms of CPU per finished run with 8 runners (utime + stime from /proc, over the whole pass); ` +
         `step by step (the table below: ${steps[0].requests} runs of another company claimed, then reported running, then finished, one request at a time) ` +
         `${steps.reduce((sum, s) => sum + s.cpuMs, 0).toFixed(2)} ms and ${steps.reduce((sum, s) => sum + s.commits, 0).toFixed(1)} commits per run.`,
+      `PostgreSQL used ${postgresMsPerRun.toFixed(2)} ms of CPU per finished run with 8 runners (all its processes, from /proc), ` +
+        `${steps.reduce((sum, s) => sum + s.postgresMs, 0).toFixed(2)} ms step by step.` +
+        (ceilings
+          ? ` The bare runner cycle took ${ceilings.runnerCycleCpu.serverMs.toFixed(2)} ms of its server's CPU and ${ceilings.runnerCycleCpu.postgresMs.toFixed(2)} ms of PostgreSQL's per cycle: ` +
+            `a finished run costs ${(serverMsPerRun / ceilings.runnerCycleCpu.serverMs).toFixed(1)}x the server CPU and ${(postgresMsPerRun / ceilings.runnerCycleCpu.postgresMs).toFixed(1)}x the database CPU of the bare cycle, ` +
+            `on two cores that the server, PostgreSQL and the load generator share.`
+          : ''),
       `PostgreSQL committed ${commitsPerRun.toFixed(1)} transactions per finished run (statements outside a transaction count as one each), ` +
         `${num(commitsPerRun * perSecond)} per second in all.` +
         (ceilings
@@ -84,6 +93,8 @@ interface StepCost {
   step: string
   requests: number
   cpuMs: number
+  /** PostgreSQL's CPU (all its processes) per request. */
+  postgresMs: number
   commits: number
 }
 
@@ -110,14 +121,16 @@ async function stepCosts(bench: Bench, f: Fixture, databaseUrl: string, serverPi
   const measure = async (step: string, each: (i: number) => Promise<unknown>): Promise<StepCost> => {
     const commits0 = await commits()
     const cpu0 = cpuSeconds(serverPid)!
+    const postgres0 = postgresCpuSeconds()
     for (let i = 0; i < count; i++) await each(i)
     const cpu = cpuSeconds(serverPid)! - cpu0
+    const postgres = postgresCpuSeconds() - postgres0
     // A backend that goes idle reports its counts after at least a second since its last
     // report, or else 10 s later (PostgreSQL's PGSTAT_IDLE_INTERVAL): wait those out, so that
     // each batch's commits are counted with it.
     await new Promise((r) => setTimeout(r, bench.sizes.statsWait.idle * 1000))
     // Less the statement that read the counter before.
-    return { step, requests: count, cpuMs: (cpu * 1000) / count, commits: ((await commits()) - commits0 - 1) / count }
+    return { step, requests: count, cpuMs: (cpu * 1000) / count, postgresMs: (postgres * 1000) / count, commits: ((await commits()) - commits0 - 1) / count }
   }
   const ids: string[] = []
   await new Promise((r) => setTimeout(r, bench.sizes.statsWait.idle * 1000)) // the pass before reports its counts
