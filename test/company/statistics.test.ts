@@ -90,6 +90,13 @@ describe('a company unknown to the statistics', () => {
     const assigned = await call(t.app, 'GET', `${big.base}/tasks?assignee_agent_id=${bigAgent}&limit=500`, { token })
     expect(assigned.body).toHaveLength(ROWS / 100)
     expect((await rowsRead(t.ctx.db, 'tasks')) - listBefore).toBeLessThan(ROWS / 10)
+    // So does the list of the tasks the caller created, 50 of the company's: those, not the
+    // company's list nor all of a creator's tasks (the creator's index is in list order).
+    await t.ctx.db.query('UPDATE tasks SET created_by_user_id = $2 WHERE company_id = $1 AND number % 100 = 50', [big.companyId, big.user.id])
+    const mineBefore = await rowsRead(t.ctx.db, 'tasks')
+    const mine = await call(t.app, 'GET', `${big.base}/tasks?created_by=me&limit=500`, { token })
+    expect(mine.body).toHaveLength(ROWS / 100)
+    expect((await rowsRead(t.ctx.db, 'tasks')) - mineBefore).toBeLessThan(ROWS / 10)
     // A subtask an agent made, closed: the parent's agent is woken once its subtasks are all
     // closed, which reads the parent's subtasks; deleting the parent then detaches them.
     const parent = await t.ctx.db.one<{ id: string }>('UPDATE tasks SET assignee_agent_id = $2 WHERE company_id = $1 AND number = 1 RETURNING id', [big.companyId, bigAgent])

@@ -70,11 +70,11 @@ const LIST_ORDER = 'ORDER BY t.sort_order, t.number DESC'
  */
 export async function listTasksJson(db: Queryable, companyId: string, userId: string, filters: TaskFilters): Promise<string> {
   const params: unknown[] = [companyId]
-  // An assignee, project, goal or parent holds tasks of one company only, and each has an index
-  // in the list's order: the company is then given as a value the planner sees only at execution
-  // (docs/ARCHITECTURE.md), so that a company the statistics believe empty does not make it walk
-  // the company's whole list instead of that index.
-  const narrowed = Boolean(filters.assignee_agent_id || filters.project_id || filters.goal_id || filters.parent_id)
+  // An assignee, project, goal, parent or creator has an index in the list's order: the company
+  // is then given as a value the planner sees only at execution (docs/ARCHITECTURE.md), so that
+  // a company the statistics believe empty does not make it walk the company's whole list
+  // instead of that index.
+  const narrowed = Boolean(filters.assignee_agent_id || filters.project_id || filters.goal_id || filters.parent_id || filters.created_by)
   const where = [narrowed ? 't.company_id = (SELECT $1::uuid)' : 't.company_id = $1']
   const add = (condition: (p: string) => string, value: unknown) => {
     params.push(value)

@@ -438,7 +438,7 @@ ALTER TABLE tasks ADD CONSTRAINT tasks_recounted TRIGGER DEFERRABLE INITIALLY DE
 ALTER TABLE tasks ADD CONSTRAINT tasks_routine_id_fkey FOREIGN KEY (routine_id) REFERENCES routines(id) ON DELETE SET NULL;
 ALTER TABLE tasks ADD CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['backlog'::text, 'todo'::text, 'in_progress'::text, 'in_review'::text, 'blocked'::text, 'done'::text, 'cancelled'::text])));
 CREATE INDEX tasks_assignee ON public.tasks USING btree (assignee_agent_id, sort_order, number DESC) WHERE (assignee_agent_id IS NOT NULL);
-CREATE INDEX tasks_created_by ON public.tasks USING btree (created_by_user_id, updated_at DESC, id DESC) WHERE (created_by_user_id IS NOT NULL);
+CREATE INDEX tasks_created_by ON public.tasks USING btree (company_id, created_by_user_id, sort_order, number DESC) WHERE (created_by_user_id IS NOT NULL);
 CREATE INDEX tasks_description_trgm ON public.tasks USING gin (description gin_trgm_ops);
 CREATE INDEX tasks_goal ON public.tasks USING btree (goal_id, status) WHERE (goal_id IS NOT NULL);
 CREATE INDEX tasks_list ON public.tasks USING btree (company_id, sort_order, number DESC);
