@@ -15,14 +15,16 @@ export const FORECAST_METHOD =
 const DAY_MS = 86_400_000
 
 /**
- * One statement over the month's rows of run_totals (a few per agent and day, kept by
- * triggers), whatever the number of runs; one row per agent with spend this month or a budget.
- * `monthStart` is YYYY-MM-01.
+ * One read over the month's rows of run_totals (a few per agent and day, kept by triggers),
+ * whatever the number of runs; one row per agent with spend this month or a budget. `company`
+ * and `monthStart` are the statement's placeholders for the company and YYYY-MM-01, so that
+ * the dashboard can read it inside its own statement.
  */
-const FORECAST_SQL = `
+export function forecastSql(company: string, monthStart: string): string {
+  return `
   WITH days AS (
     SELECT agent_id, day, sum(cost_cents) AS cost_cents FROM run_totals
-     WHERE company_id = $1 AND day >= $2::date AND day < ($2::date + interval '1 month')
+     WHERE company_id = ${company} AND day >= ${monthStart}::date AND day < (${monthStart}::date + interval '1 month')
      GROUP BY agent_id, day),
   spend AS (SELECT agent_id, sum(cost_cents)::bigint AS spend FROM days GROUP BY agent_id),
   running AS (SELECT agent_id, day, sum(cost_cents) OVER (PARTITION BY agent_id ORDER BY day) AS total FROM days)
@@ -30,7 +32,16 @@ const FORECAST_SQL = `
          (SELECT to_char(min(r.day), 'YYYY-MM-DD') FROM running r
            WHERE r.agent_id = a.id AND a.monthly_budget_cents > 0 AND r.total >= a.monthly_budget_cents) AS reached_on
     FROM agents a LEFT JOIN spend s ON s.agent_id = a.id
-   WHERE a.company_id = $1 AND (s.spend > 0 OR (a.monthly_budget_cents > 0 AND a.status <> 'terminated'))`
+   WHERE a.company_id = ${company} AND (s.spend > 0 OR (a.monthly_budget_cents > 0 AND a.status <> 'terminated'))`
+}
+
+/** A row of forecastSql; bigints come as text from the driver, as numbers from JSON. */
+export interface ForecastRow {
+  agent_id: string
+  budget: number | string
+  spend: number | string
+  reached_on: string | null
+}
 
 export interface Forecast {
   month_end_cents: number
@@ -40,28 +51,30 @@ export interface Forecast {
 
 /** The forecast of the UTC month starting `monthStart` (YYYY-MM-01), at `now`. */
 export async function forecast(db: Db, companyId: string, monthStart: string, now = new Date()): Promise<Forecast> {
-  const rows = await db.many<{ agent_id: string; budget: number; spend: number | string; reached_on: string | null }>(FORECAST_SQL, [
-    companyId,
-    monthStart,
-  ])
+  return project(await db.many<ForecastRow>(forecastSql('$1', '$2'), [companyId, monthStart]), monthStart, now)
+}
+
+/** The forecast from forecastSql's rows for the month starting `monthStart`, at `now`. */
+export function project(rows: ForecastRow[], monthStart: string, now: Date): Forecast {
   const start = Date.parse(`${monthStart}T00:00:00Z`)
   const startDate = new Date(start)
   const end = Date.UTC(startDate.getUTCFullYear(), startDate.getUTCMonth() + 1, 1)
   const elapsed = Math.min(end - start, Math.max(DAY_MS, now.getTime() - start))
   const fraction = now.getTime() < start ? 0 : elapsed / (end - start)
-  const project = (spend: number) => (fraction === 0 ? 0 : Math.round(spend / fraction))
+  const atMonthEnd = (spend: number) => (fraction === 0 ? 0 : Math.round(spend / fraction))
 
   const byAgent = rows.map((row) => {
     const spend = Number(row.spend)
+    const budget = Number(row.budget)
     let reached = row.reached_on
-    if (!reached && row.budget > 0 && spend > 0 && fraction > 0) {
+    if (!reached && budget > 0 && spend > 0 && fraction > 0) {
       // At `spend / elapsed` cents per millisecond, the budget is reached this long after the start.
-      const at = start + (row.budget * elapsed) / spend
+      const at = start + (budget * elapsed) / spend
       if (at < end) reached = new Date(at).toISOString().slice(0, 10)
     }
-    return { agent_id: row.agent_id, month_end_cents: project(spend), budget_reached_on: reached ?? null }
+    return { agent_id: row.agent_id, month_end_cents: atMonthEnd(spend), budget_reached_on: reached ?? null }
   })
   byAgent.sort((a, b) => b.month_end_cents - a.month_end_cents || a.agent_id.localeCompare(b.agent_id))
   const total = rows.reduce((sum, row) => sum + Number(row.spend), 0)
-  return { month_end_cents: project(total), by_agent: byAgent, method: FORECAST_METHOD }
+  return { month_end_cents: atMonthEnd(total), by_agent: byAgent, method: FORECAST_METHOD }
 }
