@@ -1,12 +1,18 @@
 // The month-end forecast (API-DECISIONS.md "Spend control", docs/runs.md "Forecast"): spend so
 // far / elapsed fraction of the month, and each budgeted agent's budget_reached_on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { forecast, FORECAST_METHOD } from '../../src/domain/insights/forecast.ts'
+import { FORECAST_METHOD, type ForecastRow, forecastSql, project } from '../../src/domain/insights/forecast.ts'
 import { createCompany } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp } from '../helpers.ts'
 import { insertRun } from '../company/support.ts'
 
 let t: TestApp
+
+/** The forecast of the month starting `monthStart` as it would be seen at `now`: the statement the API reads, then its arithmetic. */
+async function forecast(db: TestApp['ctx']['db'], companyId: string, monthStart: string, now: Date) {
+  return project(await db.many<ForecastRow>(forecastSql('$1', '$2'), [companyId, monthStart]), monthStart, now)
+}
+
 beforeAll(async () => {
   t = await testApp()
 })

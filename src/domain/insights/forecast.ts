@@ -1,5 +1,3 @@
-import type { Db } from '../../server/db/db.ts'
-
 /**
  * The month-end forecast on costs and the dashboard (API-DECISIONS.md "Spend control";
  * docs/runs.md "Forecast"). The method is plain and linear: spend so far in the month divided
@@ -17,8 +15,8 @@ const DAY_MS = 86_400_000
 /**
  * One read over the month's rows of run_totals (a few per agent and day, kept by triggers),
  * whatever the number of runs; one row per agent with spend this month or a budget. `company`
- * and `monthStart` are the statement's placeholders for the company and YYYY-MM-01, so that
- * the dashboard can read it inside its own statement.
+ * and `monthStart` are SQL for the company and the month's first day (placeholders or an
+ * expression), so that the dashboard and costs read it as a part of their own statement.
  */
 export function forecastSql(company: string, monthStart: string): string {
   return `
@@ -47,11 +45,6 @@ export interface Forecast {
   month_end_cents: number
   by_agent: Array<{ agent_id: string; month_end_cents: number; budget_reached_on: string | null }>
   method: string
-}
-
-/** The forecast of the UTC month starting `monthStart` (YYYY-MM-01), at `now`. */
-export async function forecast(db: Db, companyId: string, monthStart: string, now = new Date()): Promise<Forecast> {
-  return project(await db.many<ForecastRow>(forecastSql('$1', '$2'), [companyId, monthStart]), monthStart, now)
 }
 
 /** The forecast from forecastSql's rows for the month starting `monthStart`, at `now`. */
