@@ -84,6 +84,10 @@ describe('GET /dashboard', () => {
     expect(d.for_you.open_tasks).toBe(2)
     expect(d.for_you.blocked_tasks).toBe(1)
     expect(d.for_you.recent.map((task: any) => task.status).sort()).toEqual(['blocked', 'in_progress'])
+    // Records read as JSON keep the API's timestamps: UTC, six fractional digits.
+    const stamps = [...d.active_runs.flatMap((run: any) => [run.created_at, run.started_at]), ...d.for_you.recent.flatMap((task: any) => [task.created_at, task.updated_at])]
+    expect(stamps.length).toBeGreaterThan(4)
+    for (const stamp of stamps) expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/)
   })
 
   it('accepts 7 and 30 days, anything else is 422', async () => {
