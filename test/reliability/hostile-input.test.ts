@@ -143,5 +143,16 @@ describe('timestamps', () => {
       "SELECT '2026-01-02 03:04:05.5+00'::timestamptz AS a, '2026-01-02 03:04:05+00'::timestamptz AS b, '2026-01-02 03:04:05.123456+00'::timestamptz AS c",
     )
     expect(row).toEqual({ a: '2026-01-02T03:04:05.500000+00:00', b: '2026-01-02T03:04:05.000000+00:00', c: '2026-01-02T03:04:05.123456+00:00' })
+    // So do timestamps inside JSON the database builds (a run's context, transcripts), and only
+    // values that are timestamps: not one quoted inside a text, nor a key.
+    const json = await t.ctx.db.one<{ j: Record<string, unknown> }>(
+      `SELECT jsonb_build_object('a', '2026-01-02 03:04:05.5+00'::timestamptz, 'b', '2026-01-02 03:04:05+00'::timestamptz,
+                                 'c', '2026-01-02 03:04:05.123456+00'::timestamptz, 'list', jsonb_build_array('2026-01-02 03:04:05.12+00'::timestamptz),
+                                 'text', 'said "2026-01-02T03:04:05+00:00" twice', 'keyed', jsonb_build_object('2026-01-02T03:04:05+00:00', 1)) AS j`,
+    )
+    expect(json!.j).toEqual({
+      a: '2026-01-02T03:04:05.500000+00:00', b: '2026-01-02T03:04:05.000000+00:00', c: '2026-01-02T03:04:05.123456+00:00',
+      list: ['2026-01-02T03:04:05.120000+00:00'], text: 'said "2026-01-02T03:04:05+00:00" twice', keyed: { '2026-01-02T03:04:05+00:00': 1 },
+    })
   })
 })

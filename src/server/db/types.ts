@@ -44,14 +44,18 @@ function reshape(value: string): string {
 }
 
 // Timestamps inside JSON built by SQL (to_jsonb of a row, transcript stamps) come as
-// "...T03:04:05.5+00:00": the same six digits are restored there. The raw text is searched
-// first, so JSON without such a value (most of it) is parsed without a reviver.
+// "...T03:04:05.5+00:00": the same six digits are restored there, in the text before it is
+// parsed (a string value that is a timestamp, never a key: a timestamp's text has nothing to
+// escape, and a quote inside a string is escaped, so a match is always a whole value). The
+// text is searched first, so JSON without such a value (most of it) is parsed as it is. A
+// reviver did the same at five times the cost of the parse: 125 against 25 µs for a run
+// context of 10 KB, which a claim reads.
 const SHORT_FRACTION = /T\d\d:\d\d:\d\d(?:\.\d{1,5})?[+-]\d\d:\d\d"/
-const JSON_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d{1,6})?[+-]\d\d:\d\d$/
+const SHORT_STAMP_VALUE = /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,5}))?([+-]\d\d:\d\d)"(?!\s*:)/g
 
 export function parseJson(text: string): unknown {
   if (!SHORT_FRACTION.test(text)) return JSON.parse(text)
-  return JSON.parse(text, (_key, value) => (typeof value === 'string' && JSON_TIMESTAMP.test(value) ? isoTimestamp(value) : value))
+  return JSON.parse(text.replace(SHORT_STAMP_VALUE, (_m, time: string, fraction: string | undefined, zone: string) => `"${time}.${(fraction ?? '').padEnd(6, '0')}${zone}"`))
 }
 
 /** Counts and sums: PostgreSQL sends bigint and numeric as text; our values fit a double. */
