@@ -55,9 +55,10 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await visit(page, `${server.url}/c/${companyId}/activity`)
     const row = page.locator(`tr[data-event="${assigned.id}"]`)
     await row.getByText('Assignee:').waitFor()
+    // Each name shows once its record has arrived ("…" until then), not all at the same moment.
+    await expect.poll(() => row.textContent()).toContain('Project: none → Launch')
     const said = await row.textContent()
     expect(said).toContain('Assignee: none → Grace')
-    expect(said).toContain('Project: none → Launch')
     expect(said).toContain(`${task.key} Write the launch post`)
     await expect.poll(async () => (await page.locator('main').textContent())?.match(UUID_TEXT)?.[0] ?? null).toBeNull()
     fs.mkdirSync(SCREENSHOTS, { recursive: true })
