@@ -63,6 +63,7 @@ export const embeddedUpkeep = new Counter({
   labelNames: ['action'] as const,
   registers: [registry],
 })
+
 export const embeddedUpkeepSeconds = new Counter({
   name: 'shopfloor_embedded_upkeep_seconds_total',
   help: "Time the embedded database spent on the server's ANALYZE and VACUUM, while requests waited",

@@ -47,8 +47,8 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
       [companyId, userId],
     ),
   ])
-  const { agents, task_counts: taskCounts, pending_approvals: pendingApprovals, budget, series, mine } = figures!
-  const projected = project(figures!.forecast, monthStart, now)
+  const { agents, task_counts: taskCounts, pending_approvals: pendingApprovals, budget, series, mine, forecast } = figures!
+  const projected = project(forecast, monthStart, now)
 
   const byStatus = Object.fromEntries(TASK_STATUSES.map((s) => [s, 0])) as Record<string, number>
   const byPriority = Object.fromEntries(TASK_PRIORITIES.map((p) => [p, 0])) as Record<string, number>
