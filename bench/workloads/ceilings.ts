@@ -9,7 +9,8 @@ import { type Bench, type Ceilings, closedLoop } from './context.ts'
  * SELECT through `pg`, both under the workloads' load settings; workload 3's runner loops
  * against bare routes that each commit one single-row update (the cheapest a claim, a progress
  * report and a final report could be); and pgbench's select-only and default scripts on the
- * same PostgreSQL server.
+ * same PostgreSQL server. The ceilings' database stays until the run drops it
+ * (dropCeilingsDatabase), for Ceilings.tpcbAgain.
  */
 export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceilings; section: Section }> {
   const url = await recreateDatabase(bench.pg, bench.db('ceiling'))
@@ -39,7 +40,8 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
       await bare.stop()
     }
     const cycles = runnerCycle.extra!
-    const ceilings = { constant, oneSelect, runnerCycle, runnerCycleCpu: runnerCycleCpu!, selectOnly, tpcb }
+    const tpcbAgain = () => pgbench(url, 'default', bench.sizes.pgbench)
+    const ceilings = { constant, oneSelect, runnerCycle, runnerCycleCpu: runnerCycleCpu!, selectOnly, tpcb, tpcbAgain }
     return {
       ceilings,
       section: {
@@ -65,7 +67,12 @@ export async function measureCeilings(bench: Bench): Promise<{ ceilings: Ceiling
         ],
       },
     }
-  } finally {
-    await dropDatabase(bench.pg, bench.db('ceiling'))
+  } catch (err) {
+    await dropCeilingsDatabase(bench)
+    throw err
   }
+}
+
+export function dropCeilingsDatabase(bench: Bench): Promise<void> {
+  return dropDatabase(bench.pg, bench.db('ceiling'))
 }

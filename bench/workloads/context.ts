@@ -29,6 +29,12 @@ export interface Ceilings {
   runnerCycleCpu: { serverMs: number; postgresMs: number }
   selectOnly: PgbenchResult
   tpcb: PgbenchResult
+  /**
+   * pgbench's default script once more, on the ceilings' database (kept until the run ends):
+   * workload 2 measures it right before and after its own run, so that its ratio compares
+   * figures of the same minutes of a machine whose speed drifts.
+   */
+  tpcbAgain(): Promise<PgbenchResult>
 }
 
 /** The closed-loop settings every HTTP workload shares. */

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
+import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { embeddedDataDir, TEST_DATABASE_URL } from '../helpers.ts'
 
@@ -43,8 +44,18 @@ function targets(report: string): string[][] {
 
 async function onPostgres(databaseUrl: string) {
   const out = path.join(dir, 'postgres.md')
-  const { code, output } = await harness(['--pg', databaseUrl, '--out', out, '--no-keep', '--db-prefix', `sf_bench_smoke_${process.pid}`])
+  const prefix = `sf_bench_smoke_${process.pid}`
+  const { code, output } = await harness(['--pg', databaseUrl, '--out', out, '--no-keep', '--db-prefix', prefix])
   expect(code, output).toBe(0)
+  // Every database of the run is gone, the ceilings' one (kept for workload 2's pgbench runs) too.
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    const { rows } = await client.query('SELECT datname FROM pg_database WHERE starts_with(datname, $1)', [prefix])
+    expect(rows).toEqual([])
+  } finally {
+    await client.end()
+  }
   const report = fs.readFileSync(out, 'utf8')
   expect(report).toMatch(/^# Shopfloor benchmark results/)
   expect(report).toMatch(/\| PostgreSQL \| \d+\.\d+/)
@@ -58,6 +69,8 @@ async function onPostgres(databaseUrl: string) {
   // Each step of a run has its server CPU and commits.
   for (const step of ['claim', 'report running', 'report finish']) expect(report).toMatch(new RegExp(`\\| ${step} .*\\| \\d+ \\| \\d+\\.\\d+ \\| -?\\d+\\.\\d+ \\|`))
   const rows = targets(report)
+  // Workload 2 is set against pgbench run right before and after it.
+  expect(report).toMatch(/right before the spread run: [\d,]+ TPS; right after: [\d,]+; "beside" compares with their mean/)
   // Every target of workloads 1 to 6, 8 and 9 has a verdict from a measurement, none "not measured".
   for (const n of ['1.', '2.', '3.', '4.', '5.', '6.', '8.', '9.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
   for (const row of rows) expect(['met', 'MISSED'], row.join(' | ')).toContain(row[3])
