@@ -15,7 +15,7 @@ import { ROOT, startSharedGenerator, startShopfloor, stopSharedGenerator } from 
 import { checkLocal, dropDatabase, recreateDatabase, serverDescription } from './lib/postgres.ts'
 import { renderReport, type Section } from './lib/report.ts'
 import { type Mode, SIZES } from './sizes.ts'
-import { dropCeilingsDatabase, measureCeilings } from './workloads/ceilings.ts'
+import { measureCeilings } from './workloads/ceilings.ts'
 import type { Bench, Ceilings } from './workloads/context.ts'
 import { eventStreams } from './workloads/event-streams.ts'
 import { fixture } from './workloads/fixture.ts'
@@ -61,11 +61,13 @@ const startedAt = new Date()
 const busyBefore = busyness()
 const sections: Section[] = []
 let ceilings: Ceilings | null = null
+let closeCeilings = async () => {}
 if (bench.sizes.oneGenerator) startSharedGenerator()
 
 if (wants(1) || wants(2) || wants(3)) {
   const measured = await measureCeilings(bench)
   ceilings = measured.ceilings
+  closeCeilings = measured.close
   sections.push(measured.section)
 }
 
@@ -95,8 +97,9 @@ if (!embeddedOnly && ([1, 2, 3, 6, 7, 8].some(wants) || onSameServer(4) || onSam
     await dropDatabase(bench.pg, bench.db())
   }
 }
-// Workload 2 ran pgbench on it again (Ceilings.tpcbAgain); a failed run leaves it to the next, which recreates it.
-if (ceilings) await dropCeilingsDatabase(bench)
+// Workloads 1 and 2 measured their ceilings again beside themselves (Ceilings.oneSelectAgain,
+// tpcbAgain). A failed run leaves the database to the next, which recreates it.
+await closeCeilings()
 
 if (wants(4) && !onSameServer(4)) {
   sections.push(await scale(bench, args.reseed!))

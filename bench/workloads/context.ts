@@ -23,6 +23,8 @@ export interface SharedServer {
 export interface Ceilings {
   constant: LoadResult
   oneSelect: LoadResult
+  /** The one-SELECT route once more (the bare server is kept until the run ends): workload 1 measures it right before and after its own run. */
+  oneSelectAgain(): Promise<LoadResult>
   /** Workload 3's runner loops against three bare one-row updates (extra.finishedPerSecond). */
   runnerCycle: LoadResult
   /** CPU per finished cycle of the bare server and of PostgreSQL over that pass, in ms. */

@@ -47,7 +47,7 @@ async function onPostgres(databaseUrl: string) {
   const prefix = `sf_bench_smoke_${process.pid}`
   const { code, output } = await harness(['--pg', databaseUrl, '--out', out, '--no-keep', '--db-prefix', prefix])
   expect(code, output).toBe(0)
-  // Every database of the run is gone, the ceilings' one (kept for workload 2's pgbench runs) too.
+  // Every database of the run is gone, the ceilings' one (kept for workloads 1 and 2) too.
   const client = new pg.Client({ connectionString: databaseUrl })
   await client.connect()
   try {
@@ -69,7 +69,8 @@ async function onPostgres(databaseUrl: string) {
   // Each step of a run has its server CPU and commits.
   for (const step of ['claim', 'report running', 'report finish']) expect(report).toMatch(new RegExp(`\\| ${step} .*\\| \\d+ \\| \\d+\\.\\d+ \\| -?\\d+\\.\\d+ \\|`))
   const rows = targets(report)
-  // Workload 2 is set against pgbench run right before and after it.
+  // Workloads 1 and 2 are set against their ceilings measured right before and after them.
+  expect(report).toMatch(/The one-SELECT ceiling right before this run: [\d,]+ requests\/s; right after: [\d,]+; "beside" compares with their mean/)
   expect(report).toMatch(/right before the spread run: [\d,]+ TPS; right after: [\d,]+; "beside" compares with their mean/)
   // Every target of workloads 1 to 6, 8 and 9 has a verdict from a measurement, none "not measured".
   for (const n of ['1.', '2.', '3.', '4.', '5.', '6.', '8.', '9.']) expect(rows.some((r) => r[0].startsWith(n)), n).toBe(true)
