@@ -69,6 +69,11 @@ async function onPostgres(databaseUrl: string) {
   // Each step of a run has its server CPU and commits.
   for (const step of ['claim', 'report running', 'report finish']) expect(report).toMatch(new RegExp(`\\| ${step} .*\\| \\d+ \\| \\d+\\.\\d+ \\| -?\\d+\\.\\d+ \\|`))
   const rows = targets(report)
+  // Every task workload 2 made brought its queued run and its audit event.
+  const made = /held (\d+) tasks made by this workload, (\d+) assignment runs and (\d+) task-created audit events/.exec(report)
+  expect(made, 'workload 2 counts what it made').not.toBeNull()
+  expect(Number(made![1])).toBeGreaterThan(0)
+  expect([made![2], made![3]]).toEqual([made![1], made![1]])
   // Workloads 1 and 2 are set against their ceilings measured right before and after them.
   expect(report).toMatch(/The one-SELECT ceiling right before this run: [\d,]+ requests\/s; right after: [\d,]+; "beside" compares with their mean/)
   expect(report).toMatch(/right before the spread run: [\d,]+ TPS; right after: [\d,]+; "beside" compares with their mean/)
