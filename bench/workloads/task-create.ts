@@ -5,18 +5,18 @@ import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.t
 import { type Bench, type Ceilings, bearer, closedLoop } from './context.ts'
 import type { Fixture } from './fixture.ts'
 
+/** The title of every task this workload makes (and only of those), to count them afterwards. */
+const TITLE = 'Benchmark task (workload 2)'
+
 /**
- * Workload 2: POST /tasks with an available assignee, so each request writes a task, its audit
- * event and a queued assignment run in one transaction. Once in one company (task numbers are
+ * Workload 2: POST /tasks with an available assignee, so each request writes a task, a queued
+ * assignment run and their two audit events in one transaction. Once in one company (task numbers are
  * allocated under the company row's lock, so these serialise) and once spread over 10
  * companies. Target: across companies, at least 40% of pgbench's default-script TPS, measured
  * right before and right after the spread run (their mean): this machine's speed drifts by a
  * third over minutes, and the ceilings' figure of several minutes earlier moved the ratio
  * between 28% and 43% in runs of one revision.
  */
-/** The title of every task this workload makes (and only of those), to count them afterwards. */
-const TITLE = 'Benchmark task (workload 2)'
-
 export async function taskCreate(bench: Bench, f: Fixture, databaseUrl: string, ceilings: Ceilings | null): Promise<Section> {
   const headers = bearer(f.account.apiKey)
   const createIn = (companyId: string, agentId: string) => ({
