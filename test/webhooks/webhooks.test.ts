@@ -197,7 +197,8 @@ describe('delivery', () => {
     const hook = await subscribe(c.base, c.owner.token, { events: ['task.created'] })
     receiver.received.length = 0
     receiver.answer = 503
-    worker = startDeliveryWorker(t.ctx, { pollMs: 200 })
+    // Its own pace (a look every 30 s at the least): the write wakes it, and it wakes itself when the retry is due.
+    worker = startDeliveryWorker(t.ctx)
     const task = await createTask(t.app, c.owner.token, c.id, { title: 'Signed' })
     await waitFor(async () => receiver.received.length >= 1)
     receiver.answer = 200
@@ -303,6 +304,32 @@ describe('delivery', () => {
     expect(row.last_error).toBe('No answer within 1.5 s')
     expect(row.status).toBe('pending')
     receiver.answer = 200
+  })
+
+  it('a delivery queued by another process is sent at once, not at the next look 30 s later', async () => {
+    const c = await company()
+    const hook = await subscribe(c.base, c.owner.token, { events: ['goal.created'] })
+    // Earlier tests' deliveries still pending (retries hours away) are set aside, so that nothing
+    // due wakes the worker but the notification.
+    await t.ctx.db.query(`UPDATE webhook_deliveries SET status = 'failed', next_attempt_at = NULL WHERE status = 'pending'`)
+    worker = startDeliveryWorker(t.ctx)
+    await new Promise((r) => setTimeout(r, 500)) // it has looked, found nothing and waits
+    // Queued as another process's outbox would: through a connection of its own on PostgreSQL,
+    // which wakes no worker of this process but through the notification.
+    const other = t.url ? openPostgres(t.url, undefined, 1) : t.ctx.db
+    const queuedAt = Date.now()
+    try {
+      await other.query(
+        `INSERT INTO webhook_deliveries (webhook_id, company_id, event_id, type, payload, next_attempt_at)
+         VALUES ($1, $2, 'evt_from_elsewhere', 'goal.created', '{"id": "evt_from_elsewhere", "type": "goal.created"}', now())`,
+        [hook.id, c.id],
+      )
+    } finally {
+      if (other !== t.ctx.db) await other.close()
+    }
+    await waitFor(async () => receiver.received.some((r) => r.headers['webhook-id'] === 'evt_from_elsewhere'), 10_000)
+    expect(Date.now() - queuedAt).toBeLessThan(5_000)
+    expect((await deliveries(hook.id)).find((d: any) => d.event_id === 'evt_from_elsewhere')).toMatchObject({ status: 'delivered', attempts: 1 })
   })
 
   it('two instances share the deliveries: each is sent exactly once while the receiver answers', async () => {

@@ -50,6 +50,32 @@ const TAKE = `
         FOR UPDATE OF x SKIP LOCKED)
   RETURNING d.id, d.seq, d.webhook_id, d.event_id, d.payload::text AS payload, d.attempts, w.url, w.secret`
 
+/**
+ * How long until the earliest pending delivery of an enabled subscription is due (negative when
+ * one is due now, null when none is pending): the worker's next look after it ran out of work.
+ */
+const NEXT_DUE = `
+  SELECT (extract(epoch FROM min(x.next_attempt_at) - now()) * 1000)::float8 AS ms
+    FROM webhook_deliveries x JOIN webhooks y ON y.id = x.webhook_id AND y.enabled
+   WHERE x.status = 'pending'`
+
+/** Notified at the commit of every write that queued deliveries (migration 134), in any process. */
+export const DELIVERIES_CHANNEL = 'deliveries_queued'
+
+/**
+ * How often a worker looks for due deliveries nobody told it of, at least: deliveries left by a
+ * process that stopped before sending them (their lease runs out) or whose notification was lost.
+ * Everything else wakes it: this process's writes, every process's notifications, and the next
+ * due delivery (a retry), which it asks for whenever it runs out of work. Looking every second
+ * was half of an idle server's CPU and nearly all of its commits (docs/benchmarks.md, workload 9).
+ */
+const LOOK_EVERY_MS = 30_000
+/**
+ * A look again this much later when the last could not happen (the database not ready yet, as at
+ * start) or left a due delivery behind (another worker held it).
+ */
+const SOON_MS = 1_000
+
 /** Deliveries taken but not attempted, handed back for the next look. */
 const RELEASE = 'UPDATE webhook_deliveries SET leased_until = NULL, next_attempt_at = now() WHERE id = ANY($1::uuid[])'
 
@@ -85,7 +111,7 @@ const FAILED = `
   SELECT status FROM d`
 
 export interface DeliveryWorkerOptions {
-  /** How often to look for due deliveries besides being woken by this process's writes. */
+  /** How often to look for due deliveries at least, besides being woken: LOOK_EVERY_MS unless a test shortens it. */
   pollMs?: number
   /** Deliveries taken per look. */
   batch?: number
@@ -98,7 +124,7 @@ export interface DeliveryWorker {
 }
 
 export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOptions = {}): DeliveryWorker {
-  const pollMs = options.pollMs ?? 1000
+  const pollMs = options.pollMs ?? LOOK_EVERY_MS
   const batch = options.batch ?? 50
   const timeoutMs = options.attemptTimeoutMs ?? ATTEMPT_TIMEOUT_MS
   const log: Logger = ctx.log.child({ component: 'webhooks' })
@@ -186,18 +212,39 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
         again = false
         await drain().catch((err) => log.error({ err }, 'webhook delivery failed'))
       } while (again && !stopped)
+      await lookAgain().catch((err) => {
+        log.error({ err }, 'could not read when the next webhook delivery is due')
+        lookIn(pollMs)
+      })
       running = null
     })()
   }
 
+  /** The next look: when the earliest pending delivery is due, or after pollMs at the latest. */
+  async function lookAgain(): Promise<void> {
+    if (stopped) return
+    if (ctx.dbState !== 'ready') return lookIn(Math.min(pollMs, SOON_MS))
+    const due = (await ctx.db.one<{ ms: number | null }>(NEXT_DUE))?.ms ?? null
+    lookIn(due === null ? pollMs : Math.min(pollMs, due <= 0 ? SOON_MS : due))
+  }
+
+  let timer: NodeJS.Timeout | undefined
+  function lookIn(ms: number): void {
+    clearTimeout(timer)
+    if (stopped) return
+    timer = setTimeout(wake, ms)
+    timer.unref()
+  }
+
   const unsubscribe = onDeliveriesQueued(ctx.db, wake)
-  const timer = setInterval(wake, pollMs)
-  timer.unref()
+  // Writes of other processes (the scheduler's, another instance's). Also signalled when the
+  // listening connection was lost or is back, since notifications may have been missed.
+  ctx.db.listen(DELIVERIES_CHANNEL, wake)
   wake()
   return {
     async stop() {
       stopped = true
-      clearInterval(timer)
+      clearTimeout(timer)
       unsubscribe()
       await running
     },

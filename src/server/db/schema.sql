@@ -499,6 +499,7 @@ ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_webhook_id_fkey
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at, seq) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_finished ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text);
 CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (webhook_id, created_at DESC, seq DESC);
+CREATE TRIGGER deliveries_queued AFTER INSERT ON public.webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION notify_deliveries_queued();
 
 CREATE TABLE webhooks (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -618,6 +619,15 @@ CREATE OR REPLACE FUNCTION public.notify_credentials_changed()
 AS $function$
 BEGIN
   PERFORM pg_notify('credentials_changed', '');
+  RETURN NULL;
+END $function$;
+
+CREATE OR REPLACE FUNCTION public.notify_deliveries_queued()
+ RETURNS trigger
+ LANGUAGE plpgsql
+AS $function$
+BEGIN
+  PERFORM pg_notify('deliveries_queued', '');
   RETURN NULL;
 END $function$;
 
