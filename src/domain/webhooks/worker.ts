@@ -60,14 +60,14 @@ const NEXT_DUE = `
    WHERE x.status = 'pending'`
 
 /** Notified at the commit of every write that queued deliveries (migration 134), in any process. */
-export const DELIVERIES_CHANNEL = 'deliveries_queued'
+const DELIVERIES_CHANNEL = 'deliveries_queued'
 
 /**
  * How often a worker looks for due deliveries nobody told it of, at least: deliveries left by a
  * process that stopped before sending them (their lease runs out) or whose notification was lost.
  * Everything else wakes it: this process's writes, every process's notifications, and the next
  * due delivery (a retry), which it asks for whenever it runs out of work. Looking every second
- * was half of an idle server's CPU and nearly all of its commits (docs/benchmarks.md, workload 9).
+ * was half of an idle server's CPU and nearly all of its commits (docs/webhooks.md).
  */
 const LOOK_EVERY_MS = 30_000
 /**
