@@ -2,6 +2,7 @@ import type { Child } from '../lib/processes.ts'
 import type { LoadResult } from '../lib/stats.ts'
 import type { PgbenchResult } from '../ceilings/pgbench.ts'
 import type { Sizes } from '../sizes.ts'
+import { num } from '../lib/report.ts'
 
 /** What every workload gets from the harness. */
 export interface Bench {
@@ -37,6 +38,30 @@ export interface Ceilings {
    * figures of the same minutes of a machine whose speed drifts.
    */
   tpcbAgain(): Promise<PgbenchResult>
+}
+
+/** A ceiling's figure right before and right after a workload's run, and their mean. */
+export interface Beside {
+  before: number
+  after: number
+  mean: number
+}
+
+/**
+ * `run` between two measurements of a ceiling (`again` answers its figure), so that a ratio
+ * compares figures of the same minutes of a machine whose speed drifts; without a ceiling, none.
+ */
+export async function between<T>(again: (() => Promise<number>) | null, run: () => Promise<T>): Promise<{ result: T; beside: Beside | null }> {
+  const before = again ? await again() : null
+  const result = await run()
+  const after = again ? await again() : null
+  return { result, beside: before === null || after === null ? null : { before, after, mean: (before + after) / 2 } }
+}
+
+/** The report's note on a ceiling measured beside a run; `earlier` is the ceilings' own figure. */
+export function besideNote(measured: string, unit: string, beside: Beside, earlier: number): string {
+  return `${measured}: ${num(beside.before)} ${unit}; right after: ${num(beside.after)}; "beside" compares with their mean, ` +
+    `${num(beside.mean)} (the ceilings' figure, measured minutes earlier, was ${num(earlier)}).`
 }
 
 /** The closed-loop settings every HTTP workload shares. */

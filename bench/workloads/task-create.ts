@@ -2,7 +2,7 @@ import { createCompany, hireAgent } from '../lib/api.ts'
 import { runLoad } from '../lib/processes.ts'
 import { withClient } from '../lib/postgres.ts'
 import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
-import { type Bench, type Ceilings, bearer, closedLoop } from './context.ts'
+import { type Bench, type Ceilings, bearer, besideNote, between, closedLoop } from './context.ts'
 import type { Fixture } from './fixture.ts'
 
 /** The title of every task this workload makes (and only of those), to count them afterwards. */
@@ -28,17 +28,17 @@ export async function taskCreate(bench: Bench, f: Fixture, databaseUrl: string, 
   bench.log('workload 2: POST /tasks, one company')
   const one = await runLoad(closedLoop(bench, f.base, [createIn(f.companyId, f.agentId)], 201))
 
-  const spread = []
+  const spread: ReturnType<typeof createIn>[] = []
   for (let i = 0; i < 10; i++) {
     const company = await createCompany(f.base, f.account.apiKey, `Spread company ${i + 1}`, `SP${i}`)
     const agent = await hireAgent(f.base, f.account.apiKey, company.id, 'Spread agent')
     spread.push(createIn(company.id, agent.id))
   }
   bench.log('workload 2: POST /tasks, 10 companies, between two pgbench runs')
-  const before = ceilings ? await ceilings.tpcbAgain() : null
-  const many = await runLoad(closedLoop(bench, f.base, spread, 201))
-  const after = ceilings ? await ceilings.tpcbAgain() : null
-  const beside = before && after ? (before.tps + after.tps) / 2 : null
+  const { result: many, beside } = await between(
+    ceilings && (async () => (await ceilings.tpcbAgain()).tps),
+    () => runLoad(closedLoop(bench, f.base, spread, 201)),
+  )
 
   // Every created task must have brought its audit event and its queued run.
   const check = await withClient(databaseUrl, async (c) =>
@@ -51,7 +51,7 @@ export async function taskCreate(bench: Bench, f: Fixture, databaseUrl: string, 
     )).rows[0] as { tasks: number; runs: number; audits: number },
   )
   const ratio = (rps: number) => (ceilings ? pct(rps / ceilings.tpcb.tps) : '')
-  const manyRatio = beside === null ? null : many.rps / beside
+  const manyRatio = beside === null ? null : many.rps / beside.mean
   return {
     title: '2. POST /tasks with an available assignee',
     columns: ['run', ...LOAD_COLUMNS, 'ratio to pgbench default TPS (ceilings)', 'ratio to pgbench default TPS (beside)'],
@@ -62,15 +62,12 @@ export async function taskCreate(bench: Bench, f: Fixture, databaseUrl: string, 
     verdicts: [
       {
         target: ">= 40% of pgbench's default-script TPS, across companies",
-        measured: manyRatio === null ? 'no ceiling' : `${pct(manyRatio)} (${num(many.rps)} vs ${num(beside!)})`,
+        measured: manyRatio === null ? 'no ceiling' : `${pct(manyRatio)} (${num(many.rps)} vs ${num(beside!.mean)})`,
         met: manyRatio === null ? null : manyRatio >= 0.4,
       },
     ],
     notes: [
-      ...(before && after
-        ? [`pgbench's default script (the ceilings' settings) right before the spread run: ${num(before.tps)} TPS; right after: ${num(after.tps)}; ` +
-            `"beside" compares with their mean, ${num(beside!)} (the ceilings' figure, measured minutes earlier, was ${num(ceilings!.tpcb.tps)}).`]
-        : []),
+      ...(beside ? [besideNote("pgbench's default script (the ceilings' settings) right before the spread run", 'TPS', beside, ceilings!.tpcb.tps)] : []),
       `Afterwards the database held ${check.tasks} tasks made by this workload, ${check.runs} assignment runs and ${check.audits} task-created audit events of them ` +
         `(each create brings one of each).`,
     ],

@@ -1,6 +1,6 @@
 import { peakRss, runLoad } from '../lib/processes.ts'
 import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
-import { type Bench, type Ceilings, closedLoop } from './context.ts'
+import { type Bench, type Ceilings, besideNote, between, closedLoop } from './context.ts'
 import { type Fixture, taskReads } from './fixture.ts'
 
 /**
@@ -12,11 +12,11 @@ import { type Fixture, taskReads } from './fixture.ts'
  */
 export async function taskRead(bench: Bench, f: Fixture, serverPid: number, ceilings: Ceilings | null) {
   bench.log('workload 1: GET /tasks/{key}, between two runs of the one-SELECT ceiling')
-  const before = ceilings ? await ceilings.oneSelectAgain() : null
-  const { result, peakMiB } = await peakRss(serverPid, () => runLoad(closedLoop(bench, f.base, taskReads(f))))
-  const after = ceilings ? await ceilings.oneSelectAgain() : null
-  const beside = before && after ? (before.rps + after.rps) / 2 : null
-  const ratio = beside === null ? null : result.rps / beside
+  const { result: { result, peakMiB }, beside } = await between(
+    ceilings && (async () => (await ceilings.oneSelectAgain()).rps),
+    () => peakRss(serverPid, () => runLoad(closedLoop(bench, f.base, taskReads(f)))),
+  )
+  const ratio = beside === null ? null : result.rps / beside.mean
   const section: Section = {
     title: '1. GET /tasks/{key}',
     columns: ['run', ...LOAD_COLUMNS, 'ratio to one-SELECT ceiling (ceilings)', 'ratio to one-SELECT ceiling (beside)'],
@@ -26,13 +26,10 @@ export async function taskRead(bench: Bench, f: Fixture, serverPid: number, ceil
     ]],
     verdicts: [{
       target: '>= 50% of the one-SELECT ceiling',
-      measured: ratio === null ? 'no ceiling' : `${pct(ratio)} (${num(result.rps)} vs ${num(beside!)})`,
+      measured: ratio === null ? 'no ceiling' : `${pct(ratio)} (${num(result.rps)} vs ${num(beside!.mean)})`,
       met: ratio === null ? null : ratio >= 0.5,
     }],
-    notes: before && after
-      ? [`The one-SELECT ceiling right before this run: ${num(before.rps)} requests/s; right after: ${num(after.rps)}; "beside" compares with their mean, ` +
-          `${num(beside!)} (the ceilings' figure, measured minutes earlier, was ${num(ceilings!.oneSelect.rps)}).`]
-      : [],
+    notes: beside ? [besideNote('The one-SELECT ceiling right before this run', 'requests/s', beside, ceilings!.oneSelect.rps)] : [],
   }
   return { result, peakMiB, section }
 }
