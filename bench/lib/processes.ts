@@ -101,9 +101,20 @@ async function start(args: string[], env: Record<string, string>, readyPath: str
 }
 
 /**
+ * The malloc settings `npm start` gives a server on the embedded database (package.json's start
+ * script; docs/operations.md "Memory"), read from there so that the two never differ.
+ */
+function embeddedTunables(): Record<string, string> {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start
+  const tunables = start.match(/glibc\.malloc\.[\w.]+=\d+/)
+  return tunables ? { GLIBC_TUNABLES: tunables[0] } : {}
+}
+
+/**
  * `shopfloor serve` as an operator would run it, on PostgreSQL (`databaseUrl`) or on the
- * embedded database (`dataDir`). Production settings, request logging off (warnings only) and
- * no in-process scheduler, so that only the requests of the workload are measured.
+ * embedded database (`dataDir`, with `npm start`'s malloc settings). Production settings,
+ * request logging off (warnings only) and no in-process scheduler, so that only the requests of
+ * the workload are measured.
  */
 export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }): Promise<Child> {
   const env: Record<string, string> = {
@@ -111,7 +122,7 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
     JWT_SECRET_KEY: 'benchmark-secret-not-for-real-use-0123456789',
     LOG_LEVEL: 'warn',
     SCHEDULER: 'off',
-    ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir }),
+    ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir, ...embeddedTunables() }),
   }
   // Node.js flags for the server process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
   // profile it (docs/benchmarks.md).

@@ -2,7 +2,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { peakRss, rssMiB, runLoad, startShopfloor } from '../lib/processes.ts'
-import { LOAD_COLUMNS, loadCells, type Section } from '../lib/report.ts'
+import { LOAD_COLUMNS, loadCells, num, pct, type Section } from '../lib/report.ts'
 import type { LoadResult } from '../lib/stats.ts'
 import { type Bench, closedLoop } from './context.ts'
 import { fixture, taskReads } from './fixture.ts'
@@ -44,6 +44,29 @@ export async function embeddedMemory(bench: Bench, given?: string): Promise<Memo
   }
 }
 
+/** 300 MB (the target's unit, 10^6 bytes) in MiB, the unit of the readings. */
+const IDLE_LIMIT_MIB = 300e6 / 1048576
+
+/**
+ * The embedded database's targets: idle RSS under 300 MB at both idle readings (after set-up,
+ * and after workload 1 and a while without requests), and workload 1 at 40% of PostgreSQL's.
+ */
+function embeddedVerdicts(figures: { postgres: MemoryFigures | null; embedded: MemoryFigures }) {
+  const e = figures.embedded
+  const idle = Math.max(e.idleMiB, e.quiet?.rssMiB ?? 0)
+  const readings = `${e.idleMiB.toFixed(0)} MiB after set-up${e.quiet ? `, ${e.quiet.rssMiB.toFixed(0)} MiB after ${e.quiet.seconds} s without requests` : ''}`
+  return [
+    { target: 'embedded database: idle RSS < 300 MB (286 MiB)', measured: readings, met: idle < IDLE_LIMIT_MIB },
+    ...(figures.postgres
+      ? [{
+          target: "embedded database: workload 1 >= 40% of PostgreSQL's",
+          measured: `${pct(e.load.rps / figures.postgres.load.rps)} (${num(e.load.rps)} against ${num(figures.postgres.load.rps)} requests/s)`,
+          met: e.load.rps >= 0.4 * figures.postgres.load.rps,
+        }]
+      : []),
+  ]
+}
+
 export function memorySection(figures: { postgres: MemoryFigures | null; embedded: MemoryFigures }): Section {
   const quiet = figures.embedded.quiet ? `RSS after ${figures.embedded.quiet.seconds} s without requests MiB` : null
   const row = (name: string, m: MemoryFigures) => [
@@ -53,7 +76,7 @@ export function memorySection(figures: { postgres: MemoryFigures | null; embedde
     title: '7. Memory of the server process',
     columns: ['database', 'idle RSS MiB', 'peak RSS under workload 1 MiB', ...(quiet ? [quiet] : []), ...LOAD_COLUMNS.map((c) => `workload 1 ${c}`)],
     rows: [...(figures.postgres ? [row('PostgreSQL', figures.postgres)] : []), row('embedded (PGlite)', figures.embedded)],
-    verdicts: [],
+    verdicts: embeddedVerdicts(figures),
     notes: [
       'Resident set size of the `shopfloor serve` process (/proc/<pid>/status VmRSS), idle a second after set-up and sampled every 100 ms during workload 1; the embedded database lives inside that process, so its memory is included.',
       ...(quiet ? ['The embedded server is read once more after workload 1 and a while without requests: V8 gives back most of what a burst of requests grew once requests stop (its memory reducer), which is the memory of a server left open and unused.'] : []),

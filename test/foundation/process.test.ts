@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
+import fs from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { embeddedDataDir } from '../databases.ts'
+import { embeddedDataDir, workerDatabaseUrl } from '../databases.ts'
 import { BIN, freePort, ROOT, type ServerProcess, startServer, tempDir } from '../server-process.ts'
 import { builtWebApp } from '../web-build.ts'
 
@@ -12,6 +13,23 @@ async function register(url: string, email: string) {
   })
 }
 
+/** The environment of the `shopfloor serve` process that `npm start` started (in its process group). */
+function serverEnvironment(npm: ServerProcess): Record<string, string> {
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      // The process group is the fifth field of /proc/<pid>/stat, after the parenthesised name.
+      const group = Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[2])
+      const command = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      if (group !== npm.child.pid || !command.some((arg) => arg.endsWith('bin/shopfloor.js')) || !command.includes('serve')) continue
+      const pairs = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean)
+      return Object.fromEntries(pairs.map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]))
+    } catch {
+      // A process that exited while being read.
+    }
+  }
+  throw new Error(`no shopfloor serve process in the group of npm start (${npm.child.pid})`)
+}
+
 describe('the server process', () => {
   it('`npm start` keeps its data in DATA_DIR across a restart', async () => {
     const dataDir = tempDir() // empty: the first start creates the database
@@ -20,6 +38,9 @@ describe('the server process', () => {
     const first = await startServer({ DATA_DIR: dataDir, ...web }, { npm: true, timeoutMs: 120_000 })
     const email = `persist-${Date.now()}@example.test`
     try {
+      // On the embedded database, npm start gives the server glibc's malloc a fixed mmap
+      // threshold: 30-50 MB less memory idle (docs/operations.md "Memory").
+      expect(serverEnvironment(first).GLIBC_TUNABLES).toBe('glibc.malloc.mmap_threshold=131072')
       expect((await register(first.url, email)).status).toBe(201)
     } finally {
       // npm and the server both get the signal; the server's own clean exit is tested below.
@@ -38,6 +59,15 @@ describe('the server process', () => {
       await second.stop()
     }
   }, 300_000)
+
+  it.runIf(workerDatabaseUrl())('`npm start` on PostgreSQL leaves malloc as it is (a fixed threshold would cost its large lists)', async () => {
+    const server = await startServer({ DATABASE_URL: (await workerDatabaseUrl())!, WEB_DIST_DIR: await builtWebApp() }, { npm: true, timeoutMs: 120_000 })
+    try {
+      expect(serverEnvironment(server)).not.toHaveProperty('GLIBC_TUNABLES')
+    } finally {
+      await server.stop()
+    }
+  }, 180_000)
 
   it('on the embedded database, a kill -9 keeps every acknowledged write', async () => {
     const dataDir = embeddedDataDir()
