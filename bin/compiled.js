@@ -37,7 +37,7 @@ export async function compiledEntry(root, entry, cacheDir = path.join(root, 'nod
 }
 
 async function compile(root, entry, cacheDir, manifestFile) {
-  const { build } = await import('esbuild')
+  const { build, stop } = await import('esbuild')
   // Each source's size and time are taken as esbuild reads it: a file edited while the program
   // is being made then no longer matches, and the next start makes it again. The TypeScript
   // settings are an input too (esbuild reads them), and so is this file (how the program is made).
@@ -88,6 +88,9 @@ async function compile(root, entry, cacheDir, manifestFile) {
     return path.join(target, 'main.js')
   } finally {
     fs.rmSync(work, { recursive: true, force: true })
+    // esbuild's own process would otherwise live as long as this one (a server: for good),
+    // waking it every second or so with a ping across their pipe.
+    await stop()
   }
 }
 
