@@ -20,7 +20,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     connectionTimeoutMillis: 5000,
   }
   const pool = new pg.Pool({ ...settings, max })
-  const listeners = new Set<ReturnType<typeof listenOn>>()
+  const listener = notifications(() => new pg.Client(settings), log)
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
   pool.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
@@ -57,13 +57,9 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     // the start instead of failing: fn must act only through its tx (write() resets its events).
     transaction: (fn) => retryingConflicts(() => transactionOnce(fn)),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
-    listen(channel, onSignal) {
-      const listener = listenOn(() => new pg.Client(settings), channel, onSignal, log)
-      listeners.add(listener)
-      return listener
-    },
+    listen: (channel, onSignal) => listener.add(channel, onSignal),
     async close() {
-      await Promise.all([...listeners].map((l) => l.stop()))
+      await listener.stop()
       await pool.end()
     },
   }
@@ -96,65 +92,103 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
 }
 
 /**
- * LISTEN on a connection of its own, outside the pool: a pooled connection would be handed to
- * other statements. A lost connection is replaced a second later, for as long as it takes;
- * onSignal runs when it is lost and once it listens again, since anything may have been missed.
+ * Every LISTEN of a database handle on one connection of its own, outside the pool (a pooled
+ * connection would be handed to other statements): one connection a process, whatever the
+ * channels (credentials, webhooks, deliveries). A lost connection is replaced a second later,
+ * for as long as it takes. Each subscriber's onSignal runs once its channel is listened to and
+ * whenever the connection is lost, since anything may have been missed meanwhile.
  */
-function listenOn(newClient: () => pg.Client, channel: string, onSignal: () => void, log?: Logger): Listener & { stop(): Promise<void> } {
-  let live = false
-  let stopped = false
+function notifications(newClient: () => pg.Client, log?: Logger) {
+  interface Subscriber {
+    channel: string
+    onSignal: () => void
+    live: boolean
+  }
+  const subscribers: Subscriber[] = []
   let current: pg.Client | null = null
+  /** The LISTEN of each channel on the current connection, once it is connected. */
+  let listening = new Map<string, Promise<unknown>>()
+  let started = false
+  let stopped = false
   let retry: NodeJS.Timeout | undefined
   let failing = false
 
   const lost = (client: pg.Client) => {
     if (current !== client) return // already handled, or stopped
     current = null
-    if (live) {
-      live = false
-      onSignal()
+    listening = new Map()
+    for (const s of subscribers) {
+      if (!s.live) continue
+      s.live = false
+      s.onSignal()
     }
     if (!stopped) retry = setTimeout(connect, 1000)
+  }
+
+  const listen = (client: pg.Client, channel: string) => {
+    let done = listening.get(channel)
+    if (!done) listening.set(channel, (done = client.query(`LISTEN "${channel}"`)))
+    done.then(
+      () => {
+        if (current !== client) return
+        for (const s of subscribers) {
+          if (s.channel !== channel || s.live) continue
+          s.live = true
+          s.onSignal()
+        }
+      },
+      () => {}, // the connection failed: its error or end event replaces it
+    )
   }
 
   const connect = async () => {
     const client = newClient()
     current = client
     client.on('error', (err) => {
-      log?.warn({ err: err.message, channel }, 'database listener connection lost')
+      log?.warn({ err: err.message }, 'database listener connection lost')
       lost(client)
       client.end().catch(() => {})
     })
     client.on('end', () => lost(client))
     client.on('notification', (message) => {
-      if (message.channel === channel) onSignal()
+      for (const s of subscribers) if (s.channel === message.channel) s.onSignal()
     })
     try {
       await client.connect()
-      await client.query(`LISTEN "${channel}"`)
     } catch (err: any) {
       // Once per outage: the pool reports the outage too, and this retries every second.
-      if (!failing) log?.warn({ err: err.message, channel }, 'database listener could not connect; retrying every second')
+      if (!failing) log?.warn({ err: err.message }, 'database listener could not connect; retrying every second')
       failing = true
       lost(client)
       client.end().catch(() => {})
       return
     }
     if (current !== client) return
-    live = true
     failing = false
-    onSignal()
+    listening = new Map()
+    for (const channel of new Set(subscribers.map((s) => s.channel))) listen(client, channel)
   }
-  void connect()
 
   return {
-    get live() {
-      return live
+    add(channel: string, onSignal: () => void): Listener {
+      const subscriber: Subscriber = { channel, onSignal, live: false }
+      subscribers.push(subscriber)
+      if (!started) {
+        started = true
+        void connect()
+      } else if (current && listening.size > 0) {
+        listen(current, channel)
+      }
+      return {
+        get live() {
+          return subscriber.live
+        },
+      }
     },
     async stop() {
       stopped = true
       clearTimeout(retry)
-      live = false
+      for (const s of subscribers) s.live = false
       const client = current
       current = null
       await client?.end().catch(() => {})
