@@ -32,6 +32,21 @@ describe('the Db interface', () => {
   })
 })
 
+describe.runIf(TEST_DATABASE_URL)('the PostgreSQL pool', () => {
+  it('keeps an idle connection past the webhook workers\' 30-second look, instead of starting a backend each time', async () => {
+    const db = openPostgres((await workerDatabaseUrl())!, undefined, 2)
+    try {
+      const backend = async () => (await db.one<{ pid: number }>('SELECT pg_backend_pid() AS pid'))!.pid
+      const first = await backend()
+      // Past the driver's default idle timeout (10 s), which closed it.
+      await new Promise((r) => setTimeout(r, 11_000))
+      expect(await backend()).toBe(first)
+    } finally {
+      await db.close()
+    }
+  }, 20_000)
+})
+
 describe('migrations', () => {
   it('apply once; a second run applies nothing', async () => {
     const db = await emptyDb()

@@ -19,7 +19,10 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     options: '-c TimeZone=UTC -c jit=off',
     connectionTimeoutMillis: 5000,
   }
-  const pool = new pg.Pool({ ...settings, max })
+  // An idle connection is kept a minute (the driver's default: 10 s), longer than the webhook
+  // workers' 30-second look, so an idle server does not open and close a connection (a
+  // PostgreSQL backend started and stopped) twice a minute.
+  const pool = new pg.Pool({ ...settings, max, idleTimeoutMillis: 60_000 })
   const listener = notifications(() => new pg.Client(settings), log)
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
