@@ -129,10 +129,13 @@ function writeJson(file, value) {
  * that died while compiling left behind.
  */
 function prune(cacheDir, current) {
+  // Another process may remove its own folder (a program it made, or its making- folder once
+  // done) between the listing and the look at its time: such a folder is simply gone.
   const folders = fs
     .readdirSync(cacheDir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && d.name !== current)
-    .map((d) => ({ name: d.name, dir: path.join(cacheDir, d.name), time: fs.statSync(path.join(cacheDir, d.name)).mtimeMs }))
+    .map((d) => ({ name: d.name, dir: path.join(cacheDir, d.name), time: fs.statSync(path.join(cacheDir, d.name), { throwIfNoEntry: false })?.mtimeMs }))
+    .filter((f) => f.time !== undefined)
   const programs = folders.filter((f) => !f.name.startsWith('making-')).sort((a, b) => b.time - a.time)
   const abandoned = folders.filter((f) => f.name.startsWith('making-') && f.time < Date.now() - 10 * 60_000)
   for (const old of [...programs.slice(KEEP - 1), ...abandoned]) fs.rmSync(old.dir, { recursive: true, force: true })
