@@ -1,6 +1,6 @@
 import type { Db, Listener } from '../db/db.ts'
 
-/** Notified by the triggers that call notify_credentials_changed() (db/functions/) when a key, a user or a membership changes. */
+/** Notified by the triggers that call notify_channel('credentials_changed') (migration 134) when a key, a user or a membership changes. */
 export const CREDENTIALS_CHANNEL = 'credentials_changed'
 
 /** How long an answer is kept at most, whatever happens. */

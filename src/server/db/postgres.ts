@@ -180,6 +180,8 @@ function notifications(newClient: () => pg.Client, log?: Logger) {
         started = true
         void connect()
       } else if (current && listening.size > 0) {
+        // Connected (connect() has listened to every channel then): this one too. While
+        // connecting or lost, connect() will take it with the others.
         listen(current, channel)
       }
       return {

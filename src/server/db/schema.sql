@@ -64,7 +64,7 @@ ALTER TABLE api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id, created_at DESC) WHERE (revoked_at IS NULL);
-CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_credentials_changed();
+CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE approvals (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -181,7 +181,7 @@ ALTER TABLE memberships ADD CONSTRAINT memberships_pkey PRIMARY KEY (company_id,
 ALTER TABLE memberships ADD CONSTRAINT memberships_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])));
 ALTER TABLE memberships ADD CONSTRAINT memberships_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 CREATE INDEX memberships_user ON public.memberships USING btree (user_id);
-CREATE TRIGGER memberships_credentials_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.memberships FOR EACH STATEMENT EXECUTE FUNCTION notify_credentials_changed();
+CREATE TRIGGER memberships_credentials_changed AFTER INSERT OR DELETE OR UPDATE OR TRUNCATE ON public.memberships FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE password_resets (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -471,7 +471,7 @@ CREATE TABLE users (
 );
 ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (lower(email));
-CREATE TRIGGER users_credentials_changed AFTER DELETE OR UPDATE OF name, email, is_active, password_changed_at OR TRUNCATE ON public.users FOR EACH STATEMENT EXECUTE FUNCTION notify_credentials_changed();
+CREATE TRIGGER users_credentials_changed AFTER DELETE OR UPDATE OF name, email, is_active, password_changed_at OR TRUNCATE ON public.users FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE webhook_deliveries (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -499,7 +499,7 @@ ALTER TABLE webhook_deliveries ADD CONSTRAINT webhook_deliveries_webhook_id_fkey
 CREATE INDEX webhook_deliveries_due ON public.webhook_deliveries USING btree (next_attempt_at, seq) WHERE (status = 'pending'::text);
 CREATE INDEX webhook_deliveries_finished ON public.webhook_deliveries USING btree (created_at) WHERE (status <> 'pending'::text);
 CREATE INDEX webhook_deliveries_log ON public.webhook_deliveries USING btree (webhook_id, created_at DESC, seq DESC);
-CREATE TRIGGER deliveries_queued AFTER INSERT ON public.webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION notify_deliveries_queued();
+CREATE TRIGGER deliveries_queued AFTER INSERT ON public.webhook_deliveries FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('deliveries_queued');
 
 CREATE TABLE webhooks (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -517,7 +517,7 @@ CREATE TABLE webhooks (
 ALTER TABLE webhooks ADD CONSTRAINT webhooks_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE webhooks ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id);
 CREATE INDEX webhooks_company ON public.webhooks USING btree (company_id, created_at);
-CREATE TRIGGER webhooks_changed AFTER INSERT OR DELETE OR UPDATE OF enabled, events OR TRUNCATE ON public.webhooks FOR EACH STATEMENT EXECUTE FUNCTION notify_webhooks_changed();
+CREATE TRIGGER webhooks_changed AFTER INSERT OR DELETE OR UPDATE OF enabled, events OR TRUNCATE ON public.webhooks FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('webhooks_changed');
 
 CREATE OR REPLACE FUNCTION public.claim_run(company uuid, runner text, dormant text[], only_agents uuid[], only_adapters text[], lease_seconds integer, actor_type text, actor_name text, actor_user_id uuid, actor_agent_id uuid, actor_run_id uuid)
  RETURNS jsonb
@@ -613,30 +613,12 @@ BEGIN
   RETURN claimed;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.notify_credentials_changed()
+CREATE OR REPLACE FUNCTION public.notify_channel()
  RETURNS trigger
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  PERFORM pg_notify('credentials_changed', '');
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.notify_deliveries_queued()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM pg_notify('deliveries_queued', '');
-  RETURN NULL;
-END $function$;
-
-CREATE OR REPLACE FUNCTION public.notify_webhooks_changed()
- RETURNS trigger
- LANGUAGE plpgsql
-AS $function$
-BEGIN
-  PERFORM pg_notify('webhooks_changed', '');
+  PERFORM pg_notify(TG_ARGV[0], '');
   RETURN NULL;
 END $function$;
 
