@@ -13,6 +13,12 @@ export { MONTH_PATTERN } from '../../contract/insights.ts'
  */
 const MONTH_START = `coalesce($2::date, date_trunc('month', current_date)::date)`
 
+/** GROUPING(agent_id, project_id, day) of each kind of sum: a bit for each column it is not by (4 agent, 2 project, 1 day). */
+const BY_AGENT = 0b011
+const BY_PROJECT = 0b101
+const BY_DAY = 0b110
+const ALL = 0b111
+
 /**
  * Spend of one UTC month (API-DECISIONS.md "Costs"): the total, the company budget, and the
  * breakdown by agent, by project (through the run's task) and by day, every day of the month
@@ -29,26 +35,29 @@ export async function costs(db: Db, companyId: string, month: string | null): Pr
   }
   const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: Costs['by_agent']; by_project: Costs['by_project']; by_day: Costs['by_day']; forecast: ForecastRow[] }>(
     `WITH m AS (SELECT ${MONTH_START} AS start),
-     totals AS MATERIALIZED (
-       SELECT t.* FROM run_totals t
-        WHERE t.company_id = $1 AND t.day >= ${MONTH_START} AND t.day < (${MONTH_START} + interval '1 month')::date)
+     -- The month's rows summed once by agent, by project, by day and in all (GROUPING tells
+     -- which: a bit set for each column not grouped by), instead of a pass over them for each.
+     sums AS MATERIALIZED (
+       SELECT GROUPING(agent_id, project_id, day) AS grouped, agent_id, project_id, day, sum(cost_cents) AS cost_cents,
+              sum(tokens_in) AS tokens_in, sum(tokens_out) AS tokens_out, sum(runs)::int AS runs
+         FROM run_totals
+        WHERE company_id = $1 AND day >= ${MONTH_START} AND day < (${MONTH_START} + interval '1 month')::date
+        GROUP BY GROUPING SETS ((agent_id), (project_id), (day), ()))
      SELECT
        (SELECT to_char(start, 'YYYY-MM') FROM m) AS month,
        (SELECT monthly_budget_cents FROM companies WHERE id = $1) AS budget,
-       (SELECT coalesce(sum(cost_cents), 0) FROM totals) AS total_cents,
+       (SELECT coalesce(cost_cents, 0) FROM sums WHERE grouped = ${ALL}) AS total_cents,
        (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.agent_id), '[]'::jsonb)
-          FROM (SELECT t.agent_id, a.name, sum(t.cost_cents) AS cost_cents, sum(t.tokens_in) AS tokens_in,
-                       sum(t.tokens_out) AS tokens_out, sum(t.runs)::int AS runs
-                  FROM totals t JOIN agents a ON a.id = t.agent_id
-                 GROUP BY t.agent_id, a.name HAVING sum(t.runs) > 0) x) AS by_agent,
+          FROM (SELECT s.agent_id, a.name, s.cost_cents, s.tokens_in, s.tokens_out, s.runs
+                  FROM sums s JOIN agents a ON a.id = s.agent_id WHERE s.grouped = ${BY_AGENT} AND s.runs > 0) x) AS by_agent,
        (SELECT coalesce(jsonb_agg(x ORDER BY x.cost_cents DESC, x.name, x.project_id), '[]'::jsonb)
-          FROM (SELECT t.project_id, p.name, sum(t.cost_cents) AS cost_cents
-                  FROM totals t JOIN projects p ON p.id = t.project_id
-                 GROUP BY t.project_id, p.name HAVING sum(t.runs) > 0) x) AS by_project,
+          FROM (SELECT s.project_id, p.name, s.cost_cents
+                  FROM sums s JOIN projects p ON p.id = s.project_id WHERE s.grouped = ${BY_PROJECT} AND s.runs > 0) x) AS by_project,
        (SELECT jsonb_agg(jsonb_build_object('date', to_char(g.day, 'YYYY-MM-DD'), 'cost_cents', coalesce(d.cost_cents, 0)) ORDER BY g.day)
           FROM m, generate_series(m.start, m.start + interval '1 month' - interval '1 day', interval '1 day') AS g(day)
-          LEFT JOIN (SELECT day, sum(cost_cents) AS cost_cents FROM totals GROUP BY day) d ON d.day = g.day::date) AS by_day,
-       (SELECT coalesce(jsonb_agg(x), '[]'::jsonb) FROM (${forecastSql('$1', `(${MONTH_START})`)}) x) AS forecast`,
+          LEFT JOIN sums d ON d.grouped = ${BY_DAY} AND d.day = g.day::date) AS by_day,
+       (SELECT coalesce(jsonb_agg(x), '[]'::jsonb)
+          FROM (${forecastSql('$1', `(${MONTH_START})`, `SELECT agent_id, cost_cents FROM sums WHERE grouped = ${BY_AGENT}`)}) x) AS forecast`,
     [companyId, month ? `${month}-01` : null],
   ))!
   return {

@@ -13,24 +13,27 @@ export const FORECAST_METHOD =
 const DAY_MS = 86_400_000
 
 /**
- * One read over the month's rows of run_totals (a few per agent and day, kept by triggers),
- * whatever the number of runs; one row per agent with spend this month or a budget. `company`
- * and `monthStart` are SQL for the company and the month's first day (placeholders or an
- * expression), so that the dashboard and costs read it as a part of their own statement.
+ * One row per agent with spend this month or a budget, read from the month's rows of run_totals
+ * (a few per agent and day, kept by triggers), whatever the number of runs. `company` and
+ * `monthStart` are SQL for the company and the month's first day (placeholders or an
+ * expression), so that the dashboard and costs read it as a part of their own statement;
+ * `spend` is a relation (agent_id, cost_cents) of the month's spend per agent when the
+ * statement has one already (costs does), otherwise it is summed here. Only an agent with a
+ * budget needs its days (the date its cumulative spend reached it): the others' are not read.
  */
-export function forecastSql(company: string, monthStart: string): string {
+export function forecastSql(company: string, monthStart: string, spend?: string): string {
+  const inMonth = `day >= ${monthStart}::date AND day < (${monthStart}::date + interval '1 month')`
   return `
-  WITH days AS (
-    SELECT agent_id, day, sum(cost_cents) AS cost_cents FROM run_totals
-     WHERE company_id = ${company} AND day >= ${monthStart}::date AND day < (${monthStart}::date + interval '1 month')
-     GROUP BY agent_id, day),
-  spend AS (SELECT agent_id, sum(cost_cents)::bigint AS spend FROM days GROUP BY agent_id),
-  running AS (SELECT agent_id, day, sum(cost_cents) OVER (PARTITION BY agent_id ORDER BY day) AS total FROM days)
-  SELECT a.id AS agent_id, a.monthly_budget_cents AS budget, coalesce(s.spend, 0)::bigint AS spend,
+  WITH spend AS (${spend ?? `SELECT agent_id, sum(cost_cents) AS cost_cents FROM run_totals WHERE company_id = ${company} AND ${inMonth} GROUP BY agent_id`}),
+  running AS (
+    SELECT agent_id, day, sum(sum(cost_cents)) OVER (PARTITION BY agent_id ORDER BY day) AS total FROM run_totals
+     WHERE company_id = ${company} AND ${inMonth} GROUP BY agent_id, day)
+  -- An agent's days are read (by run_totals_agent) only when it has a budget.
+  SELECT a.id AS agent_id, a.monthly_budget_cents AS budget, coalesce(s.cost_cents, 0)::bigint AS spend,
          (SELECT to_char(min(r.day), 'YYYY-MM-DD') FROM running r
-           WHERE r.agent_id = a.id AND a.monthly_budget_cents > 0 AND r.total >= a.monthly_budget_cents) AS reached_on
+           WHERE a.monthly_budget_cents > 0 AND r.agent_id = a.id AND r.total >= a.monthly_budget_cents) AS reached_on
     FROM agents a LEFT JOIN spend s ON s.agent_id = a.id
-   WHERE a.company_id = ${company} AND (s.spend > 0 OR (a.monthly_budget_cents > 0 AND a.status <> 'terminated'))`
+   WHERE a.company_id = ${company} AND (s.cost_cents > 0 OR (a.monthly_budget_cents > 0 AND a.status <> 'terminated'))`
 }
 
 /** A row of forecastSql; bigints come as text from the driver, as numbers from JSON. */
