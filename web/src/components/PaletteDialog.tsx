@@ -1,11 +1,15 @@
 // The command palette's dialog (cmdk) and the shortcuts help, loaded on first use.
 import { Command, defaultFilter } from 'cmdk'
-import { useState } from 'react'
-import { useAgents, useTasks } from '../lib/queries.ts'
+import { useEffect, useState } from 'react'
+import { useAgents, useTask, useTasks } from '../lib/queries.ts'
 import { type PagePath, PAGES } from '../lib/pages.ts'
 import { Dialog } from './Dialog.tsx'
 
 const CREATE = '__create_task__'
+/** Tasks offered at a time: the newest, or the best matches of what is typed. */
+const TASKS_SHOWN = 20
+/** What a task key looks like (ACME-12): looked up as it is, whatever the title. */
+const TASK_KEY = /^[a-z][a-z0-9]*-\d+$/i
 /**
  * cmdk's fuzzy ranking, with what contains the typed text as it is (a key, a word of a title)
  * above letters merely found in order; "Create task" always matches and always ranks last.
@@ -26,9 +30,22 @@ interface PaletteProps {
 }
 
 export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate }: PaletteProps) {
-  const tasks = useTasks(companyId)
   const agents = useAgents(companyId)
   const [query, setQuery] = useState('')
+  // The server searches the company's tasks (titles and descriptions, as the tasks page's
+  // search), a moment after the typing stops: a company may have far more tasks than a list
+  // brings. A key is also looked up by itself.
+  const [search, setSearch] = useState('')
+  useEffect(() => {
+    const timer = setTimeout(() => setSearch(query.trim()), 150)
+    return () => clearTimeout(timer)
+  }, [query])
+  const found = useTasks(companyId, search ? { q: search, limit: TASKS_SHOWN } : { limit: TASKS_SHOWN })
+  const byKey = useTask(companyId, TASK_KEY.test(search) ? search.toUpperCase() : '')
+  // The tasks and "Create task" wait for the search's answer, and come together: cmdk selects
+  // the best match when items arrive with none selected, but keeps a selection made before.
+  const searching = search !== query.trim() || found.isLoading || byKey.isLoading
+  const tasks = searching ? [] : [...(byKey.data ? [byKey.data] : []), ...(found.data ?? []).filter((t) => t.id !== byKey.data?.id)]
   return (
     <Dialog title="Go to…" onClose={onClose}>
       <Command label="Command palette" className="palette" loop filter={rank}>
@@ -40,8 +57,8 @@ export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate 
             ))}
           </Command.Group>
           <Command.Group heading="Tasks">
-            {(tasks.data ?? []).slice(0, 200).map((task) => (
-              <Command.Item key={task.id} value={`${task.key} ${task.title}`} onSelect={() => onTask(task.key)}>
+            {tasks.map((task) => (
+              <Command.Item key={task.id} value={`${task.key} ${task.title}`} keywords={task.description ? [task.description] : undefined} onSelect={() => onTask(task.key)}>
                 <span className="mono muted">{task.key}</span> {task.title}
               </Command.Item>
             ))}
@@ -54,7 +71,7 @@ export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate 
             ))}
           </Command.Group>
           {/* Always offered, and last: a match above it is what Enter picks. */}
-          {query.trim() && (
+          {query.trim() && !searching && (
             <Command.Group heading="Create">
               <Command.Item value={CREATE} onSelect={() => onCreate(query.trim())}>Create task “{query.trim()}”</Command.Item>
             </Command.Group>

@@ -1,33 +1,32 @@
 // A task's subtasks, and theirs, as a tree with each one's status.
 import { Link } from '@tanstack/react-router'
-import type { ReactNode } from 'react'
 import type { Task } from '#src/client/types.ts'
 import { useTasks } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 
 export function SubtaskTree({ companyId, root }: { companyId: string; root: Task }) {
-  // One list of the company's tasks (cached and shared with the tasks page), cut into a tree here.
-  const tasks = useTasks(companyId)
-  const children = new Map<string, Task[]>()
-  for (const task of tasks.data ?? []) {
-    if (task.parent_id) children.set(task.parent_id, [...(children.get(task.parent_id) ?? []), task])
-  }
-  const branch = (parentId: string, seen: Set<string>): ReactNode => {
-    const kids = children.get(parentId) ?? []
-    if (kids.length === 0) return null
-    return (
-      <ul className="tree">
-        {kids.map((task) => (
-          <li key={task.id}>
-            <Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.key }}>{task.key}</Link> {task.title} <Badge value={task.status} />
-            {!seen.has(task.id) && branch(task.id, new Set(seen).add(task.id))}
-          </li>
-        ))}
-      </ul>
-    )
-  }
-  if (tasks.error) return <ErrorText error={tasks.error} retry={() => void tasks.refetch()} />
-  if (!tasks.data) return null
-  return branch(root.id, new Set([root.id])) ?? <p className="empty">No subtasks.</p>
+  return <Branch companyId={companyId} parentId={root.id} seen={new Set([root.id])} top />
+}
+
+/**
+ * The children of one task, each with its own branch: every level asks for its tasks by parent
+ * (the list's parent_id filter), so a subtask is found however many tasks the company has.
+ * `seen` stops at a task already above (a loop of parents written by hand).
+ */
+function Branch({ companyId, parentId, seen, top = false }: { companyId: string; parentId: string; seen: Set<string>; top?: boolean }) {
+  const children = useTasks(companyId, { parent_id: parentId })
+  if (children.error) return <ErrorText error={children.error} retry={() => void children.refetch()} />
+  if (!children.data) return null
+  if (children.data.length === 0) return top ? <p className="empty">No subtasks.</p> : null
+  return (
+    <ul className="tree">
+      {children.data.map((task) => (
+        <li key={task.id}>
+          <Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.key }}>{task.key}</Link> {task.title} <Badge value={task.status} />
+          {!seen.has(task.id) && <Branch companyId={companyId} parentId={task.id} seen={new Set(seen).add(task.id)} />}
+        </li>
+      ))}
+    </ul>
+  )
 }

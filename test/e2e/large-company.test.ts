@@ -1,0 +1,78 @@
+// A company with more tasks than one page of its task list (500): the web app finds what it
+// needs however old it is. The palette searches the server for a title and looks a key up, a
+// task's page lists its subtasks, and the org chart names the task a running run works on,
+// though none of them is among the newest 500 tasks.
+import fs from 'node:fs'
+import path from 'node:path'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { ShopfloorClient } from '../../src/client/api.ts'
+import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+
+const PASSWORD = 'correct horse battery'
+/** More than the task list's default page (ListTasksQuery's limit, 500). */
+const NEWER_TASKS = 520
+
+let server: RunningServer
+let browser: Browser
+let page: Page
+let companyId = ''
+
+async function shot(name: string) {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
+}
+
+describe('a company of more tasks than a page', () => {
+  beforeAll(async () => {
+    server = await sharedServer()
+    const client = new ShopfloorClient({ baseUrl: server.url })
+    const email = `large-${Date.now().toString(36)}@example.test`
+    await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
+    companyId = (await client.companies.create({ name: 'Airship Works', task_prefix: 'AIR' })).id
+    const grace = await client.agents.hire(companyId, { name: 'Grace' })
+    // AIR-1 and its subtask AIR-2 first, so that every later task is newer than both.
+    const plan = await client.tasks.create(companyId, { title: 'Zeppelin maintenance plan', status: 'todo', assignee_agent_id: grace.id })
+    await client.tasks.create(companyId, { title: 'Inspect the gas cells', status: 'backlog', parent_id: plan.id })
+    for (let made = 0; made < NEWER_TASKS; made += 20) {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => client.tasks.create(companyId, { title: `Paperwork ${made + i + 1}`, status: 'backlog' })))
+    }
+    // Grace's run on AIR-1 starts: the org chart's card names its task.
+    await client.runs.claim(companyId, { runner_id: 'large-company-runner' })
+    browser = await launchBrowser()
+    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    page.setDefaultTimeout(10_000)
+    await signIn(page, server.url, email, PASSWORD, 'Airship Works')
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('finds an old task in the palette by a word of its title and by its key', async () => {
+    const palette = page.getByRole('dialog', { name: 'Go to…' })
+    await page.keyboard.press('Control+k')
+    await palette.getByRole('combobox').waitFor()
+    await page.keyboard.type('Zeppelin')
+    await palette.getByRole('option', { selected: true, name: /^AIR-1 Zeppelin maintenance plan/ }).waitFor()
+    await shot('palette-search')
+    await page.keyboard.press('Escape')
+    await page.keyboard.press('Control+k')
+    await page.keyboard.type('air-2')
+    await palette.getByRole('option', { selected: true, name: /^AIR-2 Inspect the gas cells/ }).waitFor()
+    await page.keyboard.press('Enter')
+    await page.getByRole('heading', { name: /Inspect the gas cells/ }).waitFor()
+  })
+
+  it("lists an old task's subtasks on its page", async () => {
+    await visit(page, `${server.url}/c/${companyId}/tasks/AIR-1`)
+    await page.getByRole('region', { name: 'Subtasks' }).getByText('Inspect the gas cells').waitFor()
+    await shot('subtasks-of-an-old-task')
+  })
+
+  it('names the task a running run works on in the org chart', async () => {
+    await visit(page, `${server.url}/c/${companyId}/org`)
+    await page.getByText('Working on AIR-1 Zeppelin maintenance plan').waitFor()
+    await shot('org-chart-working-on')
+  })
+})
