@@ -1,11 +1,12 @@
 // A company with more tasks than one page of its task list (500): the web app finds what it
 // needs however old it is. The palette searches the server for a title and looks a key up, a
-// task's page lists its subtasks, and the org chart names the task a running run works on,
-// though none of them is among the newest 500 tasks.
+// task's page lists its subtasks, the board's columns each hold their own status's newest
+// tasks, and the org chart names the task a running run works on, though none of them is among
+// the newest 500 tasks.
 import fs from 'node:fs'
 import path from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
 
@@ -68,6 +69,17 @@ describe('a company of more tasks than a page', () => {
     await visit(page, `${server.url}/c/${companyId}/tasks/AIR-1`)
     await page.getByRole('region', { name: 'Subtasks' }).getByText('Inspect the gas cells').waitFor()
     await shot('subtasks-of-an-old-task')
+  })
+
+  it("shows each board column's own newest tasks, and says when a column has more", async () => {
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
+    await page.getByRole('button', { name: 'Board' }).click()
+    const inProgress = page.getByRole('region', { name: 'In progress' })
+    await inProgress.getByText('Zeppelin maintenance plan').waitFor()
+    expect(await inProgress.getByRole('heading').textContent()).toBe('In progress1')
+    expect(await page.getByRole('region', { name: 'Backlog' }).getByRole('heading').textContent()).toBe('Backlog100+')
+    await shot('board-of-many-tasks')
+    await page.getByRole('button', { name: 'List' }).click()
   })
 
   it('names the task a running run works on in the org chart', async () => {

@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
 import { type QueryClient, type UseQueryResult, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters } from '#src/client/types.ts'
+import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
 import { api } from './api.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.
@@ -46,8 +46,47 @@ export function useAgent(cid: string, id: string) {
 }
 export const useOrg = (cid: string) => useQuery({ queryKey: keys.company(cid, 'org'), queryFn: () => api.agents.org(cid) })
 
-export const useTasks = (cid: string, filters: TaskFilters = {}) =>
-  useQuery({ queryKey: keys.company(cid, 'tasks', 'list', filters), queryFn: () => api.tasks.list(cid, filters), refetchInterval: POLL_MS })
+export const useTasks = (cid: string, filters: TaskFilters = {}, enabled = true) =>
+  useQuery({ queryKey: keys.company(cid, 'tasks', 'list', filters), queryFn: () => api.tasks.list(cid, filters), refetchInterval: POLL_MS, enabled })
+
+/** Cards per column of the board: the newest of each status, however many the company has. */
+export const BOARD_COLUMN_LIMIT = 100
+
+/** The board's columns as one list of tasks, and the statuses that have more than a column shows. */
+interface BoardTasks {
+  tasks: Task[] | undefined
+  more: Set<TaskStatus>
+  error: Error | null
+  refetch: () => void
+}
+
+const board = (statuses: TaskStatus[]) => (results: UseQueryResult<Task[]>[]): BoardTasks => {
+  const seen = new Set<string>()
+  const tasks = results.every((r) => r.data)
+    ? results.flatMap((r) => r.data!).filter((t) => !seen.has(t.id) && seen.add(t.id))
+    : undefined
+  return {
+    tasks,
+    more: new Set(statuses.filter((_, i) => results[i].data?.length === BOARD_COLUMN_LIMIT)),
+    error: results.find((r) => r.error)?.error ?? null,
+    refetch: () => results.forEach((r) => void r.refetch()),
+  }
+}
+
+/**
+ * The board's tasks: each status asked for apart (the newest BOARD_COLUMN_LIMIT), so that every
+ * column holds its own newest tasks rather than its share of one page of the whole list (in a
+ * large company, mostly one status). A card moved by useMoveTask shows in its new column at once,
+ * as the columns are one list split by status.
+ */
+export const useBoardTasks = (cid: string, filters: TaskFilters, statuses: TaskStatus[], enabled: boolean) =>
+  useQueries({
+    queries: statuses.map((status) => {
+      const columnFilters = { ...filters, status: [status], limit: BOARD_COLUMN_LIMIT }
+      return { queryKey: keys.company(cid, 'tasks', 'list', columnFilters), queryFn: () => api.tasks.list(cid, columnFilters), refetchInterval: POLL_MS, enabled }
+    }),
+    combine: board(statuses),
+  })
 export function useTask(cid: string, ref: string) {
   const client = useQueryClient()
   return useQuery({

@@ -1,6 +1,6 @@
 import { useState } from 'react'
 import { ErrorText } from '../components/ErrorText.tsx'
-import { filtersFromQuery, filtersFromSearch, queryFromFilters, searchFromFilters } from '../components/tasks/filters.ts'
+import { BOARD_COLUMNS, filtersFromQuery, filtersFromSearch, queryFromFilters, searchFromFilters } from '../components/tasks/filters.ts'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
 import { SavedViews } from '../components/tasks/SavedViews.tsx'
 import { TaskBoard } from '../components/tasks/TaskBoard.tsx'
@@ -9,7 +9,7 @@ import { TaskTable } from '../components/tasks/TaskTable.tsx'
 import { useMoveTask } from '../components/tasks/useMoveTask.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { useSavePreferences } from '../lib/preferences.tsx'
-import { useAgents, useMe, useTasks } from '../lib/queries.ts'
+import { useAgents, useBoardTasks, useMe, useTasks } from '../lib/queries.ts'
 import { useNavigate, useSearch } from '@tanstack/react-router'
 
 export function TasksPage() {
@@ -21,8 +21,9 @@ export function TasksPage() {
   const view = me.data?.preferences.tasks?.view ?? 'list'
   const filters = filtersFromSearch(search)
   const query = queryFromFilters(filters)
+  const list = useTasks(companyId, filters, view === 'list')
   // The board shows every status as a column, so a status filter applies to the list only.
-  const tasks = useTasks(companyId, view === 'board' ? { ...filters, status: undefined } : filters)
+  const board = useBoardTasks(companyId, { ...filters, status: undefined }, BOARD_COLUMNS, view === 'board')
   const agents = useAgents(companyId, true)
   const move = useMoveTask(companyId)
   const [creating, setCreating] = useState(false)
@@ -46,11 +47,19 @@ export function TasksPage() {
       </div>
       <SavedViews query={query} onApply={apply} />
       <TaskFilterBar filters={filters} showStatus={view === 'list'} onChange={(f) => apply(queryFromFilters(f))} />
-      <ErrorText error={tasks.error ?? move.error} retry={() => void tasks.refetch()} />
-      {tasks.data && (view === 'board'
-        ? <TaskBoard companyId={companyId} tasks={tasks.data} agents={agentMap} onMove={(task, status) => move.mutate({ task, status })} />
-        : <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />)}
-      {tasks.isPending && <p className="muted">Loading…</p>}
+      {view === 'board' ? (
+        <>
+          <ErrorText error={board.error ?? move.error} retry={board.refetch} />
+          {board.tasks && <TaskBoard companyId={companyId} tasks={board.tasks} more={board.more} agents={agentMap} onMove={(task, status) => move.mutate({ task, status })} />}
+          {!board.tasks && !board.error && <p className="muted">Loading…</p>}
+        </>
+      ) : (
+        <>
+          <ErrorText error={list.error} retry={() => void list.refetch()} />
+          {list.data && <TaskTable companyId={companyId} tasks={list.data} agents={agentMap} />}
+          {list.isPending && <p className="muted">Loading…</p>}
+        </>
+      )}
       {creating && <NewTaskDialog companyId={companyId} onClose={() => setCreating(false)} />}
     </>
   )

@@ -12,12 +12,15 @@ const DRAG_TYPE = 'application/x-shopfloor-task'
 
 interface BoardProps {
   companyId: string
+  /** The board's tasks, each column's newest (useBoardTasks). */
   tasks: Task[]
+  /** Statuses with more tasks than their column shows: the count reads "100+". */
+  more: Set<TaskStatus>
   agents: Map<string, Agent>
   onMove: (task: Task, status: TaskStatus) => void
 }
 
-export function TaskBoard({ companyId, tasks, agents, onMove }: BoardProps) {
+export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps) {
   const [over, setOver] = useState<TaskStatus | null>(null)
   const byId = new Map(tasks.map((t) => [t.id, t]))
 
@@ -46,7 +49,7 @@ export function TaskBoard({ companyId, tasks, agents, onMove }: BoardProps) {
             onDragLeave={() => setOver((s) => (s === status ? null : s))}
             onDrop={(e) => drop(e, status)}
           >
-            <h3><span>{humanize(status)}</span><span className="muted">{cards.length}</span></h3>
+            <h3><span>{humanize(status)}</span><span className="muted">{cards.length}{more.has(status) && '+'}</span></h3>
             {cards.map((task) => (
               <TaskCard
                 key={task.id}
