@@ -63,6 +63,13 @@ it('export then import gives an equal company with new ids, kept task keys and a
   expect(doc.agents[1].reports_to_id).toBe(boss.id)
   expect(doc.tasks.map((x: any) => x.number)).toEqual([1, 2, 4])
   expect(doc.tasks[0].comments).toHaveLength(1)
+  expect(doc.tasks[0].comments[0]).toMatchObject({ body: 'First thoughts', kind: 'plan' })
+  expect(doc.tasks[0].comments[0]).not.toHaveProperty('task_id')
+  // JSON as every answer: timestamps with six digits of fraction, as the API writes them.
+  expect(exported.headers['content-type']).toMatch(/^application\/json/)
+  for (const stamp of [doc.tasks[0].created_at, doc.agents[0].created_at, doc.tasks[0].comments[0].created_at]) {
+    expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/)
+  }
   // Nothing of this installation: no runs, no people, no company id.
   const text = JSON.stringify(doc)
   expect(text).not.toContain(c.id)

@@ -1,51 +1,47 @@
-import { type CompanyExport, EXPORT_FORMAT, EXPORT_VERSION } from '../../contract/company-export.ts'
+import { EXPORT_FORMAT, EXPORT_VERSION } from '../../contract/company-export.ts'
 import type { Queryable } from '../../server/db/db.ts'
+import { fullStamps } from '../../server/db/types.ts'
 import { notFound } from '../../server/errors.ts'
 import { type PortableTable, portableColumns } from './portable.ts'
 
-type Row = Record<string, unknown>
-
-/** The records of one table of the company, oldest first, with their portable fields only. */
-async function records(q: Queryable, companyId: string, table: PortableTable, order: string): Promise<Row[]> {
+/** SQL: one record of `table` (as `t`) with its portable fields, as a JSON object; `extra` adds fields. */
+async function record(q: Queryable, table: PortableTable, alias: string, extra = ''): Promise<string> {
   const columns = await portableColumns(q, table)
-  const keep = ['id', ...columns.plain, ...Object.keys(columns.refs)]
-  const rows = await q.many<{ r: Row }>(`SELECT to_jsonb(t) AS r FROM ${table} t WHERE company_id = $1 ORDER BY ${order}`, [companyId])
-  return rows.map(({ r }) => {
-    const out: Row = {}
-    for (const key of keep) out[key] = r[key] ?? null
-    if (table === 'task_comments') out.task_id = r.task_id // to nest it in its task
-    return out
-  })
+  const keep = ['id', ...columns.plain, ...Object.keys(columns.refs)].map((c) => `${alias}."${c}"`)
+  return `(SELECT to_json(r) FROM (SELECT ${keep.join(', ')}${extra}) r)`
+}
+
+/** SQL: the company's records of `table`, oldest first, as a JSON array. */
+async function records(q: Queryable, table: 'agents' | 'projects' | 'goals' | 'routines'): Promise<string> {
+  return `(SELECT coalesce(json_agg(${await record(q, table, 't')} ORDER BY t.created_at, t.id), '[]') FROM ${table} t WHERE t.company_id = $1)`
 }
 
 /**
- * The company as a versioned document: its settings, agents (org chart and adapter settings
- * included), projects, goals, routines, and tasks with their comments. No runs, audit events,
- * members, keys, webhooks or secrets.
+ * The company as a versioned document, as JSON text: its settings, agents (org chart and adapter
+ * settings included), projects, goals, routines, and tasks with their comments. No runs, audit
+ * events, members, keys, webhooks or secrets.
+ *
+ * PostgreSQL writes the whole document in one statement (one snapshot, so its references agree)
+ * and the text is sent as it comes: a company of 100,000 tasks is a document of about 50 MB,
+ * which as records in this process took its memory from 0.2 to 1.3 GB.
  */
-export async function exportCompany(q: Queryable, companyId: string): Promise<CompanyExport> {
-  const company = await q.one<CompanyExport['company']>(
-    'SELECT name, mission, monthly_budget_cents, task_prefix FROM companies WHERE id = $1',
-    [companyId],
+export async function exportCompanyJson(q: Queryable, companyId: string): Promise<string> {
+  const comment = await record(q, 'task_comments', 'c')
+  const comments = `(SELECT coalesce(json_agg(${comment} ORDER BY c.created_at, c.id), '[]') FROM task_comments c WHERE c.task_id = t.id AND c.company_id = $1)`
+  const row = await q.one<{ doc: string | null }>(
+    `SELECT (json_build_object(
+       'format', $2::text, 'version', $3::int, 'exported_at', $4::text,
+       'company', (SELECT to_json(c) FROM (SELECT name, mission, monthly_budget_cents, task_prefix FROM companies WHERE id = $1) c),
+       'agents', ${await records(q, 'agents')},
+       'projects', ${await records(q, 'projects')},
+       'goals', ${await records(q, 'goals')},
+       'routines', ${await records(q, 'routines')},
+       'tasks', (SELECT coalesce(json_agg(${await record(q, 'tasks', 't', `, ${comments} AS comments`)} ORDER BY t.number), '[]')
+                  FROM tasks t WHERE t.company_id = $1)
+     ))::text AS doc
+     WHERE EXISTS (SELECT 1 FROM companies WHERE id = $1)`,
+    [companyId, EXPORT_FORMAT, EXPORT_VERSION, new Date().toISOString()],
   )
-  if (!company) throw notFound('Company')
-  const comments = await records(q, companyId, 'task_comments', 'created_at, id')
-  const byTask = new Map<string, Row[]>()
-  for (const { task_id: taskId, ...comment } of comments as (Row & { task_id: string })[]) {
-    const list = byTask.get(taskId)
-    if (list) list.push(comment)
-    else byTask.set(taskId, [comment])
-  }
-  const tasks = (await records(q, companyId, 'tasks', 'number')).map((t) => ({ ...t, comments: byTask.get(t.id as string) ?? [] }))
-  return {
-    format: EXPORT_FORMAT,
-    version: EXPORT_VERSION,
-    exported_at: new Date().toISOString(),
-    company,
-    agents: await records(q, companyId, 'agents', 'created_at, id'),
-    projects: await records(q, companyId, 'projects', 'created_at, id'),
-    goals: await records(q, companyId, 'goals', 'created_at, id'),
-    routines: await records(q, companyId, 'routines', 'created_at, id'),
-    tasks: tasks as CompanyExport['tasks'],
-  } as CompanyExport
+  if (!row?.doc) throw notFound('Company')
+  return fullStamps(row.doc)
 }

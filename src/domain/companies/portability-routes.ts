@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors } from '../../contract/common.ts'
 import { Company } from '../../contract/companies.ts'
@@ -7,7 +7,7 @@ import { CompanyExport, CompanyImport, Template } from '../../contract/company-e
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { requireAuth, userActor } from '../../server/http/guards.ts'
-import { exportCompany } from './export.ts'
+import { exportCompanyJson } from './export.ts'
 import { importCompany } from './import.ts'
 import { listTemplates } from './templates.ts'
 
@@ -24,7 +24,9 @@ export async function exportRoutes(instance: FastifyInstance, { ctx }: { ctx: Ap
         params: CompanyParams, response: { 200: CompanyExport, ...companyErrors() },
       },
     },
-    async (request) => exportCompany(ctx.db, request.membership.companyId),
+    // Already JSON (export.ts): a string of that type is sent as it is, not serialised again
+    // (hence the reply without the route's typed payload).
+    async (request, reply) => (reply as FastifyReply).type('application/json').send(await exportCompanyJson(ctx.db, request.membership.companyId)),
   )
 }
 

@@ -53,9 +53,14 @@ function reshape(value: string): string {
 const SHORT_FRACTION = /T\d\d:\d\d:\d\d(?:\.\d{1,5})?[+-]\d\d:\d\d"/
 const SHORT_STAMP_VALUE = /"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,5}))?([+-]\d\d:\d\d)"(?!\s*:)/g
 
+/** JSON text with every timestamp value given its six digits, as the API writes timestamps. */
+export function fullStamps(text: string): string {
+  if (!SHORT_FRACTION.test(text)) return text
+  return text.replace(SHORT_STAMP_VALUE, (_m, time: string, fraction: string | undefined, zone: string) => `"${time}.${(fraction ?? '').padEnd(6, '0')}${zone}"`)
+}
+
 export function parseJson(text: string): unknown {
-  if (!SHORT_FRACTION.test(text)) return JSON.parse(text)
-  return JSON.parse(text.replace(SHORT_STAMP_VALUE, (_m, time: string, fraction: string | undefined, zone: string) => `"${time}.${(fraction ?? '').padEnd(6, '0')}${zone}"`))
+  return JSON.parse(fullStamps(text))
 }
 
 /** Counts and sums: PostgreSQL sends bigint and numeric as text; our values fit a double. */
