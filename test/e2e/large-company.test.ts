@@ -82,6 +82,27 @@ describe('a company of more tasks than a page', () => {
     await page.getByRole('button', { name: 'List' }).click()
   })
 
+  it('opens the dashboard, a task and the org chart without fetching a page of the task list', async () => {
+    const lists: string[] = []
+    const listen = (request: { url(): string }) => {
+      const url = new URL(request.url())
+      const limit = Number(url.searchParams.get('limit') ?? 500)
+      if (url.pathname.endsWith('/tasks') && limit > 20 && !url.searchParams.has('parent_id')) lists.push(url.href)
+    }
+    page.on('request', listen)
+    // Each page loaded afresh, so that nothing comes from an earlier page's cache.
+    await page.goto(`${server.url}/c/${companyId}`)
+    await page.getByRole('heading', { name: 'Airship Works' }).waitFor()
+    await page.getByRole('region', { name: 'Active runs' }).getByText('AIR-1').waitFor()
+    await page.goto(`${server.url}/c/${companyId}/tasks/AIR-2`)
+    await page.getByRole('heading', { name: /Inspect the gas cells/ }).waitFor()
+    await page.goto(`${server.url}/c/${companyId}/org`)
+    await page.getByText('Working on AIR-1 Zeppelin maintenance plan').waitFor()
+    await page.waitForLoadState('load')
+    page.off('request', listen)
+    expect(lists).toEqual([])
+  })
+
   it('names the task a running run works on in the org chart', async () => {
     await visit(page, `${server.url}/c/${companyId}/org`)
     await page.getByText('Working on AIR-1 Zeppelin maintenance plan').waitFor()

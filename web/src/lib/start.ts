@@ -6,11 +6,15 @@ import { useAgents, useRunners, useTasks } from './queries.ts'
 export type StartStep = 'hire' | 'runner' | 'task'
 export const START_STEPS: StartStep[] = ['hire', 'runner', 'task']
 
+/** The newest task alone: the task step shows it, and its presence marks the step done. */
+export const FIRST_TASK = { limit: 1 }
+
 const storageKey = (companyId: string) => `shopfloor.start.${companyId}.skipped`
 
 export function useStartProgress(companyId: string) {
   const agents = useAgents(companyId)
-  const tasks = useTasks(companyId)
+  // Whether the company has a task: one is enough (a page of them is 300 KB in a large company).
+  const tasks = useTasks(companyId, FIRST_TASK)
   const runners = useRunners(companyId)
   const [skippedSteps, setSkipped] = useState<StartStep[]>(() => JSON.parse(localStorage.getItem(storageKey(companyId)) ?? '[]'))
   const done = (step: StartStep) =>

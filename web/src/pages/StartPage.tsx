@@ -16,7 +16,7 @@ import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { keys, useAgents, useCompany, useRunners, useTasks } from '../lib/queries.ts'
 import { HIRE_DEFAULTS } from '../lib/spend.ts'
-import { useStartProgress } from '../lib/start.ts'
+import { FIRST_TASK, useStartProgress } from '../lib/start.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 
 export function StartPage() {
@@ -132,7 +132,7 @@ function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }
 
 function TaskStep({ companyId, agent }: { companyId: string; agent: Agent }) {
   const client = useQueryClient()
-  const tasks = useTasks(companyId)
+  const tasks = useTasks(companyId, FIRST_TASK)
   const [made, setMade] = useState<Task | null>(null)
   const form = useForm({ title: '' })
   const submit = useSubmit(async () => {

@@ -1,9 +1,9 @@
 // Moving a task to another status (the board's drag and drop): the card moves at once in every
 // cached task list, and the lists are refetched whatever the answer.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { Task, TaskStatus } from '#src/client/types.ts'
+import type { Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
-import { keys } from '../../lib/queries.ts'
+import { BOARD_COLUMN_LIMIT, keys } from '../../lib/queries.ts'
 
 export function useMoveTask(companyId: string) {
   const client = useQueryClient()
@@ -16,6 +16,13 @@ export function useMoveTask(companyId: string) {
       client.setQueriesData<Task[] | Task>({ queryKey: lists }, (data) =>
         Array.isArray(data) ? data.map((t) => (t.id === task.id ? { ...t, status } : t)) : data,
       )
+      // The board's column of the new status (useBoardTasks) holds the card too, so that it does
+      // not vanish while the old column's list comes back without it before the new one's does.
+      for (const [key, data] of before) {
+        const filters = key[4] as TaskFilters | undefined
+        const column = filters?.limit === BOARD_COLUMN_LIMIT && Array.isArray(filters.status) && filters.status.length === 1 ? filters.status[0] : null
+        if (column === status && Array.isArray(data) && !data.some((t) => t.id === task.id)) client.setQueryData(key, [{ ...task, status }, ...data])
+      }
       return { before }
     },
     onError(_error, _vars, context) {
