@@ -18,6 +18,7 @@ let server: RunningServer
 let browser: Browser
 let page: Page
 let companyId = ''
+let graceId = ''
 
 async function shot(name: string) {
   fs.mkdirSync(SCREENSHOTS, { recursive: true })
@@ -35,9 +36,12 @@ describe('a company of more tasks than a page', () => {
     // AIR-1 and its subtask AIR-2 first, so that every later task is newer than both.
     const plan = await client.tasks.create(companyId, { title: 'Zeppelin maintenance plan', status: 'todo', assignee_agent_id: grace.id })
     await client.tasks.create(companyId, { title: 'Inspect the gas cells', status: 'backlog', parent_id: plan.id })
+    // The first 60 are Grace's too (in backlog: no run queued for them).
     for (let made = 0; made < NEWER_TASKS; made += 20) {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => client.tasks.create(companyId, { title: `Paperwork ${made + i + 1}`, status: 'backlog' })))
+      await Promise.all(Array.from({ length: 20 }, (_, i) =>
+        client.tasks.create(companyId, { title: `Paperwork ${made + i + 1}`, status: 'backlog', ...(made < 60 ? { assignee_agent_id: grace.id } : {}) })))
     }
+    graceId = grace.id
     // Grace's run on AIR-1 starts: the org chart's card names its task.
     await client.runs.claim(companyId, { runner_id: 'large-company-runner' })
     browser = await launchBrowser()
@@ -101,6 +105,18 @@ describe('a company of more tasks than a page', () => {
     await page.waitForLoadState('load')
     page.off('request', listen)
     expect(lists).toEqual([])
+  })
+
+  it("lists a busy agent's first open tasks and links to all of them", async () => {
+    await visit(page, `${server.url}/c/${companyId}/agents/${graceId}`)
+    const open = page.getByRole('region', { name: 'Open tasks' })
+    await open.getByText('The first 50 of 61:').waitFor()
+    expect(await open.getByRole('row').count()).toBe(51) // and the header
+    await open.scrollIntoViewIfNeeded()
+    await shot('agent-busy')
+    await open.getByRole('link', { name: 'all on the tasks page' }).click()
+    await page.getByRole('link', { name: 'AIR-1', exact: true }).waitFor()
+    expect(new URL(page.url()).searchParams.get('assignee_agent_id')).toBe(graceId)
   })
 
   it('names the task a running run works on in the org chart', async () => {

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Agent } from '#src/client/types.ts'
+import type { Agent, TaskStatus } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { AgentActions } from '../components/agents/AgentActions.tsx'
 import { AgentFormFields, useAgentForm } from '../components/agents/AgentForm.tsx'
@@ -35,11 +35,15 @@ export function AgentPage() {
   return <AgentDetail companyId={companyId} agent={agent.data} />
 }
 
+const OPEN_STATUSES: TaskStatus[] = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked']
+/** Open tasks listed here; a busy agent's others are a link away, on the tasks page. */
+const OPEN_TASKS_SHOWN = 50
+
 function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) {
   const format = useFormat()
   const agents = useAgents(companyId, true)
   const runs = useRuns(companyId, { agent_id: agent.id, limit: 20 })
-  const tasks = useTasks(companyId, { assignee_agent_id: agent.id, status: ['backlog', 'todo', 'in_progress', 'in_review', 'blocked'] })
+  const tasks = useTasks(companyId, { assignee_agent_id: agent.id, status: OPEN_STATUSES, limit: OPEN_TASKS_SHOWN })
   const costs = useCosts(companyId, thisMonth())
   const [editing, setEditing] = useState(false)
   const manager = agents.data?.find((a) => a.id === agent.reports_to_id)
@@ -94,6 +98,12 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
       <section className="panel" aria-label="Open tasks">
         <h2>Open tasks</h2>
         <ErrorText error={tasks.error} retry={() => void tasks.refetch()} />
+        {tasks.data && agent.open_tasks > tasks.data.length && (
+          <p className="muted small">
+            The first {tasks.data.length} of {format.number(agent.open_tasks)}:{' '}
+            <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ assignee_agent_id: agent.id, status: OPEN_STATUSES.join(',') }}>all on the tasks page</Link>
+          </p>
+        )}
         {tasks.data && <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />}
       </section>
       <section className="panel" aria-label="Settings">
