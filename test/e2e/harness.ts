@@ -1,6 +1,7 @@
 // What the browser tests run against: the real server process (`shopfloor serve` on a free port,
 // its embedded database in a temporary folder, serving the web app built for the tests) and a
 // real headless Chromium driven by playwright-core.
+import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { type Browser as PlaywrightBrowser, type BrowserContext, chromium, type Page } from 'playwright-core'
@@ -101,3 +102,9 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
 export const SCREENSHOTS = process.env.SCREENSHOTS_DIR
   ? path.resolve(ROOT, process.env.SCREENSHOTS_DIR)
   : path.join(os.tmpdir(), 'shopfloor-screenshots')
+
+/** A screenshot of `page` as SCREENSHOTS/<name>.png; `fullPage` takes the whole page, not the viewport. */
+export async function screenshot(page: Page, name: string, { fullPage = false } = {}): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true })
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage })
+}

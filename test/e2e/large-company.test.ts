@@ -3,12 +3,10 @@
 // task's page lists its subtasks, the board's columns each hold their own status's newest
 // tasks, and the org chart names the task a running run works on, though none of them is among
 // the newest 500 tasks.
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 /** More than the task list's default page (ListTasksQuery's limit, 500). */
@@ -20,10 +18,7 @@ let page: Page
 let companyId = ''
 let graceId = ''
 
-async function shot(name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
-}
+const shot = (name: string) => screenshot(page, name)
 
 describe('a company of more tasks than a page', () => {
   beforeAll(async () => {

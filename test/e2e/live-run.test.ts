@@ -10,7 +10,7 @@ import { ShopfloorClient } from '../../src/client/api.ts'
 import { humanize } from '../../web/src/lib/format.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -77,8 +77,7 @@ describe('a live run on the task page', () => {
     await run.getByText('live', { exact: true }).waitFor()
     await run.getByText('Drafting the launch post now.').waitFor()
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/800 tokens in|2,400 tokens in/)
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-live-run.png') })
+    await screenshot(page, 'task-live-run')
     await run.getByText('Done: the draft is in docs/launch.md.').waitFor()
     await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
@@ -96,7 +95,6 @@ describe('a live run on the task page', () => {
     const order = await timeline.locator('ol.timeline > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
     expect(order).toContain('Run of Grace')
     expect(order.at(-1)).toBe(`Ada Lovelace moved it from ${humanize(before)} to ${humanize(after)}`)
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-timeline.png'), fullPage: true })
+    await screenshot(page, 'task-timeline', { fullPage: true })
   })
 })

@@ -2,12 +2,10 @@
 // its id, the runs list names each run's task by its key and the runner that ran it, a task whose
 // run failed says so at the top of its page, and a task or run that is not there says so in a
 // sentence with the way back. A real server process and a real headless Chromium.
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const UUID_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
@@ -61,8 +59,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     expect(said).toContain('Assignee: none → Grace')
     expect(said).toContain(`${task.key} Write the launch post`)
     await expect.poll(async () => (await page.locator('main').textContent())?.match(UUID_TEXT)?.[0] ?? null).toBeNull()
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'activity-names.png') })
+    await screenshot(page, 'activity-names')
   })
 
   it('lists runs with the task key, the runner and the agent', async () => {
@@ -72,8 +69,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     expect(await row.textContent()).toContain('runner laptop-7')
     await row.getByText('Failed').waitFor()
     expect((await page.locator('main').textContent())?.match(UUID_TEXT)).toBeNull()
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'runs.png') })
+    await screenshot(page, 'runs')
     await row.getByRole('link', { name: task.key }).click()
     await page.waitForURL(new RegExp(`/tasks/${task.key}$`))
   })
@@ -88,7 +84,7 @@ describe('names, not ids, and plain words for what went wrong', () => {
     const run = page.getByRole('region', { name: 'Timeline' }).getByRole('listitem', { name: 'Run of Grace' })
     await run.getByText('Failed: The agent CLI exited with code 2.').waitFor()
     await run.getByText('on runner laptop-7').waitFor()
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'task-failed-run.png') })
+    await screenshot(page, 'task-failed-run')
   })
 
   it('says a missing task, run or agent does not exist, with the way back', async () => {

@@ -1,13 +1,11 @@
 // Getting around: the command palette (Ctrl-K) jumps to a task by key or title, to an agent or a
 // page, and creates a task; single-key shortcuts and their help overlay; the org chart re-parents
 // an agent by drag and drop and says plainly why a cycle is refused.
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import type { Agent } from '../../src/client/types.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -20,10 +18,7 @@ let grace: Agent
 let linus: Agent
 let ken: Agent
 
-async function shot(name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
-}
+const shot = (name: string) => screenshot(page, name)
 
 /** Drags one org-chart card onto another with the mouse, in small steps as a person would. */
 async function dropOnto(from: Locator, to: Locator) {

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const PHONE = { width: 390, height: 844 }
@@ -20,9 +20,8 @@ let companyId = ''
 let taskKey = ''
 
 async function shot(name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
   await page.waitForFunction(() => document.getAnimations().length === 0)
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
+  await screenshot(page, name)
 }
 
 /** The page fits the phone's width: nothing sticks out sideways. */

@@ -12,7 +12,7 @@ import { budgetReachedText, thisMonth } from '../../web/src/lib/spend.ts'
 import { makeFormatter } from '../../web/src/lib/format.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, slowAgent, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
@@ -38,10 +38,7 @@ let client: ShopfloorClient
 let companyId = ''
 let graceId = ''
 
-async function shot(name: string, fullPage = false) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage })
-}
+const shot = (name: string, fullPage = false) => screenshot(page, name, { fullPage })
 
 /** One run of `agentId` taken by a runner through the claim, as a runner process takes it. */
 async function claimFor(agentId: string) {

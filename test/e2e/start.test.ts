@@ -2,13 +2,11 @@
 // agent by its CLI's product name, make an API key and see the exact runner command, wait live
 // until that runner (a real `shopfloor runner` process started with the command's key) connects,
 // then give the agent a task. Also the Runners page and inviting a person from the settings page.
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `start-${Date.now().toString(36)}@example.test`
@@ -19,10 +17,7 @@ let page: Page
 let runner: RunnerProcess | null = null
 let companyId = ''
 
-async function shot(name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
-}
+const shot = (name: string) => screenshot(page, name, { fullPage: true })
 
 describe('the guided start', () => {
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, signIn, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `templates-${Date.now().toString(36)}@example.test`
@@ -43,8 +43,7 @@ describe('companies from templates and files', () => {
     await studio.getByText('5 agents, 2 goals, 1 project, 2 routines, 3 tasks').waitFor()
     await studio.getByText(/Ada \(Chief Executive Officer\), Grace \(Chief Technology Officer\)/).waitFor()
     await templates.getByRole('article', { name: 'Content Agency' }).waitFor()
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await page.screenshot({ path: path.join(SCREENSHOTS, 'new-company.png'), fullPage: true })
+    await screenshot(page, 'new-company', { fullPage: true })
 
     await studio.getByRole('button', { name: 'Start from Software Studio' }).click()
     await page.getByRole('heading', { name: 'Get Software Studio working' }).waitFor()

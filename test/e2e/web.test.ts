@@ -3,12 +3,10 @@
 // by another client arrive live (a task, a run's transcript), and approves a budget override.
 // Screenshots of the main pages are saved (see SCREENSHOTS in harness.ts). The server is the test
 // worker's shared one (test/shared-server.ts).
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, sharedServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const email = `ada-${Date.now().toString(36)}@example.test`
@@ -21,10 +19,7 @@ let other: ShopfloorClient
 let companyId = ''
 let graceId = ''
 
-async function shot(name: string, target: Page = page) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await target.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`) })
-}
+const shot = (name: string, target: Page = page) => screenshot(target, name)
 
 /** Stands in for the identity provider's script: a button that hands over an ID token. */
 const FAKE_IDP_SCRIPT = `window.google = { accounts: { id: {

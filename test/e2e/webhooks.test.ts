@@ -2,8 +2,6 @@
 // receivers on this machine: subscribing shows the signing secret once, a delivery to a working
 // receiver shows in the log, a failing receiver's delivery is sent again from the page's Retry
 // once the receiver works, and a member is told plainly that only owners and admins manage them.
-import fs from 'node:fs'
-import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,7 +9,7 @@ import { ShopfloorClient } from '../../src/client/api.ts'
 import { type SmtpSink, startSmtpSink } from '../accounts/smtp-sink.ts'
 import { scratchPostgres } from '../helpers.ts'
 import { type Receiver, startReceiver } from '../webhooks/receiver.ts'
-import { type Browser, launchBrowser, type RunningServer, SCREENSHOTS, startServer, visit } from './harness.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, startServer, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const stamp = Date.now().toString(36)
@@ -36,10 +34,7 @@ async function signIn(who: { email: string }, landing: string) {
   await page.getByRole('heading', { name: landing }).waitFor()
 }
 
-async function shot(name: string) {
-  fs.mkdirSync(SCREENSHOTS, { recursive: true })
-  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true })
-}
+const shot = (name: string) => screenshot(page, name, { fullPage: true })
 
 describe('the Webhooks page', () => {
   beforeAll(async () => {
@@ -147,8 +142,7 @@ describe('the Webhooks page', () => {
     await phone.getByRole('region', { name: failing.url }).getByRole('button', { name: 'Show deliveries' }).click()
     await phone.getByRole('row', { name: 'goal.created' }).waitFor()
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
-    fs.mkdirSync(SCREENSHOTS, { recursive: true })
-    await phone.screenshot({ path: path.join(SCREENSHOTS, 'webhooks-phone.png'), fullPage: true })
+    await screenshot(phone, 'webhooks-phone', { fullPage: true })
     await phone.close()
 
     failing.answer = 200

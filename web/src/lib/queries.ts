@@ -50,7 +50,7 @@ export const useTasks = (cid: string, filters: TaskFilters = {}, enabled = true)
   useQuery({ queryKey: keys.company(cid, 'tasks', 'list', filters), queryFn: () => api.tasks.list(cid, filters), refetchInterval: POLL_MS, enabled })
 
 /** Cards per column of the board: the newest of each status, however many the company has. */
-export const BOARD_COLUMN_LIMIT = 100
+const BOARD_COLUMN_LIMIT = 100
 
 /** The board's columns as one list of tasks, and the statuses that have more than a column shows. */
 interface BoardTasks {
@@ -87,6 +87,12 @@ export const useBoardTasks = (cid: string, filters: TaskFilters, statuses: TaskS
     }),
     combine: board(statuses),
   })
+
+/** The status whose board column a cached query (by its key) holds, or null for any other query. */
+export function boardColumn(key: readonly unknown[]): TaskStatus | null {
+  const filters = key[2] === 'tasks' && key[3] === 'list' ? (key[4] as TaskFilters | undefined) : undefined
+  return filters?.limit === BOARD_COLUMN_LIMIT && Array.isArray(filters.status) && filters.status.length === 1 ? filters.status[0] : null
+}
 export function useTask(cid: string, ref: string) {
   const client = useQueryClient()
   return useQuery({

@@ -1,9 +1,9 @@
 // Moving a task to another status (the board's drag and drop): the card moves at once in every
 // cached task list, and the lists are refetched whatever the answer.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import type { Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
+import type { Task, TaskStatus } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
-import { BOARD_COLUMN_LIMIT, keys } from '../../lib/queries.ts'
+import { boardColumn, keys } from '../../lib/queries.ts'
 
 export function useMoveTask(companyId: string) {
   const client = useQueryClient()
@@ -19,9 +19,7 @@ export function useMoveTask(companyId: string) {
       // The board's column of the new status (useBoardTasks) holds the card too, so that it does
       // not vanish while the old column's list comes back without it before the new one's does.
       for (const [key, data] of before) {
-        const filters = key[4] as TaskFilters | undefined
-        const column = filters?.limit === BOARD_COLUMN_LIMIT && Array.isArray(filters.status) && filters.status.length === 1 ? filters.status[0] : null
-        if (column === status && Array.isArray(data) && !data.some((t) => t.id === task.id)) client.setQueryData(key, [{ ...task, status }, ...data])
+        if (boardColumn(key) === status && Array.isArray(data) && !data.some((t) => t.id === task.id)) client.setQueryData(key, [{ ...task, status }, ...data])
       }
       return { before }
     },
