@@ -48,6 +48,13 @@ export const Run = Type.Object({
   created_at: Timestamp,
   /** The agent CLI's session id, as the runner reported it. */
   session_id: OrNull(Type.String()),
+  /**
+   * Only on lists of runs (the runs list, the dashboard's active runs, the inbox's failed runs):
+   * the key and title of the run's task, null when it has none (or it was deleted), so that a
+   * list names its tasks without a request per task.
+   */
+  task_key: Type.Optional(OrNull(Type.String())),
+  task_title: Type.Optional(OrNull(Type.String())),
   /** Only on single-run answers (get, claim, wake). */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
   /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */

@@ -298,6 +298,43 @@ describe('GET /runs', () => {
     expect((await list('?agent_id=nope')).status).toBe(422)
   })
 
+  it("names each listed run's task by key and title: the runs list, the dashboard's active runs, the inbox's failed runs", async () => {
+    const s = await seedCompany(t, { prefix: 'NAM' })
+    const [a, b, c] = [await seedAgent(t, s), await seedAgent(t, s), await seedAgent(t, s)]
+    const task = await seedTask(t, s, { title: 'Write the launch post' })
+    const gone = await seedTask(t, s, { title: 'Soon deleted' })
+    const wake = async (agent: string, body: object) =>
+      (await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body })).body.id as string
+    const onTask = await wake(a, { task_id: task })
+    const bare = await wake(b, {})
+    const onGone = await wake(c, { task_id: gone })
+    // The run on the task fails, so that the inbox lists it too.
+    expect((await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'r1', agent_ids: [a] } })).status).toBe(200)
+    expect((await report(s, onTask, { runner_id: 'r1', status: 'failed', error: 'no network' })).status).toBe(200)
+    expect((await call(t.app, 'DELETE', `${s.base}/tasks/${gone}`, { token: s.user.token })).status).toBe(204)
+    // Deleting the task cancelled its queued run; another agent is woken on the first task.
+    const again = await wake(c, { task_id: task })
+    const key = (await call(t.app, 'GET', `${s.base}/tasks/${task}`, { token: s.user.token })).body.key
+    expect(key).toMatch(/^NAM-\d+$/)
+    const named = (runs: any[]) => Object.fromEntries(runs.map((r) => [r.id, [r.task_key, r.task_title]]))
+
+    const list = await call(t.app, 'GET', `${s.base}/runs`, { token: s.user.token })
+    expect(named(list.body)).toEqual({
+      [onTask]: [key, 'Write the launch post'], [bare]: [null, null], [onGone]: [null, null], [again]: [key, 'Write the launch post'],
+    })
+    // Several statuses take another statement; so does a filter.
+    expect(named((await call(t.app, 'GET', `${s.base}/runs?status=failed&status=queued`, { token: s.user.token })).body)[onTask]).toEqual([key, 'Write the launch post'])
+    expect(named((await call(t.app, 'GET', `${s.base}/runs?task_id=${task}`, { token: s.user.token })).body)).toEqual({
+      [onTask]: [key, 'Write the launch post'], [again]: [key, 'Write the launch post'],
+    })
+    const dashboard = await call(t.app, 'GET', `${s.base}/dashboard`, { token: s.user.token })
+    expect(named(dashboard.body.active_runs)).toEqual({ [bare]: [null, null], [again]: [key, 'Write the launch post'] })
+    const inbox = await call(t.app, 'GET', `${s.base}/inbox`, { token: s.user.token })
+    expect(named(inbox.body.failed_runs)).toEqual({ [onTask]: [key, 'Write the launch post'] })
+    // A single run is answered as the spec gives it.
+    expect((await call(t.app, 'GET', `${s.base}/runs/${onTask}`, { token: s.user.token })).body).not.toHaveProperty('task_key')
+  })
+
   it('GET /runs/{run_id} is 404 for another company', async () => {
     const { runId } = await runningRun()
     const other = await seedCompany(t)

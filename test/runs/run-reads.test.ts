@@ -34,14 +34,16 @@ async function busyAgentProbes(): Promise<number> {
   return row!.n
 }
 
-/** Rows of `runs` read so far by this database's sessions: through indexes and by sequential scans. */
-async function runsRowsRead(): Promise<number> {
+/** Rows of `table` read so far by this database's sessions: through indexes and by sequential scans. */
+async function rowsRead(table: 'runs' | 'tasks'): Promise<number> {
   await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
   const row = await t.ctx.db.one<{ n: number }>(
-    `SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::int AS n FROM pg_stat_user_tables WHERE relname = 'runs'`,
+    `SELECT (coalesce(idx_tup_fetch, 0) + coalesce(seq_tup_read, 0))::int AS n FROM pg_stat_user_tables WHERE relname = $1`,
+    [table],
   )
   return row!.n
 }
+const runsRowsRead = () => rowsRead('runs')
 
 describe('what a run reads', () => {
   beforeAll(async () => {
@@ -241,5 +243,34 @@ describe('what a run reads', () => {
     expect(inbox.body.failed_runs.map((r: any) => r.error)).toEqual(['broke', 'broke', 'broke', 'broke'])
     expect((await runsRowsRead()) - before).toBeLessThan(BUSY_AGENTS / 10)
   })
-})
 
+  it("names a list's tasks with one lookup per run, not a read of the company's tasks, whatever the statistics", async () => {
+    // Each run of a list is given its task's key and title. Planned as a join, the lookup could
+    // read every task of the company (the generic plan does not know how many runs the list has).
+    const TASKS = 3000
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    await t.ctx.db.query(
+      `WITH made AS (
+         INSERT INTO tasks (company_id, number, title, status)
+         SELECT $1, g, 'Task ' || g, 'done' FROM generate_series(1, $2) g RETURNING id, number
+       )
+       INSERT INTO runs (company_id, agent_id, task_id, status, trigger, created_at)
+       SELECT $1, $3, id, 'succeeded', 'assignment', now() - make_interval(secs => number) FROM made`,
+      [s.companyId, TASKS, agent],
+    )
+    await t.ctx.db.query('ANALYZE tasks')
+    await t.ctx.db.query('ANALYZE runs')
+    const reads: number[] = []
+    // Beyond five executions of a statement, PostgreSQL may use its generic plan.
+    for (let i = 0; i < 8; i++) {
+      const before = await rowsRead('tasks')
+      const list = await call(t.app, 'GET', `${s.base}/runs?limit=100${i % 2 ? '&status=succeeded' : ''}`, { token: s.user.token })
+      expect(list.status).toBe(200)
+      expect(list.body).toHaveLength(100)
+      expect(list.body[99].task_key).toMatch(/-\d+$/)
+      reads.push((await rowsRead('tasks')) - before)
+    }
+    expect(reads.filter((rows) => rows > 100)).toEqual([])
+  })
+})

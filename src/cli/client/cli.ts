@@ -136,14 +136,6 @@ export class Cli {
     return new Map((await this.allAgents()).map((a) => [a.id, a.name]))
   }
 
-  /** Task keys by id, for tables of runs (each distinct task fetched once; deleted ones left out). */
-  async taskKeys(ids: readonly (string | null)[]): Promise<Map<string, string>> {
-    const companyId = await this.companyId()
-    const distinct = [...new Set(ids.filter((id): id is string => Boolean(id)))]
-    const tasks = await Promise.all(distinct.map((id) => this.client.tasks.get(companyId, id).catch(() => null)))
-    return new Map(tasks.filter((t) => t !== null).map((t) => [t.id, t.key]))
-  }
-
   /**
    * A run by id or by the start of its id as lists show it (at least 4 characters, among the
    * company's 500 newest runs); a start shared by several runs is an error.

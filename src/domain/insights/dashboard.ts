@@ -2,7 +2,7 @@ import type { Dashboard, DashboardDay } from '../../contract/insights.ts'
 import type { Run } from '../../contract/runs.ts'
 import type { Task } from '../../contract/tasks.ts'
 import type { Db } from '../../server/db/db.ts'
-import { runColumns } from '../runs/model.ts'
+import { namingTasks, runColumns } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
 import { type ForecastRow, forecastSql, project } from './forecast.ts'
 
@@ -33,11 +33,11 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
   const [figures, activeRuns, recent] = await Promise.all([
     db.one<Figures>(FIGURES, [companyId, userId, days, monthStart]),
     db.many<Run>(
-      `SELECT * FROM (
+      namingTasks(`SELECT * FROM (
          (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'running' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
          UNION ALL
          (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'queued' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
-       ) active ORDER BY created_at DESC, id DESC LIMIT ${ACTIVE_RUNS}`,
+       ) active ORDER BY created_at DESC, id DESC LIMIT ${ACTIVE_RUNS}`),
       [companyId],
     ),
     db.many<Task>(

@@ -4,7 +4,7 @@ import type { Run } from '../../contract/runs.ts'
 import type { Task } from '../../contract/tasks.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import { APPROVAL_COLUMNS } from '../approvals/model.ts'
-import { runColumns } from '../runs/model.ts'
+import { namingTasks, runColumns } from '../runs/model.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
 
 const FAILED_RUNS = 20
@@ -33,9 +33,12 @@ export async function inbox(q: Queryable, companyId: string): Promise<Inbox> {
       [companyId],
     ),
     q.many<Run>(
-      `SELECT ${runColumns()} FROM runs
-        WHERE company_id = $1 AND ended_at >= now() - interval '7 days' AND status = 'failed'
-        ORDER BY ended_at DESC, id DESC LIMIT ${FAILED_RUNS}`,
+      namingTasks(
+        `SELECT ${runColumns()} FROM runs
+          WHERE company_id = $1 AND ended_at >= now() - interval '7 days' AND status = 'failed'
+          ORDER BY ended_at DESC, id DESC LIMIT ${FAILED_RUNS}`,
+        'r.ended_at DESC, r.id DESC',
+      ),
       [companyId],
     ),
   ])

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { notFound } from '../../server/errors.ts'
-import { type Run, type RunStatus, runColumns, runWithTranscriptColumns } from './model.ts'
+import { namingTasks, type Run, type RunStatus, runColumns, runWithTranscriptColumns } from './model.ts'
 
 export interface RunFilter {
   agent_id?: string
@@ -10,7 +10,7 @@ export interface RunFilter {
 }
 
 /**
- * Runs newest first, without transcripts. Every filter combination is served by an index that
+ * Runs newest first, without transcripts, each with its task's key and title (namingTasks). Every filter combination is served by an index that
  * ends in the list's order, created_at DESC, id DESC (runs_list, runs_agent, runs_task,
  * runs_status; migration 130), so the newest `limit` rows are read from the index and nothing
  * else of a long history is touched. Several statuses are one branch per status, each the
@@ -32,11 +32,10 @@ export async function listRuns(q: Queryable, companyId: string, filter: RunFilte
     const conditions = status === undefined ? where : [...where, `status = $${params.push(status)}`]
     return `SELECT ${runColumns()} FROM runs WHERE ${conditions.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT ${limit}`
   })
-  if (branches.length === 1) return q.many<Run>(branches[0]!, params)
-  return q.many<Run>(
-    `SELECT * FROM (${branches.map((b) => `(${b})`).join(' UNION ALL ')}) r ORDER BY created_at DESC, id DESC LIMIT ${limit}`,
-    params,
-  )
+  const newest = branches.length === 1
+    ? branches[0]!
+    : `SELECT * FROM (${branches.map((b) => `(${b})`).join(' UNION ALL ')}) r ORDER BY created_at DESC, id DESC LIMIT ${limit}`
+  return q.many<Run>(namingTasks(newest), params)
 }
 
 /** One run with its transcript, or 404. */

@@ -39,3 +39,19 @@ export function runWithTranscriptColumns(alias?: string): string {
   const p = alias ? `${alias}.` : ''
   return `${runColumns(alias)}, ${p}transcript, ${p}transcript_trimmed_at`
 }
+
+/**
+ * A list of runs (`sql` selects runColumns()) with each run's task named, `task_key` and
+ * `task_title` (null without a task), in `order`. The task is looked up by its key for each
+ * listed run: OFFSET 0 keeps the lookup a subquery of the run, where as a join PostgreSQL may
+ * plan it as a scan of the company's tasks (a generic plan does not know the list's limit).
+ */
+export function namingTasks(sql: string, order = 'r.created_at DESC, r.id DESC'): string {
+  return `SELECT r.*, named.key AS task_key, named.title AS task_title
+    FROM (${sql}) r
+    LEFT JOIN LATERAL (
+      SELECT c.task_prefix || '-' || t.number AS key, t.title FROM tasks t JOIN companies c ON c.id = t.company_id
+       WHERE t.id = r.task_id OFFSET 0
+    ) named ON true
+   ORDER BY ${order}`
+}

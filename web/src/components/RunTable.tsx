@@ -1,13 +1,10 @@
-import type { Run, Task } from '#src/client/types.ts'
+import type { Run } from '#src/client/types.ts'
 import { humanize } from '../lib/format.ts'
 import { runnerName, useAgentName } from '../lib/names.ts'
 import { useFormat } from '../lib/preferences.tsx'
-import { useQuery } from '@tanstack/react-query'
-import { api } from '../lib/api.ts'
-import { keys } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
 import { Badge } from './Badge.tsx'
-import { TaskRef } from './TaskRef.tsx'
+import { RunTask } from './TaskRef.tsx'
 
 /**
  * Runs, newest first: when (linking to the run), the agent, the task by its key, how it went,
@@ -16,16 +13,6 @@ import { TaskRef } from './TaskRef.tsx'
 export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }) {
   const format = useFormat()
   const agentName = useAgentName(companyId)
-  // A few tasks are fetched one by one; for many, one request for the company's latest tasks
-  // names most of them (older ones are still fetched one by one).
-  const taskIds = new Set(runs.flatMap((run) => (run.task_id ? [run.task_id] : [])))
-  const recent = useQuery({
-    queryKey: keys.company(companyId, 'tasks', 'list', { limit: 200 }),
-    queryFn: () => api.tasks.list(companyId, { limit: 200 }),
-    enabled: taskIds.size > 5,
-  })
-  const known = new Map<string, Task>((recent.data ?? []).map((t) => [t.id, t]))
-  const waiting = taskIds.size > 5 && recent.isPending
   if (runs.length === 0) return <p className="empty">No runs.</p>
   return (
     <div className="table-wrap">
@@ -41,7 +28,7 @@ export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }
               </td>
               <td data-label="Agent">{agentName(run.agent_id) ?? 'an agent no longer here'}</td>
               <td data-label="Task">
-                {run.task_id ? (waiting ? '…' : <TaskRef companyId={companyId} taskId={run.task_id} known={known} />) : <span className="muted">{humanize(run.trigger)} run, no task</span>}
+                <RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run, no task</span>} />
               </td>
               <td data-label="Status"><Badge value={run.status} /></td>
               <td data-label="Runner" className="nowrap">{run.runner_id ? runnerName(run.runner_id) : <span className="muted">{run.status === 'queued' ? 'waiting for one' : 'none'}</span>}</td>

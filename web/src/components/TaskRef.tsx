@@ -1,14 +1,14 @@
 // A task named by its key, linked to its page (its title on hover, or beside the key), from the
-// task at hand or looked up by its id (runs and the audit trail hold only the id).
+// task at hand, from a listed run (lists of runs name their tasks) or looked up by its id (a
+// single run and the audit trail hold only the id).
 import { Link } from '@tanstack/react-router'
-import type { Task } from '#src/client/types.ts'
+import type { ReactNode } from 'react'
+import type { Run, Task } from '#src/client/types.ts'
 import { useTask } from '../lib/queries.ts'
 
 interface Props {
   companyId: string
   taskId: string
-  /** Tasks already fetched by the page, so a long list makes no request per row. */
-  known?: Map<string, Task>
   withTitle?: boolean
 }
 
@@ -20,13 +20,17 @@ function TaskKeyLink({ companyId, task, withTitle }: { companyId: string; task: 
   )
 }
 
-/** The task of `taskId`: from `known` when it holds it, else fetched (once per task, cached). */
-export function TaskRef({ companyId, taskId, known, withTitle }: Props) {
-  const task = known?.get(taskId)
-  return task ? <TaskKeyLink companyId={companyId} task={task} withTitle={withTitle} /> : <FetchedTaskRef companyId={companyId} taskId={taskId} withTitle={withTitle} />
+/**
+ * The task of a run, or `none` when it has none: named by the run when it came in a list,
+ * else fetched by its id.
+ */
+export function RunTask({ companyId, run, withTitle, none }: { companyId: string; run: Run; withTitle?: boolean; none: ReactNode }) {
+  if (run.task_key) return <TaskKeyLink companyId={companyId} task={{ key: run.task_key, title: run.task_title ?? '' }} withTitle={withTitle} />
+  return run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} withTitle={withTitle} /> : none
 }
 
-function FetchedTaskRef({ companyId, taskId, withTitle }: { companyId: string; taskId: string; withTitle?: boolean }) {
+/** The task of `taskId`, fetched (once per task, cached). */
+export function TaskRef({ companyId, taskId, withTitle }: Props) {
   const task = useTask(companyId, taskId)
   if (task.data) return <TaskKeyLink companyId={companyId} task={task.data} withTitle={withTitle} />
   return <span className="muted">{task.error ? 'a deleted task' : '…'}</span>

@@ -102,16 +102,6 @@ export function useTask(cid: string, ref: string) {
     placeholderData: () => fromLists<Task>(client, keys.company(cid, 'tasks', 'list'), (t) => t.id === ref || t.key === ref.toUpperCase()),
   })
 }
-/** Fetched tasks by id: answers with errors (a deleted task) and those still loading are left out. */
-const byId = (results: UseQueryResult<Task>[]) => new Map(results.flatMap((r) => (r.data ? [[r.data.id, r.data] as const] : [])))
-
-/**
- * The tasks of `ids`, by id: each fetched once and cached under useTask's key. For a few tasks
- * named by other records (the runs at work), where a list of the company's tasks would be one
- * page of them. The map is the same object until one of the answers changes.
- */
-export const useTasksById = (cid: string, ids: string[]) =>
-  useQueries({ queries: ids.map((id) => ({ queryKey: keys.company(cid, 'tasks', 'one', id), queryFn: () => api.tasks.get(cid, id) })), combine: byId })
 export const useComments = (cid: string, taskId: string) =>
   useQuery({ queryKey: keys.company(cid, 'comments', taskId), queryFn: () => api.comments.list(cid, taskId) })
 

@@ -66,9 +66,8 @@ export const dashboard: CommandSpec = {
         ]),
       ]
       if (d.active_runs.length) {
-        const [names, keys] = await Promise.all([cli.agentNames(), cli.taskKeys(d.active_runs.map((r) => r.task_id))])
-        const name = (r: (typeof d.active_runs)[number]) =>
-          `${names.get(r.agent_id) ?? r.agent_id}${r.task_id && keys.get(r.task_id) ? ` on ${keys.get(r.task_id)}` : ''}`
+        const names = await cli.agentNames()
+        const name = (r: (typeof d.active_runs)[number]) => `${names.get(r.agent_id) ?? r.agent_id}${r.task_key ? ` on ${r.task_key}` : ''}`
         lines.push('', `Active runs: ${d.active_runs.map((r) => `${name(r)} (${r.status}${r.runner_id ? ` on ${r.runner_id}` : ''})`).join(', ')}`)
       }
       if (d.for_you) lines.push('', `For you: ${d.for_you.open_tasks} open tasks you created, ${d.for_you.blocked_tasks} blocked`)

@@ -39,11 +39,11 @@ export const runs: GroupSpec = {
           limit: integer(options, 'limit'),
         })
         await cli.print(rows, async () => {
-          const [names, keys] = await Promise.all([cli.agentNames(), cli.taskKeys(rows.map((r) => r.task_id))])
+          const names = await cli.agentNames()
           return table(rows, [
             { header: 'run', value: (r) => shortId(r.id) },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
-            { header: 'task', value: (r) => (r.task_id ? (keys.get(r.task_id) ?? '(deleted)') : null) },
+            { header: 'task', value: (r) => r.task_key ?? null },
             { header: 'status', value: (r) => r.status },
             { header: 'trigger', value: (r) => r.trigger },
             { header: 'runner', value: (r) => r.runner_id },

@@ -5,7 +5,7 @@ import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '@tanstack/react-router'
 import { runnerName } from '../../lib/names.ts'
 import { Badge } from '../Badge.tsx'
-import { TaskRef } from '../TaskRef.tsx'
+import { RunTask } from '../TaskRef.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
 import { thisMonth } from '../../lib/spend.ts'
 import { ForecastAgents, ForecastMethod } from './Forecast.tsx'
@@ -134,7 +134,7 @@ function ActiveRuns({ data, format, companyId, agentName }: CardContext) {
           {data.active_runs.map((run) => (
             <tr key={run.id}>
               <td><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{agentName(run.agent_id)}</Link></td>
-              <td>{run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} /> : <span className="muted">{humanize(run.trigger)} run</span>}</td>
+              <td><RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run</span>} /></td>
               <td><Badge value={run.status} /></td>
               <td className="muted">{run.runner_id ? `on ${runnerName(run.runner_id)}` : 'waiting for a runner'}</td>
               <td className="muted right">{format.relative(run.started_at ?? run.created_at)}</td>

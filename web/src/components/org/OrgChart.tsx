@@ -11,7 +11,7 @@ import { useEffect, useMemo, useState } from 'react'
 import type { Agent, OrgNode } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { errorCode, errorLines } from '../../lib/errors.ts'
-import { keys, useRuns, useTasksById } from '../../lib/queries.ts'
+import { keys, useRuns } from '../../lib/queries.ts'
 import { AgentAvatar } from '../AgentAvatar.tsx'
 import { Badge } from '../Badge.tsx'
 
@@ -81,19 +81,15 @@ function Chart({ companyId, org }: { companyId: string; org: OrgNode[] }) {
   const navigate = useNavigate()
   const flow = useReactFlow()
   const running = useRuns(companyId, { status: 'running' })
-  // The tasks the running runs work on, each looked up by id: in a company of many tasks they
-  // need not be among the first page of its task list.
-  const runTasks = useTasksById(companyId, [...new Set((running.data ?? []).flatMap((r) => (r.task_id ? [r.task_id] : [])))])
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null)
 
   const taskOf = (agentId: string) => {
     const run = running.data?.find((r) => r.agent_id === agentId)
     if (!run) return null
-    if (!run.task_id) return 'a run without a task'
-    const task = runTasks.get(run.task_id)
-    return task ? `${task.key} ${task.title}` : 'a task'
+    // A list of runs names each run's task.
+    return run.task_key ? `${run.task_key} ${run.task_title}` : 'a run without a task'
   }
-  const { nodes, edges } = useMemo(() => layout(org, taskOf), [org, running.data, runTasks]) // eslint-disable-line react-hooks/exhaustive-deps
+  const { nodes, edges } = useMemo(() => layout(org, taskOf), [org, running.data]) // eslint-disable-line react-hooks/exhaustive-deps
   // The cards as React Flow holds them while dragged; back to the layout after every change or drop.
   const [shown, setShown, onNodesChange] = useNodesState<CardNode>(nodes)
   const resetLayout = () => setShown(nodes)

@@ -10,7 +10,7 @@ import { useFormat } from '../../lib/preferences.tsx'
 import { useAgents, useRun } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
-import { TaskRef } from '../TaskRef.tsx'
+import { RunTask } from '../TaskRef.tsx'
 import { FINISHED, Transcript, Usage } from './Transcript.tsx'
 
 export function RunItem({ companyId, run, showTask = false }: { companyId: string; run: Run; showTask?: boolean }) {
@@ -27,7 +27,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
       <div className="row small">
         <strong>{agentName}</strong>
         <span>{humanize(run.trigger)} run</span>
-        {showTask && (run.task_id ? <span>on <TaskRef companyId={companyId} taskId={run.task_id} withTitle /></span> : <span className="muted">no task</span>)}
+        {showTask && <RunTask companyId={companyId} run={run} withTitle none={<span className="muted">no task</span>} />}
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
         <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(shown.started_at ?? run.created_at)}</span>
