@@ -27,22 +27,28 @@ async function seedCompany(c: pg.Client, companyId: string, userId: string, size
     `INSERT INTO projects (company_id, name) SELECT $1, 'Project ' || g FROM generate_series(1, 10) g`,
     [companyId],
   )
-  // Task n is assigned to agent n mod agents and belongs to project n mod 10; one in ten was
-  // created by the owner (the dashboard's "for you"); its title names one of eight topics.
+  await c.query(
+    `INSERT INTO goals (company_id, title) SELECT $1, 'Goal ' || g FROM generate_series(1, 5) g`,
+    [companyId],
+  )
+  // Task n is assigned to agent n mod agents and belongs to project n mod 10; every other task
+  // serves one of five goals; one in ten was created by the owner (the dashboard's "for you");
+  // its title names one of eight topics.
   await c.query(
     `WITH a AS (SELECT array_agg(id ORDER BY name) ids FROM agents WHERE company_id = $1),
-          p AS (SELECT array_agg(id ORDER BY name) ids FROM projects WHERE company_id = $1)
-     INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id,
+          p AS (SELECT array_agg(id ORDER BY name) ids FROM projects WHERE company_id = $1),
+          o AS (SELECT array_agg(id ORDER BY title) ids FROM goals WHERE company_id = $1)
+     INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,
                         created_by_user_id, started_at, completed_at, created_at, updated_at)
      SELECT $1, g, 'Seeded task ' || g || ': ' || (ARRAY['billing','login','search','export','onboarding','reports','alerts','sync'])[1 + g % 8],
             'Work item number ' || g || ' of the seeded history',
             s.status, (ARRAY['urgent','high','medium','low','none'])[1 + g % 5],
-            a.ids[1 + g % array_length(a.ids, 1)], p.ids[1 + g % 10],
+            a.ids[1 + g % array_length(a.ids, 1)], p.ids[1 + g % 10], CASE WHEN g % 2 = 0 THEN o.ids[1 + (g / 2) % 5] END,
             CASE WHEN g % 10 = 0 THEN $3::uuid END,
             CASE WHEN s.status <> 'todo' AND s.status <> 'backlog' THEN t.at + interval '1 hour' END,
             CASE WHEN s.status = 'done' THEN t.at + interval '2 hours' END,
             t.at, t.at + interval '2 hours'
-       FROM generate_series(1, $2) g, a, p,
+       FROM generate_series(1, $2) g, a, p, o,
             LATERAL (SELECT $5::timestamptz - interval '2 hours' - make_interval(secs => ($2 - g + 1) * ($4 * 86400.0 / $2)) AS at) t,
             LATERAL (SELECT CASE WHEN g > $2 - 50 THEN (ARRAY['blocked','in_review'])[1 + g % 2]
                                  ELSE (ARRAY['done','done','done','done','cancelled','backlog','todo','in_progress'])[1 + g % 8]
@@ -175,6 +181,9 @@ const TOTALS = [
      SELECT company_id, (completed_at AT TIME ZONE 'UTC')::date, 0, 1
        FROM tasks WHERE company_id = ANY($1) AND completed_at IS NOT NULL) d
     GROUP BY 1, 2`,
+  `INSERT INTO goal_task_counts (goal_id, total, done)
+   SELECT goal_id, count(*), count(*) FILTER (WHERE status = 'done') FROM tasks
+    WHERE company_id = ANY($1) AND goal_id IS NOT NULL GROUP BY 1`,
   `INSERT INTO run_totals (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
    SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date, r.agent_id, t.project_id, count(*),
           count(*) FILTER (WHERE r.status = 'succeeded'), count(*) FILTER (WHERE r.status = 'failed'),

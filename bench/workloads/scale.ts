@@ -87,6 +87,8 @@ interface Endpoint {
 /** Ids and cursors an endpoint needs, read from the company's seeded rows. */
 interface Probe {
   agentId: string
+  /** The first of the company's goals, each served by a tenth of its tasks. */
+  goalId: string
   page200Before: string
   /** Runs created this UTC month: what the costs and month-to-date spend add up. */
   monthRuns: number
@@ -104,11 +106,14 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'dashboard, 30 days', path: (c) => `/api/companies/${c}/dashboard?days=30` },
   { name: 'costs, this month', path: (c) => `/api/companies/${c}/costs` },
   { name: 'inbox', path: (c) => `/api/companies/${c}/inbox` },
+  { name: 'goals list, with task counts', path: (c) => `/api/companies/${c}/goals` },
+  { name: 'task list, one goal', path: (c, p) => `/api/companies/${c}/tasks?goal_id=${p.goalId}&limit=500` },
 ]
 
 async function probe(url: string, companyId: string): Promise<Probe> {
   return withClient(url, async (c) => {
     const agent = (await c.query('SELECT id FROM agents WHERE company_id = $1 ORDER BY created_at, id LIMIT 1', [companyId])).rows[0]
+    const goal = (await c.query('SELECT id FROM goals WHERE company_id = $1 ORDER BY title LIMIT 1', [companyId])).rows[0]
     // Page 200 of 50 starts after the 9,950th newest event: its created_at is the cursor.
     const cursor = (await c.query(
       `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at
@@ -123,7 +128,7 @@ async function probe(url: string, companyId: string): Promise<Probe> {
       `SELECT count(*)::int AS n FROM tasks WHERE company_id = $1 AND assignee_agent_id IS NOT NULL AND status NOT IN ('done', 'cancelled')`,
       [companyId],
     )).rows[0]
-    return { agentId: agent.id, page200Before: cursor?.at ?? new Date().toISOString(), monthRuns: month.n, openAssigned: open.n }
+    return { agentId: agent.id, goalId: goal.id, page200Before: cursor?.at ?? new Date().toISOString(), monthRuns: month.n, openAssigned: open.n }
   })
 }
 

@@ -24,6 +24,10 @@ async function totals(c: pg.Client, companyId: string) {
     days: await rows(
       `SELECT day::text, created, completed FROM task_days WHERE company_id = $1 AND (created, completed) <> (0, 0) ORDER BY 1`,
     ),
+    goals: await rows(
+      `SELECT g.title, sum(c.total)::int AS total, sum(c.done)::int AS done FROM goal_task_counts c JOIN goals g ON g.id = c.goal_id
+        WHERE g.company_id = $1 GROUP BY 1 ORDER BY 1`,
+    ),
     runs: await rows(
       `SELECT t.day::text, a.name AS agent, p.name AS project, t.runs, t.runs_succeeded, t.runs_failed,
               t.cost_cents::int, t.tokens_in::int, t.tokens_out::int

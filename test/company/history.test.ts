@@ -22,17 +22,17 @@ afterAll(async () => {
 })
 
 /**
- * `count` tasks (a third done), four runs a task spread over the agents and 400 days, an audit
+ * `count` tasks (a third done, half of them linked to `goal` when given), four runs a task spread over the agents and 400 days, an audit
  * event and a comment a task, all `daysBack` days older than now and numbered from `first`.
  */
-async function history(s: Seeded, agents: string[], commented: string, first: number, count: number, daysBack: number) {
+async function history(s: Seeded, agents: string[], commented: string, first: number, count: number, daysBack: number, goal: string | null = null) {
   for (let from = first; from < first + count; from += 1000) {
     const to = Math.min(first + count - 1, from + 999)
     await t.ctx.db.query(
-      `INSERT INTO tasks (company_id, number, title, status, created_by_user_id, assignee_agent_id, created_at, updated_at)
-       SELECT $1, n, 'Task ' || n, CASE WHEN n % 3 = 0 THEN 'done' ELSE 'todo' END, $4, ($5::uuid[])[1 + n % 20], c, c
+      `INSERT INTO tasks (company_id, number, title, status, created_by_user_id, assignee_agent_id, goal_id, created_at, updated_at)
+       SELECT $1, n, 'Task ' || n, CASE WHEN n % 3 = 0 THEN 'done' ELSE 'todo' END, $4, ($5::uuid[])[1 + n % 20], CASE WHEN n % 2 = 0 THEN $7::uuid END, c, c
          FROM generate_series($2::int, $3::int) n, LATERAL (SELECT now() - make_interval(days => $6 + n % 400) AS c) at`,
-      [s.companyId, from, to, s.user.id, agents, daysBack],
+      [s.companyId, from, to, s.user.id, agents, daysBack, goal],
     )
     await t.ctx.db.query(
       `INSERT INTO runs (company_id, agent_id, task_id, status, trigger, created_at, started_at, ended_at, cost_cents)
@@ -87,7 +87,7 @@ describe('a company unknown to the statistics, its history doubled', () => {
     const webhook = created.body
     await seedAgent(t, big, { name: 'Waiting', status: 'pending_approval' })
     const approval = await t.ctx.db.one<{ id: string }>('SELECT id FROM approvals WHERE company_id = $1', [big.companyId])
-    await history(big, agents, task, 10, 5000, 0)
+    await history(big, agents, task, 10, 5000, 0, goal.id)
     const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at DESC LIMIT 1', [big.companyId])
 
     const ids: Record<string, string | undefined> = {
@@ -123,7 +123,7 @@ describe('a company unknown to the statistics, its history doubled', () => {
       return read
     }
     const once = await readAll()
-    await history(big, agents, task, 10_000, 5000, 400)
+    await history(big, agents, task, 10_000, 5000, 400, goal.id)
     const twice = await readAll()
 
     const grown = paths

@@ -3,8 +3,9 @@
 // (task_days) are kept by a trigger on every task write (tasks_counters_follow()).
 // Whatever the writes, they must equal a count of the tasks themselves.
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
 import { createCompany, createTask, hireAgent } from '../fixtures.ts'
-import { call, createUser, type TestApp, testApp } from '../helpers.ts'
+import { call, createUser, emptyDb, type TestApp, testApp } from '../helpers.ts'
 
 let t: TestApp
 beforeAll(async () => {
@@ -215,4 +216,76 @@ it('count each agent\'s open tasks for its open_tasks, through assignment, reass
   expect([open[ann.id], open[bob.id]]).toEqual([2, 4])
   const agents = await call(t.app, 'GET', `${base}/agents`, { token: user.token })
   expect(agents.body.map((a: { name: string; open_tasks: number }) => [a.name, a.open_tasks]).sort()).toEqual([['Ann', 2], ['Bob', 4]])
+})
+
+async function goalCountsFromTasks(companyId: string) {
+  return t.ctx.db.many<{ goal_id: string; total: number; done: number }>(
+    `SELECT goal_id, count(*)::int AS total, (count(*) FILTER (WHERE status = 'done'))::int AS done FROM tasks
+      WHERE company_id = $1 AND goal_id IS NOT NULL GROUP BY 1 ORDER BY 1`,
+    [companyId],
+  )
+}
+
+async function goalCountsKept(companyId: string) {
+  return t.ctx.db.many<{ goal_id: string; total: number; done: number }>(
+    `SELECT c.goal_id, sum(c.total)::int AS total, sum(c.done)::int AS done FROM goal_task_counts c JOIN goals g ON g.id = c.goal_id
+      WHERE g.company_id = $1 GROUP BY 1 HAVING sum(c.total) <> 0 OR sum(c.done) <> 0 ORDER BY 1`,
+    [companyId],
+  )
+}
+
+it("count each goal's linked and done tasks for its tasks_total and tasks_done, through links, completion, reopening, moves between goals, deletes, a goal deleted and moves from many connections", async () => {
+  const user = await createUser(t.ctx)
+  const company = await createCompany(t.app, user.token)
+  const base = `/api/companies/${company.id}`
+  const goal = async (title: string) => (await call(t.app, 'POST', `${base}/goals`, { token: user.token, body: { title } })).body.id as string
+  const [launch, hiring, doomed] = [await goal('Launch'), await goal('Hiring'), await goal('Doomed')]
+  const tasks = await Promise.all(Array.from({ length: 12 }, (_, i) =>
+    createTask(t.app, user.token, company.id, { goal_id: [launch, hiring, doomed][i % 3], status: i === 0 ? 'done' : 'todo' })))
+  await createTask(t.app, user.token, company.id) // no goal
+  const update = (key: string, body: Record<string, unknown>) => call(t.app, 'PATCH', `${base}/tasks/${key}`, { token: user.token, body })
+  // From many connections at once: Launch's other tasks (3, 6, 9) done, Hiring's (1, 4, 7, 10) in review.
+  await Promise.all(tasks.map((task, i) =>
+    i % 3 === 0 && i > 0 ? update(task.key, { status: 'done' }) : i % 3 === 1 ? update(task.key, { status: 'in_review' }) : null))
+  await update(tasks[3]!.key, { status: 'todo' }) // reopened
+  await update(tasks[1]!.key, { status: 'done', goal_id: launch }) // done and moved at once
+  await update(tasks[4]!.key, { goal_id: null })
+  expect((await call(t.app, 'DELETE', `${base}/tasks/${tasks[6]!.key}`, { token: user.token })).status).toBe(204)
+  await update(tasks[2]!.key, { goal_id: hiring }) // from Doomed
+  expect((await call(t.app, 'DELETE', `${base}/goals/${doomed}`, { token: user.token })).status).toBe(204)
+
+  const kept = await goalCountsKept(company.id)
+  expect(kept).toEqual(await goalCountsFromTasks(company.id))
+  // Launch: 0 done, 1 done, 3 reopened, 9 done (6 deleted). Hiring: 7, 10, 2 (1 moved, 4 unlinked).
+  const goals = await call(t.app, 'GET', `${base}/goals`, { token: user.token })
+  expect(goals.body.map((g: { title: string; tasks_done: number; tasks_total: number }) => [g.title, g.tasks_done, g.tasks_total])).toEqual([
+    ['Launch', 3, 4], ['Hiring', 0, 3],
+  ])
+  expect((await call(t.app, 'GET', `${base}/goals/${hiring}`, { token: user.token })).body).toMatchObject({ tasks_done: 0, tasks_total: 3 })
+  // Nothing is left behind for the deleted goal.
+  expect(await t.ctx.db.many('SELECT * FROM goal_task_counts WHERE goal_id = $1', [doomed])).toEqual([])
+})
+
+it("count a goal's tasks linked before its counters were kept (migration 135)", async () => {
+  const db = await emptyDb()
+  try {
+    const [before, after] = [readMigrations().filter((m) => m.version < 135), readMigrations().filter((m) => m.version >= 135)]
+    await migrate(db, before)
+    const goal = (await db.one<{ id: string }>(
+      `WITH c AS (INSERT INTO companies (name, task_prefix) VALUES ('Old Co', 'OLD') RETURNING id)
+       INSERT INTO goals (company_id, title) SELECT id, 'Old goal' FROM c RETURNING id`,
+    ))!.id
+    // Written without the counters' trigger: migrations include the newest version of its
+    // function, which already counts by goal.
+    await db.query('ALTER TABLE tasks DISABLE TRIGGER tasks_counted')
+    await db.query(
+      `INSERT INTO tasks (company_id, number, title, status, goal_id)
+       SELECT g.company_id, n, 'Task ' || n, CASE WHEN n <= 2 THEN 'done' ELSE 'todo' END, g.id FROM goals g, generate_series(1, 5) n`,
+    )
+    await db.query('ALTER TABLE tasks ENABLE TRIGGER tasks_counted')
+    await migrate(db, after)
+    expect(await db.one('SELECT sum(total)::int AS total, sum(done)::int AS done FROM goal_task_counts WHERE goal_id = $1', [goal])).toEqual({ total: 5, done: 2 })
+  } finally {
+    await db.close()
+  }
 })

@@ -8,7 +8,7 @@ import { chainReaches, findInCompany } from '../companies/references.ts'
 import { detachTasks } from '../tasks/detach.ts'
 
 // Goals nest (parent_id) without cycles. Their status is set by people and agents only; the
-// task counts are computed on read from the (goal_id, status) index.
+// task counts are kept by the tasks' counters trigger (goal_task_counts, migration 135).
 
 export { GOAL_STATUSES, type Goal } from '../../contract/goals.ts'
 const GOAL_FIELDS = ['title', 'description', 'status', 'parent_id', 'owner_agent_id', 'target_date'] as const
@@ -16,14 +16,14 @@ const GOAL_FIELDS = ['title', 'description', 'status', 'parent_id', 'owner_agent
 export type GoalInput = Partial<Pick<Goal, (typeof GOAL_FIELDS)[number]>>
 
 // The goal row is already limited to the company, and only its own tasks can link to it, so
-// the counts need no company condition: they are index-only scans of tasks (goal_id, status).
+// the counts need no company condition: the goal's slots of goal_task_counts, at most 16 rows.
 const GOAL_SELECT = `
   SELECT g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date,
          n.tasks_done, n.tasks_total, g.created_at
     FROM goals g
     CROSS JOIN LATERAL (
-      SELECT (count(*) FILTER (WHERE t.status = 'done'))::int AS tasks_done, count(*)::int AS tasks_total
-        FROM tasks t WHERE t.goal_id = g.id
+      SELECT coalesce(sum(c.done), 0)::int AS tasks_done, coalesce(sum(c.total), 0)::int AS tasks_total
+        FROM goal_task_counts c WHERE c.goal_id = g.id
     ) n`
 
 export function listGoals(db: Queryable, companyId: string): Promise<Goal[]> {

@@ -129,6 +129,15 @@ CREATE TABLE companies (
 ALTER TABLE companies ADD CONSTRAINT companies_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE companies ADD CONSTRAINT companies_pkey PRIMARY KEY (id);
 
+CREATE TABLE goal_task_counts (
+  goal_id uuid NOT NULL,
+  slot smallint NOT NULL DEFAULT 0,
+  total integer NOT NULL DEFAULT 0,
+  done integer NOT NULL DEFAULT 0
+);
+ALTER TABLE goal_task_counts ADD CONSTRAINT goal_task_counts_goal_id_fkey FOREIGN KEY (goal_id) REFERENCES goals(id) ON DELETE CASCADE;
+ALTER TABLE goal_task_counts ADD CONSTRAINT goal_task_counts_pkey PRIMARY KEY (goal_id, slot);
+
 CREATE TABLE goals (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
   company_id uuid NOT NULL,
@@ -440,7 +449,7 @@ ALTER TABLE tasks ADD CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY[
 CREATE INDEX tasks_assignee ON public.tasks USING btree (assignee_agent_id, sort_order, number DESC) WHERE (assignee_agent_id IS NOT NULL);
 CREATE INDEX tasks_created_by ON public.tasks USING btree (company_id, created_by_user_id, sort_order, number DESC) WHERE (created_by_user_id IS NOT NULL);
 CREATE INDEX tasks_description_trgm ON public.tasks USING gin (description gin_trgm_ops);
-CREATE INDEX tasks_goal ON public.tasks USING btree (goal_id, status) WHERE (goal_id IS NOT NULL);
+CREATE INDEX tasks_goal ON public.tasks USING btree (goal_id, sort_order, number DESC) WHERE (goal_id IS NOT NULL);
 CREATE INDEX tasks_list ON public.tasks USING btree (company_id, sort_order, number DESC);
 CREATE INDEX tasks_open_assignee ON public.tasks USING btree (assignee_agent_id) WHERE (status <> ALL (ARRAY['done'::text, 'cancelled'::text]));
 CREATE INDEX tasks_open_creator_recent ON public.tasks USING btree (company_id, created_by_user_id, updated_at DESC, id DESC) WHERE (status <> ALL (ARRAY['done'::text, 'cancelled'::text]));
@@ -452,7 +461,7 @@ CREATE INDEX tasks_title_trgm ON public.tasks USING gin (title gin_trgm_ops);
 CREATE CONSTRAINT TRIGGER tasks_counted AFTER INSERT OR DELETE ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION tasks_counters_follow();
 CREATE TRIGGER tasks_delete_moves_run_totals BEFORE DELETE ON public.tasks FOR EACH ROW WHEN ((old.project_id IS NOT NULL)) EXECUTE FUNCTION tasks_move_run_totals();
 CREATE TRIGGER tasks_project_moves_run_totals AFTER UPDATE OF project_id ON public.tasks FOR EACH ROW WHEN ((old.project_id IS DISTINCT FROM new.project_id)) EXECUTE FUNCTION tasks_move_run_totals();
-CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at, created_by_user_id, assignee_agent_id ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at) OR (old.created_by_user_id IS DISTINCT FROM new.created_by_user_id) OR (old.assignee_agent_id IS DISTINCT FROM new.assignee_agent_id))) EXECUTE FUNCTION tasks_counters_follow();
+CREATE CONSTRAINT TRIGGER tasks_recounted AFTER UPDATE OF status, priority, created_at, completed_at, created_by_user_id, assignee_agent_id, goal_id ON public.tasks DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (((old.status IS DISTINCT FROM new.status) OR (old.priority IS DISTINCT FROM new.priority) OR (old.created_at IS DISTINCT FROM new.created_at) OR (old.completed_at IS DISTINCT FROM new.completed_at) OR (old.created_by_user_id IS DISTINCT FROM new.created_by_user_id) OR (old.assignee_agent_id IS DISTINCT FROM new.assignee_agent_id) OR (old.goal_id IS DISTINCT FROM new.goal_id))) EXECUTE FUNCTION tasks_counters_follow();
 
 CREATE TABLE users (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -757,6 +766,7 @@ DECLARE
   creators boolean := true;
   assignees boolean := true;
   days boolean := true;
+  goals boolean := true;
 BEGIN
   -- A company being deleted takes its counters with it.
   IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM companies WHERE id = OLD.company_id) THEN RETURN NULL; END IF;
@@ -767,9 +777,10 @@ BEGIN
     assignees := OLD.assignee_agent_id IS DISTINCT FROM NEW.assignee_agent_id
               OR (OLD.status IN ('done', 'cancelled')) <> (NEW.status IN ('done', 'cancelled'));
     days := OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at;
+    goals := OLD.goal_id IS DISTINCT FROM NEW.goal_id OR (OLD.status = 'done') <> (NEW.status = 'done');
   END IF;
-  -- task_counts rows, then task_creator_counts, task_assignee_counts and task_days rows in
-  -- every transaction, so two cannot wait on each other.
+  -- task_counts rows, then task_creator_counts, task_assignee_counts, task_days and
+  -- goal_task_counts rows in every transaction, so two cannot wait on each other.
   IF TG_OP IN ('UPDATE', 'DELETE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (OLD.company_id, OLD.status, OLD.priority, my_slot, -1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n - 1;
@@ -808,6 +819,18 @@ BEGIN
       INSERT INTO task_days AS d (company_id, day, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, 1)
       ON CONFLICT (company_id, day) DO UPDATE SET completed = d.completed + 1;
     END IF;
+  END IF;
+  -- Through the goal's row: a goal deleted in the same transaction (its tasks detached first)
+  -- has taken its counters with it, and is left alone.
+  IF TG_OP IN ('UPDATE', 'DELETE') AND goals AND OLD.goal_id IS NOT NULL THEN
+    INSERT INTO goal_task_counts AS c (goal_id, slot, total, done)
+    SELECT id, my_slot, -1, -(OLD.status = 'done')::int FROM goals WHERE id = OLD.goal_id
+    ON CONFLICT (goal_id, slot) DO UPDATE SET total = c.total - 1, done = c.done + excluded.done;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND goals AND NEW.goal_id IS NOT NULL THEN
+    INSERT INTO goal_task_counts AS c (goal_id, slot, total, done)
+    SELECT id, my_slot, 1, (NEW.status = 'done')::int FROM goals WHERE id = NEW.goal_id
+    ON CONFLICT (goal_id, slot) DO UPDATE SET total = c.total + 1, done = c.done + excluded.done;
   END IF;
   RETURN NULL;
 END $function$;

@@ -1,7 +1,8 @@
 -- Keeps a task's counters - by status and priority (task_counts), by creator and status
 -- (task_creator_counts: the dashboard's "for you"), open tasks by assignee
--- (task_assignee_counts: an agent's open_tasks) and by day of creation and completion
--- (task_days) - following every task write (triggers tasks_counted, tasks_recounted).
+-- (task_assignee_counts: an agent's open_tasks), by day of creation and completion
+-- (task_days) and linked and done tasks by goal (goal_task_counts: a goal's tasks_total and
+-- tasks_done) - following every task write (triggers tasks_counted, tasks_recounted).
 -- One function for both: every task insert used to fire two deferred PL/pgSQL triggers at
 -- commit, the day's one calling a third function for its upsert; with pgbench inserting tasks
 -- over 10 companies from 8 connections, one call per row took the inserts from 5,100-5,560 to
@@ -14,6 +15,7 @@ DECLARE
   creators boolean := true;
   assignees boolean := true;
   days boolean := true;
+  goals boolean := true;
 BEGIN
   -- A company being deleted takes its counters with it.
   IF TG_OP = 'DELETE' AND NOT EXISTS (SELECT 1 FROM companies WHERE id = OLD.company_id) THEN RETURN NULL; END IF;
@@ -24,9 +26,10 @@ BEGIN
     assignees := OLD.assignee_agent_id IS DISTINCT FROM NEW.assignee_agent_id
               OR (OLD.status IN ('done', 'cancelled')) <> (NEW.status IN ('done', 'cancelled'));
     days := OLD.created_at IS DISTINCT FROM NEW.created_at OR OLD.completed_at IS DISTINCT FROM NEW.completed_at;
+    goals := OLD.goal_id IS DISTINCT FROM NEW.goal_id OR (OLD.status = 'done') <> (NEW.status = 'done');
   END IF;
-  -- task_counts rows, then task_creator_counts, task_assignee_counts and task_days rows in
-  -- every transaction, so two cannot wait on each other.
+  -- task_counts rows, then task_creator_counts, task_assignee_counts, task_days and
+  -- goal_task_counts rows in every transaction, so two cannot wait on each other.
   IF TG_OP IN ('UPDATE', 'DELETE') AND counts THEN
     INSERT INTO task_counts AS c (company_id, status, priority, slot, n) VALUES (OLD.company_id, OLD.status, OLD.priority, my_slot, -1)
     ON CONFLICT (company_id, status, priority, slot) DO UPDATE SET n = c.n - 1;
@@ -65,6 +68,18 @@ BEGIN
       INSERT INTO task_days AS d (company_id, day, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, 1)
       ON CONFLICT (company_id, day) DO UPDATE SET completed = d.completed + 1;
     END IF;
+  END IF;
+  -- Through the goal's row: a goal deleted in the same transaction (its tasks detached first)
+  -- has taken its counters with it, and is left alone.
+  IF TG_OP IN ('UPDATE', 'DELETE') AND goals AND OLD.goal_id IS NOT NULL THEN
+    INSERT INTO goal_task_counts AS c (goal_id, slot, total, done)
+    SELECT id, my_slot, -1, -(OLD.status = 'done')::int FROM goals WHERE id = OLD.goal_id
+    ON CONFLICT (goal_id, slot) DO UPDATE SET total = c.total - 1, done = c.done + excluded.done;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') AND goals AND NEW.goal_id IS NOT NULL THEN
+    INSERT INTO goal_task_counts AS c (goal_id, slot, total, done)
+    SELECT id, my_slot, 1, (NEW.status = 'done')::int FROM goals WHERE id = NEW.goal_id
+    ON CONFLICT (goal_id, slot) DO UPDATE SET total = c.total + 1, done = c.done + excluded.done;
   END IF;
   RETURN NULL;
 END $$;
