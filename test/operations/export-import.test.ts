@@ -98,6 +98,40 @@ it('export then import gives an equal company with new ids, kept task keys and a
   expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })
 })
 
+it("counts an imported company's tasks afresh once they are written: status, assignee, goal and day totals as its tasks say", async () => {
+  const doc = {
+    format: 'shopfloor.company', version: 1, company: { name: 'Counted', task_prefix: 'CNT' },
+    agents: [{ id: 'ann', name: 'Ann' }], projects: [], routines: [], goals: [{ id: 'g', title: 'Ship' }],
+    tasks: Array.from({ length: 30 }, (_, i) => ({
+      id: `t${i}`, number: i + 1, title: `Task ${i + 1}`, status: ['todo', 'done', 'in_progress'][i % 3],
+      assignee_agent_id: i % 2 ? 'ann' : null, goal_id: i < 12 ? 'g' : null, comments: [],
+    })),
+  }
+  const imported = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body: doc })
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201)
+  const base = `/api/companies/${imported.body.id}`
+  const read = async () => {
+    const dashboard = (await call(t.app, 'GET', `${base}/dashboard?days=7`, { token: owner.token })).body
+    const agents = (await call(t.app, 'GET', `${base}/agents`, { token: owner.token })).body
+    const goals = (await call(t.app, 'GET', `${base}/goals`, { token: owner.token })).body
+    return {
+      byStatus: dashboard.tasks_by_status, createdToday: dashboard.series.at(-1).tasks_created,
+      open: agents[0].open_tasks, goal: [goals[0].tasks_done, goals[0].tasks_total],
+    }
+  }
+  // Ann holds the odd tasks: 15, of which 5 are done.
+  expect(await read()).toMatchObject({
+    byStatus: { todo: 10, done: 10, in_progress: 10, backlog: 0 }, createdToday: 30, open: 10, goal: [4, 12],
+  })
+  // Later writes are counted one by one as ever.
+  const ann = (await call(t.app, 'GET', `${base}/agents`, { token: owner.token })).body[0].id
+  await createTask(t.app, owner.token, imported.body.id, { title: 'After', status: 'backlog', assignee_agent_id: ann, goal_id: (await call(t.app, 'GET', `${base}/goals`, { token: owner.token })).body[0].id })
+  expect((await call(t.app, 'PATCH', `${base}/tasks/CNT-1`, { token: owner.token, body: { status: 'done' } })).status).toBe(200)
+  expect(await read()).toMatchObject({
+    byStatus: { todo: 9, done: 11, in_progress: 10, backlog: 1 }, createdToday: 31, open: 11, goal: [5, 13],
+  })
+})
+
 it('name and task_prefix may be overridden; a member may export; strangers may not', async () => {
   const c = await createCompany(t.app, owner.token, { name: 'Small' })
   const doc = (await call(t.app, 'GET', `/api/companies/${c.id}/export`, { token: owner.token })).body

@@ -35,6 +35,9 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
     monthly_budget_cents: doc.company.monthly_budget_cents ?? 0,
     task_prefix: doc.task_prefix ?? doc.company.task_prefix ?? 'SVC',
   })
+  // The tasks are counted once they are all written (recount_totals, below), not one by one at
+  // commit: counted so, a document of 16,000 tasks took 5.4 s instead of 1.8.
+  await tx.query("SELECT set_config('shopfloor.uncounted_company', $1, true)", [company.id])
   const ids = new Map<string, Map<string, string>>() // table -> document id -> new id
   for (const table of ['agents', 'projects', 'goals', 'routines', 'tasks'] as const) {
     const seen = new Map<string, string>()
@@ -94,6 +97,7 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
   await insertAll(tx, 'task_comments', company.id, comments)
   const top = Math.max(0, ...(doc.tasks ?? []).map((t) => t.number))
   await tx.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [company.id, top])
+  await tx.query('SELECT recount_totals(ARRAY[$1::uuid])', [company.id])
   return company
 }
 
