@@ -142,6 +142,7 @@ describe('spend control in the web app', () => {
     expect(await run.getByText('Done: the comparison is in the task.').count()).toBe(0)
     await run.getByText('live', { exact: true }).waitFor()
     await run.getByRole('link', { name: `${task.key} Compare the pricing plans` }).waitFor()
+    expect(await run.textContent()).toContain(`on ${task.key} Compare the pricing plans`)
     await run.getByText('Comparing three plans against the budget.').waitFor()
     await shot('agent', true)
     await run.getByText('Done: the comparison is in the task.').waitFor()

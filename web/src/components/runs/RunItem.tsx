@@ -27,7 +27,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
       <div className="row small">
         <strong>{agentName}</strong>
         <span>{humanize(run.trigger)} run</span>
-        {showTask && <RunTask companyId={companyId} run={run} withTitle none={<span className="muted">no task</span>} />}
+        {showTask && (run.task_id ? <span>on <RunTask companyId={companyId} run={run} withTitle none={null} /></span> : <span className="muted">no task</span>)}
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
         <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(shown.started_at ?? run.created_at)}</span>
