@@ -51,7 +51,7 @@ describe('mergePreferences', () => {
 describe('invalidateFor', () => {
   function seeded() {
     const client = new QueryClient()
-    for (const key of [['c', 'A', 'tasks', 'list', {}], ['c', 'A', 'tasks', 'one', 'X-1'], ['c', 'A', 'dashboard', 14], ['c', 'A', 'projects'], ['c', 'A', 'activity'], ['c', 'A', 'comments', 't1'], ['c', 'B', 'tasks', 'list', {}], ['companies']]) {
+    for (const key of [['c', 'A', 'tasks', 'list', {}], ['c', 'A', 'tasks', 'one', 'X-1'], ['c', 'A', 'dashboard', 14], ['c', 'A', 'runs', 'list', {}], ['c', 'A', 'projects'], ['c', 'A', 'activity'], ['c', 'A', 'comments', 't1'], ['c', 'B', 'tasks', 'list', {}], ['companies']]) {
       client.setQueryData(key, [])
     }
     return client
@@ -59,10 +59,10 @@ describe('invalidateFor', () => {
   const stale = (client: QueryClient) =>
     client.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey.slice(0, 3).join('/')).sort()
 
-  it('marks the task lists, the task, the dashboard and the activity of that company stale on task.updated', () => {
+  it('marks the task lists, the task, the dashboard, the runs lists (they name their tasks) and the activity of that company stale on task.updated', () => {
     const client = seeded()
     invalidateFor(client, 'A', { type: 'task.updated', id: 't1' })
-    expect(stale(client)).toEqual(['c/A/activity', 'c/A/dashboard', 'c/A/tasks', 'c/A/tasks'])
+    expect(stale(client)).toEqual(['c/A/activity', 'c/A/dashboard', 'c/A/runs', 'c/A/tasks', 'c/A/tasks'])
   })
 
   it('refetches comments on task.commented and the company list on company.updated', () => {

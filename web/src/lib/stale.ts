@@ -3,11 +3,12 @@ import type { QueryClient } from '@tanstack/react-query'
 import type { LiveEvent } from '#src/client/types.ts'
 
 // What each entity's events make stale, as query-key segments under ['c', companyId, ...].
-// Counts and statuses show up in several places (dashboard, inbox, agent cards), hence the spread.
+// Counts and statuses show up in several places (dashboard, inbox, agent cards), hence the spread;
+// lists of runs name their runs' tasks (key and title), so a task's events refetch them too.
 const STALE: Record<string, string[]> = {
   company: ['company', 'dashboard', 'costs'],
   agent: ['agents', 'org', 'dashboard', 'costs', 'inbox'],
-  task: ['tasks', 'dashboard', 'inbox', 'goals'],
+  task: ['tasks', 'dashboard', 'inbox', 'goals', 'runs'],
   goal: ['goals', 'tasks'],
   project: ['projects', 'costs'],
   routine: ['routines'],
