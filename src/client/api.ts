@@ -207,7 +207,7 @@ export class ShopfloorClient {
 
   readonly runs = {
     list: (companyId: string, filters: T.RunFilters = {}) => this.list<T.Run[]>(this.co(companyId, '/runs'), filters),
-    get: (companyId: string, runId: string) => this.call<T.Run>('GET', this.co(companyId, `/runs/${seg(runId)}`)),
+    get: (companyId: string, runId: string, query: T.GetRunQuery = {}) => this.list<T.Run>(this.co(companyId, `/runs/${seg(runId)}`), query),
     cancel: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/cancel`)),
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>

@@ -59,8 +59,22 @@ export const Run = Type.Object({
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
   /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
   transcript_trimmed_at: Type.Optional(OrNull(Timestamp)),
+  /**
+   * Only on GET of one run: the number of entries the transcript has in all. Asked with
+   * `transcript_from`, the answer's transcript holds only the entries from that index on.
+   */
+  transcript_count: Type.Optional(Type.Integer()),
 })
 export type Run = Static<typeof Run>
+
+/**
+ * A viewer that holds a run's first entries asks for the rest only: a long run's transcript is
+ * hundreds of KB, and its page fetches the run again after every report.
+ */
+export const GetRunQuery = Type.Object({
+  transcript_from: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+})
+export type GetRunQuery = Static<typeof GetRunQuery>
 
 const RunnerId = Type.String({ minLength: 1, maxLength: 100 })
 const Count = Type.Integer({ minimum: 0 })

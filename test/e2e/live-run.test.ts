@@ -67,6 +67,12 @@ describe('a live run on the task page', () => {
       ['--url', server.url, '--company', companyId, '--runner-id', 'laptop-1', '--agent-command', `"${process.execPath}" "${script}"`, '--flush-seconds', '1', '--poll-seconds', '5'],
       { SHOPFLOOR_API_KEY: key.key },
     )
+    // The page's fetches of the run: after the first, each asks only for the entries it lacks.
+    const runFetches: URL[] = []
+    page.on('request', (request) => {
+      const url = new URL(request.url())
+      if (/\/runs\/[0-9a-f-]{36}$/.test(url.pathname) && request.method() === 'GET') runFetches.push(url)
+    })
     // Assigning the task queues Grace's run; the runner claims it.
     await client.tasks.update(companyId, task.id, { assignee_agent_id: grace.id })
 
@@ -82,6 +88,13 @@ describe('a live run on the task page', () => {
     await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
     await run.getByText('on runner laptop-1').waitFor()
+    // Every line once, in order, though most came in fetches of the new entries only.
+    expect(runFetches.filter((url) => Number(url.searchParams.get('transcript_from')) > 0).length).toBeGreaterThan(0)
+    const runId = runFetches.at(-1)!.pathname.split('/').at(-1)!
+    const { transcript } = await client.runs.get(companyId, runId)
+    const entries = run.locator('.transcript .entry')
+    expect(await entries.count()).toBe(transcript!.length)
+    for (const [i, entry] of transcript!.entries()) expect(await entries.nth(i).textContent()).toContain(entry.text.split('\n')[0])
 
     // Status and assignee changes from the audit, among the runs, in names: the assignment made
     // through the API, the claim moving the task to in progress, then a status change made now

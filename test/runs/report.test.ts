@@ -269,6 +269,31 @@ describe('POST /runs/{run_id}/cancel', () => {
 })
 
 describe('a long transcript', () => {
+  it('is answered from a given entry on, with the count of all its entries, for a viewer that holds the first ones', async () => {
+    const { s, runId } = await runningRun()
+    const lines = ['one', 'two', 'three'].map((text) => ({ role: 'agent', text }))
+    expect((await report(s, runId, { runner_id: 'r1', status: 'running', transcript: lines })).status).toBe(200)
+    const get = (query = '') => call(t.app, 'GET', `${s.base}/runs/${runId}${query}`, { token: s.user.token })
+    const whole = await get()
+    // The wake's reason, then the claim's line, then the three reported.
+    const texts = whole.body.transcript.map((e: any) => e.text)
+    expect(texts.slice(-3)).toEqual(['one', 'two', 'three'])
+    expect(whole.body.transcript_count).toBe(texts.length)
+    const tail = await get(`?transcript_from=${texts.length - 2}`)
+    expect(tail.status).toBe(200)
+    expect(tail.body.transcript.map((e: any) => e.text)).toEqual(['two', 'three'])
+    expect(tail.body.transcript[1]).toEqual(whole.body.transcript.at(-1))
+    expect(tail.body.transcript_count).toBe(texts.length)
+    expect(tail.body.status).toBe('running')
+    expect((await get(`?transcript_from=${texts.length + 5}`)).body).toMatchObject({ transcript: [], transcript_count: texts.length })
+    expect((await get('?transcript_from=0')).body.transcript).toEqual(whole.body.transcript)
+    for (const bad of ['-1', 'x', '1.5']) {
+      const refused = await get(`?transcript_from=${bad}`)
+      expect(refused.status, bad).toBe(422)
+      expect(refused.body.error.code).toBe('VALIDATION_ERROR')
+    }
+  })
+
   it.runIf(TEST_DATABASE_URL)('is stored compressed with lz4 on PostgreSQL, which rewrites it on every report several times faster than its default', async () => {
     const { s, runId } = await runningRun()
     // Long enough to be compressed: PostgreSQL compresses values of about 2 KB and more.

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
-import { ClaimBody, ExpiredRuns, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
+import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
@@ -40,10 +40,11 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags, operationId: 'getRun', summary: 'Get a run with its transcript',
-        params: RunParams, response: { 200: Run, ...companyErrors() },
+        description: 'With transcript_from, the transcript holds only the entries from that index on; transcript_count says how many there are in all.',
+        params: RunParams, querystring: GetRunQuery, response: { 200: Run, ...companyErrors() },
       },
     },
-    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id),
+    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id, request.query.transcript_from ?? 0),
   )
 
   app.post(

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { notFound } from '../../server/errors.ts'
-import { namingTasks, type Run, type RunStatus, runColumns, runWithTranscriptColumns } from './model.ts'
+import { namingTasks, type Run, type RunStatus, runColumns } from './model.ts'
 
 export interface RunFilter {
   agent_id?: string
@@ -38,9 +38,20 @@ export async function listRuns(q: Queryable, companyId: string, filter: RunFilte
   return q.many<Run>(namingTasks(newest), params)
 }
 
-/** One run with its transcript, or 404. */
-export async function getRun(q: Queryable, companyId: string, runId: string): Promise<Run> {
-  const run = await q.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`, [runId, companyId])
+/**
+ * One run with its transcript and how many entries that has (`transcript_count`), or 404; from
+ * `transcriptFrom` on only, when given (the entries a viewer does not hold yet).
+ */
+export async function getRun(q: Queryable, companyId: string, runId: string, transcriptFrom = 0): Promise<Run> {
+  const run = await q.one<Run>(
+    `SELECT ${runColumns()}, transcript_trimmed_at, jsonb_array_length(transcript) AS transcript_count,
+            CASE WHEN $3::int = 0 THEN transcript
+                 ELSE (SELECT coalesce(jsonb_agg(x.e ORDER BY x.n), '[]'::jsonb)
+                         FROM jsonb_array_elements(transcript) WITH ORDINALITY AS x(e, n) WHERE x.n > $3)
+            END AS transcript
+       FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
+    [runId, companyId, transcriptFrom],
+  )
   if (!run) throw notFound('Run')
   return run
 }

@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
 import { type QueryClient, type UseQueryResult, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Agent, ApprovalStatus, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
+import type { Agent, ApprovalStatus, Run, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
 import { api } from './api.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.
@@ -113,13 +113,29 @@ export const useRuns = (cid: string, filters: RunFilters = {}) =>
   useQuery({ queryKey: keys.company(cid, 'runs', 'list', filters), queryFn: () => api.runs.list(cid, filters), refetchInterval: POLL_MS })
 // A live run also polls now and then, so its transcript keeps growing even with the stream down.
 const LIVE_RUN_POLL_MS = 5_000
-export const useRun = (cid: string, id: string, enabled = true) =>
-  useQuery({
+
+/**
+ * A run with its transcript. Fetched again after every report of a live run, it asks only for
+ * the entries it does not hold yet (`transcript_from`) and adds them to those it has: a long
+ * run's transcript is hundreds of KB. Should the transcript have changed otherwise meanwhile
+ * (trimmed by retention), it is fetched whole.
+ */
+async function fetchRun(client: QueryClient, cid: string, id: string): Promise<Run> {
+  const held = client.getQueryData<Run>(keys.company(cid, 'runs', 'one', id))?.transcript ?? []
+  if (held.length === 0) return api.runs.get(cid, id)
+  const run = await api.runs.get(cid, id, { transcript_from: held.length })
+  const added = run.transcript ?? []
+  return run.transcript_count === held.length + added.length ? { ...run, transcript: [...held, ...added] } : api.runs.get(cid, id)
+}
+export function useRun(cid: string, id: string, enabled = true) {
+  const client = useQueryClient()
+  return useQuery({
     queryKey: keys.company(cid, 'runs', 'one', id),
-    queryFn: () => api.runs.get(cid, id),
+    queryFn: () => fetchRun(client, cid, id),
     enabled,
     refetchInterval: (query) => (query.state.data && ['queued', 'running'].includes(query.state.data.status) ? LIVE_RUN_POLL_MS : false),
   })
+}
 
 // Runners are not on the event stream (the server notes them at most every few seconds): a short poll.
 export const useRunners = (cid: string) =>
