@@ -3,15 +3,16 @@
 // seventh tab unable to load. The tabs elect a leader with a Web Lock; the leader follows the
 // stream and passes each event and its connection state to the other tabs on a BroadcastChannel.
 // When the leader tab closes, its lock is released and a waiting tab takes over. Each event
-// invalidates the cached queries it concerns; after a reconnection (or a change of leader) every
-// query of the company is refetched, since events sent while no stream was connected are lost.
+// invalidates the cached queries it concerns (a moment's events at once: stale.ts); after a
+// reconnection (or a change of leader) every query of the company is refetched, since events
+// sent while no stream was connected are lost.
 // The lists' minute refetch (queries.ts) stays as a safety net under all this.
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
 import { useEffect, useState } from 'react'
 import { followEvents } from '#src/client/events.ts'
 import type { LiveEvent } from '#src/client/types.ts'
 import { http } from './api.ts'
-import { invalidateFor } from './stale.ts'
+import { staleGatherer } from './stale.ts'
 
 export type LiveState = 'connecting' | 'live' | 'down' | 'stopped'
 
@@ -37,6 +38,7 @@ export function useLiveEvents(companyId: string | null): LiveState {
     let leading = false
     let current: LiveState = 'connecting'
     let wasFollower = false
+    const stale = staleGatherer(client)
     setState('connecting')
 
     const show = (next: LiveState) => {
@@ -46,7 +48,7 @@ export function useLiveEvents(companyId: string | null): LiveState {
     // A message from another tab. BroadcastChannel does not echo to its sender.
     if (channel) {
       channel.onmessage = ({ data }: MessageEvent<LiveMessage>) => {
-        if (data.kind === 'event') invalidateFor(client, companyId, data.event)
+        if (data.kind === 'event') stale.add(companyId, data.event)
         else if (data.kind === 'state' && !leading) {
           wasFollower = true
           show(data.state)
@@ -67,7 +69,7 @@ export function useLiveEvents(companyId: string | null): LiveState {
         await followEvents(http, companyId!, {
           signal: stop.signal,
           onEvent(event) {
-            invalidateFor(client, companyId!, event)
+            stale.add(companyId!, event)
             channel?.postMessage({ kind: 'event', event } satisfies LiveMessage)
           },
           onConnected() {
@@ -94,6 +96,7 @@ export function useLiveEvents(companyId: string | null): LiveState {
     }
     return () => {
       stop.abort()
+      stale.stop()
       channel?.close()
     }
   }, [companyId, client])

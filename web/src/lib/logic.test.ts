@@ -2,14 +2,15 @@
 // the optimistic update relies on, which queries a live event makes stale, errors in words, and
 // money entry.
 import { QueryClient } from '@tanstack/react-query'
-import { describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError, NetworkError } from '#src/client/http.ts'
+import type { LiveEvent } from '#src/client/types.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
 import { prefixFor } from './company.ts'
 import { errorLines, isRetryable } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'
 import { mergePreferences } from '#src/contract/merge-preferences.ts'
-import { invalidateFor } from './stale.ts'
+import { GATHER_MS, staleGatherer } from './stale.ts'
 
 describe('task filters as a query string', () => {
   it('round-trips every filter, with repeated statuses', () => {
@@ -48,7 +49,9 @@ describe('mergePreferences', () => {
   })
 })
 
-describe('invalidateFor', () => {
+describe('staleGatherer', () => {
+  beforeEach(() => vi.useFakeTimers())
+  afterEach(() => vi.useRealTimers())
   function seeded() {
     const client = new QueryClient()
     for (const key of [['c', 'A', 'tasks', 'list', {}], ['c', 'A', 'tasks', 'one', 'X-1'], ['c', 'A', 'dashboard', 14], ['c', 'A', 'runs', 'list', {}], ['c', 'A', 'projects'], ['c', 'A', 'activity'], ['c', 'A', 'comments', 't1'], ['c', 'B', 'tasks', 'list', {}], ['companies']]) {
@@ -58,20 +61,55 @@ describe('invalidateFor', () => {
   }
   const stale = (client: QueryClient) =>
     client.getQueryCache().getAll().filter((q) => q.state.isInvalidated).map((q) => q.queryKey.slice(0, 3).join('/')).sort()
+  /** The events, then the window's end. */
+  function gather(client: QueryClient, ...events: [string, LiveEvent][]) {
+    const gatherer = staleGatherer(client)
+    for (const [companyId, event] of events) gatherer.add(companyId, event)
+    vi.advanceTimersByTime(GATHER_MS)
+    return gatherer
+  }
 
   it('marks the task lists, the task, the dashboard, the runs lists (they name their tasks) and the activity of that company stale on task.updated', () => {
     const client = seeded()
-    invalidateFor(client, 'A', { type: 'task.updated', id: 't1' })
+    gather(client, ['A', { type: 'task.updated', id: 't1' }])
     expect(stale(client)).toEqual(['c/A/activity', 'c/A/dashboard', 'c/A/runs', 'c/A/tasks', 'c/A/tasks'])
   })
 
   it('refetches comments on task.commented and the company list on company.updated', () => {
     const client = seeded()
-    invalidateFor(client, 'A', { type: 'task.commented', id: 't1' })
+    gather(client, ['A', { type: 'task.commented', id: 't1' }], ['A', { type: 'company.updated', id: 'A' }])
     expect(stale(client)).toContain('c/A/comments')
-    invalidateFor(client, 'A', { type: 'company.updated', id: 'A' })
     expect(stale(client)).toContain('companies')
     expect(stale(client)).not.toContain('c/B/tasks')
+  })
+
+  it("invalidates each query once for a moment's events, at the window's end, and again for later ones", () => {
+    const client = seeded()
+    const invalidated: string[] = []
+    const invalidate = client.invalidateQueries.bind(client)
+    client.invalidateQueries = ((filters: { queryKey: unknown[] }) => {
+      invalidated.push(filters.queryKey.join('/'))
+      return invalidate(filters)
+    }) as typeof client.invalidateQueries
+    const gatherer = staleGatherer(client)
+    // A claim's three events.
+    gatherer.add('A', { type: 'agent.updated', id: 'a1' })
+    gatherer.add('A', { type: 'task.updated', id: 't1' })
+    gatherer.add('A', { type: 'run.updated', id: 'r1' })
+    vi.advanceTimersByTime(GATHER_MS - 1)
+    expect(invalidated).toEqual([])
+    vi.advanceTimersByTime(1)
+    expect(invalidated.filter((key) => key === 'c/A/dashboard')).toHaveLength(1)
+    expect(invalidated.filter((key) => key === 'c/A/activity')).toHaveLength(1)
+    expect(new Set(invalidated).size).toBe(invalidated.length)
+    gatherer.add('A', { type: 'task.updated', id: 't1' })
+    vi.advanceTimersByTime(GATHER_MS)
+    expect(invalidated.filter((key) => key === 'c/A/dashboard')).toHaveLength(2)
+    // Stopped (the stream closed), what it gathered is dropped.
+    gatherer.add('A', { type: 'project.updated', id: 'p1' })
+    gatherer.stop()
+    vi.advanceTimersByTime(GATHER_MS)
+    expect(invalidated).not.toContain('c/A/projects')
   })
 })
 

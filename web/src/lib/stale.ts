@@ -16,11 +16,45 @@ const STALE: Record<string, string[]> = {
   approval: ['approvals', 'inbox', 'dashboard', 'agents', 'org'],
 }
 
-export function invalidateFor(client: QueryClient, companyId: string, event: LiveEvent): void {
+/** The query keys an event of `companyId` makes stale. */
+function staleKeys(companyId: string, event: LiveEvent): string[][] {
   const [entity, verb] = event.type.split('.')
   const keys = new Set(STALE[entity] ?? [])
   keys.add('activity') // every change writes an audit event
   if (entity === 'task' && verb === 'commented') keys.add('comments')
-  if (entity === 'company') void client.invalidateQueries({ queryKey: ['companies'] })
-  for (const key of keys) void client.invalidateQueries({ queryKey: ['c', companyId, key] })
+  return [...(entity === 'company' ? [['companies']] : []), ...[...keys].map((key) => ['c', companyId, key])]
+}
+
+/**
+ * How long events are gathered before the queries they make stale are fetched again. A claim
+ * publishes three events at once and a busy company many a second: invalidated event by event,
+ * a shown query was fetched once per event (each new fetch cancelled the one before in the
+ * browser, not on the server). Gathered, it is fetched once per window.
+ */
+export const GATHER_MS = 150
+
+/**
+ * Marks stale (so refetches, where shown) what live events concern, the events of GATHER_MS
+ * gathered into one invalidation per query.
+ */
+export function staleGatherer(client: QueryClient): { add(companyId: string, event: LiveEvent): void; stop(): void } {
+  const pending = new Map<string, string[]>() // serialised query key -> query key
+  let timer: ReturnType<typeof setTimeout> | null = null
+  const flush = () => {
+    timer = null
+    const keys = [...pending.values()]
+    pending.clear()
+    for (const queryKey of keys) void client.invalidateQueries({ queryKey })
+  }
+  return {
+    add(companyId, event) {
+      for (const queryKey of staleKeys(companyId, event)) pending.set(queryKey.join('/'), queryKey)
+      timer ??= setTimeout(flush, GATHER_MS)
+    },
+    stop() {
+      if (timer) clearTimeout(timer)
+      timer = null
+      pending.clear()
+    },
+  }
 }
