@@ -22,8 +22,9 @@ afterAll(async () => {
 })
 
 /**
- * `count` tasks (a third done, half of them linked to `goal` when given), four runs a task spread over the agents and 400 days, an audit
- * event and a comment a task, all `daysBack` days older than now and numbered from `first`.
+ * `count` tasks (a third done, half of them linked to `goal` when given), four runs a task
+ * spread over the agents and 400 days, an audit event and a comment a task, all `daysBack` days
+ * older than now and numbered from `first`.
  */
 async function history(s: Seeded, agents: string[], commented: string, first: number, count: number, daysBack: number, goal: string | null = null) {
   for (let from = first; from < first + count; from += 1000) {

@@ -42,7 +42,7 @@ export function runWithTranscriptColumns(alias?: string): string {
 
 /**
  * A list of runs (`sql` selects runColumns()) with each run's task named, `task_key` and
- * `task_title` (null without a task), in `order`. The task is looked up by its key for each
+ * `task_title` (null without a task), in `order`. The task is looked up by its id for each
  * listed run: OFFSET 0 keeps the lookup a subquery of the run, where as a join PostgreSQL may
  * plan it as a scan of the company's tasks (a generic plan does not know the list's limit).
  */
