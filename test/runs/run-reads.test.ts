@@ -45,6 +45,19 @@ async function rowsRead(table: 'runs' | 'tasks'): Promise<number> {
 }
 const runsRowsRead = () => rowsRead('runs')
 
+/** How runs were read so far, by sequential scans and by each index: the message of a failed count. */
+async function runsReadBy(): Promise<Record<string, number>> {
+  await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
+  const rows = await t.ctx.db.many<{ by: string; n: number }>(
+    `SELECT 'sequential scans' AS by, coalesce(seq_tup_read, 0)::int AS n FROM pg_stat_user_tables WHERE relname = 'runs'
+     UNION ALL
+     SELECT indexrelname, idx_tup_fetch::int FROM pg_stat_user_indexes WHERE relname = 'runs'`,
+  )
+  return Object.fromEntries(rows.map((r) => [r.by, r.n]))
+}
+const grownBy = (before: Record<string, number>, after: Record<string, number>) =>
+  JSON.stringify(Object.fromEntries(Object.entries(after).filter(([by, n]) => n !== before[by]).map(([by, n]) => [by, n - (before[by] ?? 0)])))
+
 describe('what a run reads', () => {
   beforeAll(async () => {
     // Statistics taken while nothing of this test runs, as they are after a quiet hour.
@@ -120,10 +133,11 @@ describe('what a run reads', () => {
     // (planned as above, it read the company's 300 running runs twice).
     const runner = { token: busy.user.token }
     const finish = async (runId: string, body: Record<string, unknown>) => {
-      const [probesBefore, readBefore] = [await busyAgentProbes(), await runsRowsRead()]
+      const [probesBefore, readBefore, byBefore] = [await busyAgentProbes(), await runsRowsRead(), await runsReadBy()]
       expect((await call(t.app, 'PATCH', `${busy.base}/runs/${runId}`, { ...runner, body: { runner_id: 'r1', ...body } })).status).toBe(200)
       expect(await busyAgentProbes()).toBeGreaterThan(probesBefore)
-      expect((await runsRowsRead()) - readBefore).toBeLessThan(BUSY_AGENTS / 10)
+      // Should it fail, the message says which index (or a sequential scan) read the rows.
+      expect((await runsRowsRead()) - readBefore, grownBy(byBefore, await runsReadBy())).toBeLessThan(BUSY_AGENTS / 10)
     }
     await finish(claimed.body.run.id, { status: 'succeeded' })
     expect(await t.ctx.db.one('SELECT status FROM agents WHERE id = $1', [agent])).toEqual({ status: 'idle' })
