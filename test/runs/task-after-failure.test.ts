@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, type TestApp, testApp } from '../helpers.ts'
+import { call, privateApp, rowsRead, type TestApp, testApp } from '../helpers.ts'
 import { auditTrail, backdateLease, captureEvents, type Seeded, seedAgent, seedCompany, seedTask } from './seed.ts'
 
 // Tasks after a failed run (API-DECISIONS.md): a run that moved its task to in_progress at
@@ -86,5 +86,39 @@ describe('a task whose run fails or is cancelled', () => {
     expect((await post(b.s, '/runs/claim', { runner_id: 'r1' })).status).toBe(200)
     expect((await report(b.s, b.runId, { status: 'failed' })).status).toBe(200)
     expect(await taskStatus(b.s, b.task)).toBe('in_progress')
+  })
+})
+
+describe('a failed run putting its task back', () => {
+  it("reads that task's runs, not the whole table, whatever the statistics say of tasks", async () => {
+    // A database of its own on one connection, so that its statistics are this test's: taken
+    // while the runs that had a task all had the same one, they made the check "does another
+    // run of the task run?" look cheapest as a read of every run (632 rows in a test run).
+    const own = await privateApp({ runLeaseSeconds: LEASE }, { connections: 1 })
+    try {
+      const s = await seedCompany(own, { prefix: 'OWN' })
+      const agent = await seedAgent(own, s, { name: 'Ada' })
+      const busy = await seedTask(own, s, { title: 'Busy', status: 'done' })
+      await own.ctx.db.query(
+        `INSERT INTO runs (company_id, agent_id, task_id, status, trigger) SELECT $1, $2, $3, 'succeeded', 'manual' FROM generate_series(1, 50)`,
+        [s.companyId, agent, busy],
+      )
+      await own.ctx.db.query('ANALYZE runs')
+      await own.ctx.db.query(
+        `INSERT INTO runs (company_id, agent_id, status, trigger) SELECT $1, $2, 'cancelled', 'manual' FROM generate_series(1, 600)`,
+        [s.companyId, agent],
+      )
+      const task = await seedTask(own, s, { title: 'Ship it', status: 'todo' })
+      const post = (path: string, body: unknown) => call(own.app, 'POST', `${s.base}${path}`, { token: s.user.token, body })
+      expect((await post(`/agents/${agent}/wake`, { task_id: task })).status).toBe(201)
+      const run = (await post('/runs/claim', { runner_id: 'r1' })).body.run.id as string
+      const before = await rowsRead(own.ctx.db, 'runs')
+      const failed = await call(own.app, 'PATCH', `${s.base}/runs/${run}`, { token: s.user.token, body: { runner_id: 'r1', status: 'failed' } })
+      expect(failed.status).toBe(200)
+      expect((await rowsRead(own.ctx.db, 'runs')) - before).toBeLessThan(20)
+      expect((await call(own.app, 'GET', `${s.base}/tasks/${task}`, { token: s.user.token })).body.status).toBe('todo')
+    } finally {
+      await own.close()
+    }
   })
 })
