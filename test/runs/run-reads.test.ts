@@ -287,4 +287,32 @@ describe('what a run reads', () => {
     }
     expect(reads.filter((rows) => rows > 100)).toEqual([])
   })
+
+  it("rewrites a running run's row in place on each progress report and heartbeat, adding no index entry", async () => {
+    // A long run reports every few seconds. Each report changed a column an index of runs holds
+    // (its heartbeat, its cost), so each wrote a new entry in every index of the table.
+    const s = await seedCompany(t)
+    const agent = await seedAgent(t, s)
+    const run = (await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token, body: {} })).body.id as string
+    expect((await call(t.app, 'POST', `${s.base}/runs/claim`, { token: s.user.token, body: { runner_id: 'long' } })).body.run.id).toBe(run)
+    const updates = async () => {
+      await t.ctx.db.query('SELECT pg_stat_force_next_flush()')
+      return (await t.ctx.db.one<{ all: number; hot: number }>(
+        `SELECT n_tup_upd::int AS all, n_tup_hot_upd::int AS hot FROM pg_stat_user_tables WHERE relname = 'runs'`,
+      ))!
+    }
+    const before = await updates()
+    for (let i = 1; i <= 10; i++) {
+      const report = await call(t.app, 'PATCH', `${s.base}/runs/${run}`, {
+        token: s.user.token,
+        body: { runner_id: 'long', status: 'running', tokens_in: 100 * i, tokens_out: 10 * i, cost_cents: i, transcript: [{ role: 'agent', text: `Step ${i}` }] },
+      })
+      expect(report.status).toBe(200)
+      expect((await call(t.app, 'POST', `${s.base}/runs/${run}/heartbeat`, { token: s.user.token, body: { runner_id: 'long' } })).status).toBe(200)
+    }
+    const after = await updates()
+    expect(after.all - before.all).toBe(20)
+    // Where the row's page is full, an update moves it to another page, not in place: a few may.
+    expect(after.hot - before.hot).toBeGreaterThanOrEqual(15)
+  })
 })

@@ -321,11 +321,10 @@ ALTER TABLE runs ADD CONSTRAINT runs_tokens_in_check CHECK ((tokens_in >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_tokens_out_check CHECK ((tokens_out >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_totalled TRIGGER DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE runs ADD CONSTRAINT runs_trigger_check CHECK ((trigger = ANY (ARRAY['manual'::text, 'assignment'::text, 'routine'::text, 'heartbeat'::text])));
-ALTER TABLE runs SET (autovacuum_vacuum_scale_factor=0.02);
+ALTER TABLE runs SET (autovacuum_vacuum_scale_factor=0.02, fillfactor=90);
 CREATE INDEX runs_agent ON public.runs USING btree (agent_id, created_at DESC, id DESC);
 CREATE INDEX runs_agent_started ON public.runs USING btree (agent_id, started_at) WHERE (started_at IS NOT NULL);
 CREATE INDEX runs_claim ON public.runs USING btree (company_id, created_at, id) WHERE (status = 'queued'::text);
-CREATE INDEX runs_ended ON public.runs USING btree (company_id, ended_at) INCLUDE (agent_id, status, cost_cents) WHERE (ended_at IS NOT NULL);
 CREATE INDEX runs_failed ON public.runs USING btree (company_id, ended_at DESC, id DESC) WHERE (status = 'failed'::text);
 CREATE INDEX runs_list ON public.runs USING btree (company_id, created_at DESC, id DESC);
 CREATE UNIQUE INDEX runs_one_identical_queued ON public.runs USING btree (agent_id, COALESCE(task_id, '00000000-0000-0000-0000-000000000000'::uuid), COALESCE(routine_id, '00000000-0000-0000-0000-000000000000'::uuid)) WHERE (status = 'queued'::text);
@@ -334,7 +333,7 @@ CASE
     WHEN (status = 'running'::text) THEN agent_id
     ELSE NULL::uuid
 END));
-CREATE INDEX runs_running ON public.runs USING btree (company_id, heartbeat_at) WHERE (status = 'running'::text);
+CREATE INDEX runs_running ON public.runs USING btree (company_id) WHERE (status = 'running'::text);
 CREATE INDEX runs_status ON public.runs USING btree (company_id, status, created_at DESC, id DESC);
 CREATE INDEX runs_task ON public.runs USING btree (task_id, created_at DESC, id DESC) WHERE (task_id IS NOT NULL);
 CREATE INDEX runs_untrimmed_ended ON public.runs USING btree (ended_at) WHERE ((ended_at IS NOT NULL) AND (transcript_trimmed_at IS NULL));
