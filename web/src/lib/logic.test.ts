@@ -1,15 +1,16 @@
 // The web app's pure rules, without a browser: task filter query strings, the preferences merge
 // the optimistic update relies on, which queries a live event makes stale, errors in words, and
-// money entry.
-import { QueryClient } from '@tanstack/react-query'
+// money entry, saving preferences.
+import { MutationObserver, QueryClient } from '@tanstack/react-query'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { ApiError, NetworkError } from '#src/client/http.ts'
-import type { LiveEvent } from '#src/client/types.ts'
+import type { LiveEvent, Preferences, PreferencesPatch, User } from '#src/client/types.ts'
 import { BOARD_COLUMNS, filtersFromQuery, queryFromFilters } from '../components/tasks/filters.ts'
 import { prefixFor } from './company.ts'
 import { errorLines, isRetryable } from './errors.ts'
 import { makeFormatter, parseCents } from './format.ts'
 import { mergePreferences } from '#src/contract/merge-preferences.ts'
+import { savePreferencesOptions } from './save-preferences.ts'
 import { GATHER_MS, staleGatherer } from './stale.ts'
 
 describe('task filters as a query string', () => {
@@ -152,5 +153,50 @@ describe('money', () => {
   it('formats cents in the preferred currency and locale', () => {
     expect(makeFormatter({ locale: 'en-US', currency: 'EUR' }).money(123456)).toBe('€1,234.56')
     expect(makeFormatter({ locale: 'de-DE' }).money(150)).toMatch(/^1,50\s\$$/)
+  })
+})
+
+describe('saving preferences', () => {
+  // Saves whose answers the test gives, in the order it chooses; the server applies the patches
+  // in the order they were sent, so each answer holds the patches sent up to it.
+  function setUp() {
+    const client = new QueryClient()
+    const me = { id: 'u1', email: 'a@b.c', name: 'A', preferences: { theme: 'light' } } as unknown as User
+    client.setQueryData(['me'], me)
+    let applied: Preferences = me.preferences
+    const answers: (() => void)[] = []
+    const save = (patch: PreferencesPatch) => {
+      applied = mergePreferences(applied, patch)
+      const answer = applied
+      const observer = new MutationObserver(client, savePreferencesOptions(client, () => new Promise<Preferences>((resolve) => answers.push(() => resolve(answer)))))
+      return observer.mutate(patch)
+    }
+    const shown = () => client.getQueryData<User>(['me'])!.preferences
+    return { client, save, answers, shown }
+  }
+
+  it('takes the answer of a save alone', async () => {
+    const { client, save, answers, shown } = setUp()
+    const done = save({ density: 'compact' })
+    await vi.waitFor(() => expect(answers).toHaveLength(1))
+    expect(shown()).toMatchObject({ theme: 'light', density: 'compact' })
+    answers[0]()
+    await done
+    expect(shown()).toEqual({ theme: 'light', density: 'compact' })
+    expect(client.getQueryState(['me'])!.isInvalidated).toBe(false)
+  })
+
+  it('keeps every change of overlapping saves whatever order their answers come in, then fetches the user again', async () => {
+    const { client, save, answers, shown } = setUp()
+    const first = save({ dashboard: { hidden: ['tasks-blocked'] } })
+    const second = save({ dashboard: { range_days: 7 } })
+    await vi.waitFor(() => expect(answers).toHaveLength(2))
+    answers[1]()
+    await second
+    expect(shown()).toMatchObject({ dashboard: { hidden: ['tasks-blocked'], range_days: 7 } })
+    answers[0]() // answered last, holding only the first change
+    await first
+    expect(shown()).toMatchObject({ dashboard: { hidden: ['tasks-blocked'], range_days: 7 } })
+    expect(client.getQueryState(['me'])!.isInvalidated).toBe(true)
   })
 })

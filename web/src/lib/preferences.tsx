@@ -2,10 +2,10 @@
 // density as data attributes on <html>), turned into a Formatter, and updated optimistically.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react'
-import type { Preferences, PreferencesPatch, User } from '#src/client/types.ts'
-import { mergePreferences } from '#src/contract/merge-preferences.ts'
+import type { Preferences } from '#src/client/types.ts'
 import { api } from './api.ts'
 import { type Formatter, makeFormatter } from './format.ts'
+import { savePreferencesOptions } from './save-preferences.ts'
 
 const FormatContext = createContext<Formatter>(makeFormatter())
 export const useFormat = () => useContext(FormatContext)
@@ -39,18 +39,5 @@ export function PreferencesScope({ preferences, children }: { preferences: Prefe
 /** Saves a preferences patch; the page changes at once and follows the server's answer. */
 export function useSavePreferences() {
   const client = useQueryClient()
-  return useMutation({
-    mutationFn: (patch: PreferencesPatch) => api.me.updatePreferences(patch),
-    onMutate(patch) {
-      const before = client.getQueryData<User>(['me'])
-      if (before) client.setQueryData<User>(['me'], { ...before, preferences: mergePreferences(before.preferences, patch) })
-      return { before }
-    },
-    onError(_error, _patch, context) {
-      if (context?.before) client.setQueryData(['me'], context.before)
-    },
-    onSuccess(preferences) {
-      client.setQueryData<User>(['me'], (user) => (user ? { ...user, preferences } : user))
-    },
-  })
+  return useMutation(savePreferencesOptions(client, (patch) => api.me.updatePreferences(patch)))
 }
