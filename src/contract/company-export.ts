@@ -23,7 +23,12 @@ export const ExportTask = Type.Object({
   comments: Type.Optional(Type.Array(ExportComment, { maxItems: 10_000 })),
 }, { additionalProperties: true })
 
-const many = <T extends typeof ExportRecord | typeof ExportTask>(item: T) => Type.Optional(Type.Array(item, { maxItems: 50_000 }))
+const many = <T extends typeof ExportRecord | typeof ExportTask>(item: T, maxItems = 50_000) => Type.Optional(Type.Array(item, { maxItems }))
+
+/** Tasks a document holds at most: twice the largest company the service is built for. */
+export const IMPORT_MAX_TASKS = 200_000
+/** The import's request body at most (other requests: 10 MiB): 100,000 tasks export to about 50 MB. */
+export const IMPORT_BODY_LIMIT = 128 * 1024 * 1024
 
 export const CompanyExport = Type.Object({
   format: Type.Literal(EXPORT_FORMAT),
@@ -39,7 +44,7 @@ export const CompanyExport = Type.Object({
   goals: many(ExportRecord),
   projects: many(ExportRecord),
   routines: many(ExportRecord),
-  tasks: many(ExportTask),
+  tasks: many(ExportTask, IMPORT_MAX_TASKS),
 })
 export type CompanyExport = Static<typeof CompanyExport>
 

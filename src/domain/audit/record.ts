@@ -69,13 +69,18 @@ export function actorColumns(actor: Actor, runId?: string | null) {
 }
 
 /**
- * Writes audit events of one company in one statement, in the order given, through
+ * Writes audit events of one company, in the order given, 5,000 a statement, through
  * record_audit_events() (db/functions/record_audit_events.sql): the one writer of audit_events,
  * which also picks their instants.
  */
 async function insertAudits(tx: Queryable, entries: AuditEntry[]): Promise<void> {
-  await tx.query('SELECT record_audit_events($1, $2::jsonb)', [entries[0].companyId, auditEventsJson(entries)])
+  for (let start = 0; start < entries.length; start += AUDIT_CHUNK) {
+    await tx.query('SELECT record_audit_events($1, $2::jsonb)', [entries[0].companyId, auditEventsJson(entries.slice(start, start + AUDIT_CHUNK))])
+  }
 }
+
+/** Events one statement writes at most: a company import writes one a record, 100,000 and more. */
+const AUDIT_CHUNK = 5_000
 
 /** The `events` argument of record_audit_events() for these entries. */
 function auditEventsJson(entries: Omit<AuditEntry, 'companyId'>[]): string {

@@ -19,6 +19,13 @@ const SECTIONS: { table: PortableTable; key: 'agents' | 'projects' | 'goals' | '
   { table: 'tasks', key: 'tasks', entity: 'task', label: (r, prefix) => `${prefix}-${r.number} ${r.title}` },
 ]
 
+/**
+ * Records a statement inserts at most. A whole section in one statement (the tasks of a large
+ * company) took the database's memory with it, for good on the embedded one, whose memory does
+ * not shrink again.
+ */
+const CHUNK = 2_000
+
 /** An agent's state of work does not travel: a busy or failed agent arrives idle, one awaiting its hire approval paused. */
 const ARRIVING_STATUS: Record<string, string> = { running: 'idle', error: 'idle', pending_approval: 'paused' }
 
@@ -53,18 +60,20 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
     const columns = await portableColumns(tx, section.table)
     const rows = doc[section.key] ?? []
     const selfRefs = Object.entries(columns.refs).filter(([, target]) => target === section.table).map(([c]) => c)
-    const records: ImportRow[] = []
-    for (const [i, record] of rows.entries()) {
-      const values = resolve(record, columns, ids, `${section.key}.${i}`, selfRefs)
-      values.id = ids.get(section.table)!.get(record.id)
-      if (section.table === 'agents') checkAgent(values, `${section.key}.${i}`)
-      records.push({ values, at: `${section.key}.${i}` })
-      await recordAudit(tx, {
-        companyId: company.id, actor, verb: 'created', entityType: section.entity, entityId: values.id as string,
-        label: section.label(values, company.task_prefix),
-      })
+    for (let start = 0; start < rows.length; start += CHUNK) {
+      const records: ImportRow[] = []
+      for (let i = start; i < Math.min(start + CHUNK, rows.length); i++) {
+        const values = resolve(rows[i], columns, ids, `${section.key}.${i}`, selfRefs)
+        values.id = ids.get(section.table)!.get(rows[i].id)
+        if (section.table === 'agents') checkAgent(values, `${section.key}.${i}`)
+        records.push({ values, at: `${section.key}.${i}` })
+        await recordAudit(tx, {
+          companyId: company.id, actor, verb: 'created', entityType: section.entity, entityId: values.id as string,
+          label: section.label(values, company.task_prefix),
+        })
+      }
+      await insertAll(tx, section.table, company.id, records)
     }
-    await insertAll(tx, section.table, company.id, records)
     // References within the table (org chart, sub-goals, sub-tasks) once all its rows exist.
     for (const column of selfRefs) {
       const pairs: [string, string][] = []
@@ -81,7 +90,7 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
   }
 
   const commentColumns = await portableColumns(tx, 'task_comments')
-  const comments: ImportRow[] = []
+  let comments: ImportRow[] = []
   for (const [i, task] of (doc.tasks ?? []).entries()) {
     for (const [j, comment] of (task.comments ?? []).entries()) {
       const at = `tasks.${i}.comments.${j}`
@@ -93,6 +102,10 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
         companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,
         label: `${company.task_prefix}-${task.number}`,
       })
+      if (comments.length === CHUNK) {
+        await insertAll(tx, 'task_comments', company.id, comments)
+        comments = []
+      }
     }
   }
   await insertAll(tx, 'task_comments', company.id, comments)
@@ -151,10 +164,11 @@ interface ImportRow {
 const refused = (err: any) => typeof err?.code === 'string' && /^2[23]/.test(err.code)
 
 /**
- * A section's records, one statement for each set of columns (a record's missing values take the
- * column's default, as one insert of its own would give them): a document of 16,000 tasks took
- * 9 s as one insert per record. Should the database refuse one, the statement is taken back to a
- * savepoint and the records are inserted one by one, so that the 422 names the record.
+ * Records of one section (at most CHUNK), one statement for each set of columns (a record's
+ * missing values take the column's default, as one insert of its own would give them): a
+ * document of 16,000 tasks took 9 s as one insert per record. Should the database refuse one,
+ * the statement is taken back to a savepoint and the records are inserted one by one, so that
+ * the 422 names the record.
  */
 async function insertAll(tx: Tx, table: PortableTable, companyId: string, records: ImportRow[]): Promise<void> {
   const bySignature = new Map<string, Row[]>()

@@ -1,11 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import type { FastifyInstance, FastifyReply } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors } from '../../contract/common.ts'
 import { Company } from '../../contract/companies.ts'
-import { CompanyExport, CompanyImport, Template } from '../../contract/company-export.ts'
+import { CompanyExport, CompanyImport, IMPORT_BODY_LIMIT, Template } from '../../contract/company-export.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
+import { AppError } from '../../server/errors.ts'
 import { requireAuth, userActor } from '../../server/http/guards.ts'
 import { exportCompanyJson } from './export.ts'
 import { importCompany } from './import.ts'
@@ -30,6 +31,28 @@ export async function exportRoutes(instance: FastifyInstance, { ctx }: { ctx: Ap
   )
 }
 
+/**
+ * One import at a time in a process: a document of 100,000 tasks (36 MB) holds 0.4-0.5 GB of
+ * the server's memory while it is read and written, and several at once could take more than
+ * the machine has. Another import meanwhile is refused before its body is read (429, with
+ * Retry-After; the client library tries again by itself). The import under way frees the turn
+ * once its answer is sent or its caller has gone. (Waiting in line instead held requests whose
+ * callers had gone, unnoticed until their turn, and then stuck the line.)
+ */
+function oneImportAtATime() {
+  let busy = false
+  return async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (busy) {
+      reply.header('retry-after', '5')
+      throw new AppError('RATE_LIMITED', 'Another company import is under way on this server; try again once it is done', {}, 429)
+    }
+    busy = true
+    const free = () => { busy = false }
+    reply.raw.once('close', free)
+    reply.raw.once('finish', free)
+  }
+}
+
 /** POST /api/companies/import and GET /api/templates: any signed-in person. */
 export async function importRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>()
@@ -38,9 +61,11 @@ export async function importRoutes(instance: FastifyInstance, { ctx }: { ctx: Ap
   app.post(
     '/api/companies/import',
     {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      onRequest: oneImportAtATime(),
       schema: {
-        tags, operationId: 'importCompany', summary: 'Create a company from an exported document', description: 'The caller becomes its owner.',
-        body: CompanyImport, response: { 201: Company, ...errors(401, 422) },
+        tags, operationId: 'importCompany', summary: 'Create a company from an exported document', description: 'The caller becomes its owner. Up to 128 MiB and 200,000 tasks; one import at a time per server process (429 with Retry-After meanwhile).',
+        body: CompanyImport, response: { 201: Company, ...errors(401, 422, 429) },
       },
     },
     async (request, reply) => {

@@ -1,0 +1,120 @@
+// A large company's document, over a socket: more than the 10 MiB other requests may send and
+// more records than one statement writes, imported whole; one import at a time, and one whose
+// caller has gone does not hold the others up. Other requests keep the 10 MiB limit.
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { IMPORT_MAX_TASKS } from '../../src/contract/company-export.ts'
+import net from 'node:net'
+import { createUser, type TestApp, testApp, type TestUser, waitFor } from '../helpers.ts'
+
+let api: TestApp
+let url: string
+let owner: TestUser
+beforeAll(async () => {
+  api = await testApp()
+  url = await api.app.listen({ host: '127.0.0.1', port: 0 })
+  owner = await createUser(api.ctx, 'Importer')
+})
+afterAll(async () => {
+  await api?.close()
+})
+
+const DESCRIPTION = 'Reconcile the refunds of the billing export with the ledger, line by line, and say which differ. '.repeat(2)
+
+/** A document of `tasks` tasks (each 10th with a comment, each 3rd a sub-task of the one before), over 10 MiB from 40,000. */
+function document(name: string, tasks: number) {
+  return {
+    format: 'shopfloor.company', version: 1, company: { name, task_prefix: 'BIG' },
+    agents: [{ id: 'a', name: 'Ada' }],
+    tasks: Array.from({ length: tasks }, (_, i) => ({
+      id: `t${i}`, number: i + 1, title: `Task ${i + 1}`, description: DESCRIPTION, assignee_agent_id: i % 2 ? 'a' : null,
+      parent_id: i % 3 === 2 ? `t${i - 1}` : null, comments: i % 10 ? [] : [{ id: `c${i}`, body: `Comment on ${i + 1}` }],
+    })),
+  }
+}
+
+function post(path: string, body: unknown, signal?: AbortSignal) {
+  const text = typeof body === 'string' ? body : JSON.stringify(body)
+  return fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` }, body: text, signal })
+}
+
+it('imports a document of more than 10 MiB whole; another import meanwhile is refused unread (429) and nothing of it kept', async () => {
+  // More tasks than the 50,000 of every other list of a document.
+  const big = JSON.stringify(document('Large', 50_001))
+  expect(big.length).toBeGreaterThan(10 * 1024 * 1024)
+  const first = post('/api/companies/import', big)
+  // Refused while the large one is under way (its body still on its way, or being written).
+  const meanwhile = await waitFor(async () => {
+    const r = await post('/api/companies/import', document('Meanwhile', 3))
+    return r.status === 429 && r
+  }, 3_000)
+  expect(meanwhile.headers.get('retry-after')).toBe('5')
+  expect((await meanwhile.json()).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Another company import is under way/) })
+
+  const large = await first
+  expect(large.status).toBe(201)
+  expect((await post('/api/companies/import', document('After', 3))).status).toBe(201)
+  expect((await api.ctx.db.one<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE name = 'Meanwhile'"))!.n).toBe(0)
+
+  const company = (await large.json()).id
+  const db = api.ctx.db
+  const counts = await db.one<{ tasks: number; top: string; sub: number; comments: number; audits: number; last: number }>(
+    `SELECT (SELECT count(*)::int FROM tasks WHERE company_id = $1) AS tasks,
+            (SELECT max(number)::text FROM tasks WHERE company_id = $1) AS top,
+            (SELECT count(*)::int FROM tasks WHERE company_id = $1 AND parent_id IS NOT NULL) AS sub,
+            (SELECT count(*)::int FROM task_comments WHERE company_id = $1) AS comments,
+            (SELECT count(*)::int FROM audit_events WHERE company_id = $1 AND verb = 'created') AS audits,
+            (SELECT last_task_number FROM companies WHERE id = $1) AS last`,
+    [company],
+  )
+  // Every record written (the company, 1 agent, 50,001 tasks, 5,001 comments), each with its audit event.
+  expect(counts).toEqual({ tasks: 50_001, top: '50001', sub: 16_667, comments: 5_001, audits: 1 + 1 + 50_001 + 5_001, last: 50_001 })
+  // A sub-task past the first statement's records points at the task before it.
+  const sub = await db.one<{ parent: number }>(
+    `SELECT p.number AS parent FROM tasks t JOIN tasks p ON p.id = t.parent_id WHERE t.company_id = $1 AND t.number = 49998`, [company])
+  expect(sub!.parent).toBe(49_997)
+  // The dashboard counts them all.
+  const dashboard = await (await fetch(`${url}/api/companies/${company}/dashboard`, { headers: { authorization: `Bearer ${owner.token}` } })).json()
+  expect(Object.values(dashboard.tasks_by_status as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(50_001)
+}, 120_000)
+
+it(`refuses more than ${IMPORT_MAX_TASKS.toLocaleString('en')} tasks, naming the list, and keeps the 10 MiB limit elsewhere`, async () => {
+  const tasks = Array.from({ length: IMPORT_MAX_TASKS + 1 }, (_, i) => ({ id: `${i}`, number: i + 1, title: 'x' }))
+  const tooMany = await post('/api/companies/import', { format: 'shopfloor.company', version: 1, company: { name: 'Too many' }, tasks })
+  expect(tooMany.status).toBe(422)
+  const refusal = await tooMany.json()
+  expect(refusal.error.code).toBe('VALIDATION_ERROR')
+  expect(JSON.stringify(refusal.error)).toMatch(/tasks/)
+  expect((await api.ctx.db.one<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE name = 'Too many'"))!.n).toBe(0)
+
+  const created = await (await post('/api/companies', { name: 'Limits' })).json()
+  const long = await post(`/api/companies/${created.id}/tasks`, { title: 'Long', description: 'x'.repeat(10 * 1024 * 1024) })
+  expect(long.status).toBe(413)
+  expect((await long.json()).error.code).toBe('HTTP_ERROR')
+}, 20_000)
+
+it('takes the next import once a caller has gone in the middle of sending one', async () => {
+  const body = JSON.stringify(document('Half', 2_000))
+  /** An import whose caller sends half its body and waits: it holds the turn once a probe is refused. */
+  async function halfSent(): Promise<net.Socket | null> {
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    let answered = false
+    socket.on('data', () => { answered = true }) // refused: another import held the turn
+    socket.write(`POST /api/companies/import HTTP/1.1\r\nhost: shopfloor\r\ncontent-type: application/json\r\n` +
+      `authorization: Bearer ${owner.token}\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, body.length / 2)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const probe = await post('/api/companies/import', document('Probe', 1))
+    if (probe.status === 429 && !answered) return socket
+    socket.destroy()
+    return null
+  }
+  const socket = await waitFor(halfSent, 10_000)
+  socket.destroy()
+  // Its caller gone, the next import is taken.
+  const next = await waitFor(async () => {
+    const r = await post('/api/companies/import', document('Next', 1))
+    return r.status === 429 ? null : r
+  }, 5_000)
+  expect(next.status).toBe(201)
+  expect((await api.ctx.db.one<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE name = 'Half'"))!.n).toBe(0)
+}, 30_000)
