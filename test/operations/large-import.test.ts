@@ -37,25 +37,59 @@ function post(path: string, body: unknown, signal?: AbortSignal) {
   return fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${owner.token}` }, body: text, signal })
 }
 
+/**
+ * An import over a socket of its own, its head and the start of its body sent, that holds the
+ * import turn: a probe import sent after it was refused (429). Should the probe have come first
+ * and been taken, this one was refused: it is sent again.
+ */
+async function holdingTheTurn(body: string) {
+  for (let attempt = 1; ; attempt++) {
+    const socket = net.connect(Number(new URL(url).port), '127.0.0.1')
+    await new Promise((resolve) => socket.once('connect', resolve))
+    let received = ''
+    socket.setEncoding('utf8')
+    socket.on('data', (data) => { received += data })
+    socket.write(`POST /api/companies/import HTTP/1.1\r\nhost: shopfloor\r\ncontent-type: application/json\r\n` +
+      `authorization: Bearer ${owner.token}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, 1000)}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const probeName = `Probe ${attempt}`
+    const probe = await post('/api/companies/import', document(probeName, 1))
+    if (probe.status === 429 && received === '') {
+      return {
+        socket, probe, probeName,
+        /** Sends the rest of the body and waits for the answer. */
+        async finish(timeoutMs: number) {
+          socket.write(body.slice(1000))
+          return waitFor(() => {
+            const end = received.indexOf('\r\n\r\n')
+            if (end < 0) return null
+            const length = Number(/content-length: (\d+)/i.exec(received.slice(0, end))?.[1] ?? 0)
+            if (received.length < end + 4 + length) return null
+            return { status: Number(received.slice(9, 12)), body: JSON.parse(received.slice(end + 4, end + 4 + length)) }
+          }, timeoutMs)
+        },
+      }
+    }
+    socket.destroy()
+    if (attempt === 20) throw new Error('the import never held the turn')
+  }
+}
+
 it('imports a document of more than 10 MiB whole; another import meanwhile is refused unread (429) and nothing of it kept', async () => {
   // More tasks than the 50,000 of every other list of a document.
   const big = JSON.stringify(document('Large', 50_001))
   expect(big.length).toBeGreaterThan(10 * 1024 * 1024)
-  const first = post('/api/companies/import', big)
-  // Refused while the large one is under way (its body still on its way, or being written).
-  const meanwhile = await waitFor(async () => {
-    const r = await post('/api/companies/import', document('Meanwhile', 3))
-    return r.status === 429 && r
-  }, 3_000)
-  expect(meanwhile.headers.get('retry-after')).toBe('5')
-  expect((await meanwhile.json()).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Another company import is under way/) })
-
-  const large = await first
+  const held = await holdingTheTurn(big)
+  // Refused while the large one is under way, unread, and nothing of it kept.
+  expect(held.probe.headers.get('retry-after')).toBe('5')
+  expect((await held.probe.json()).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Another company import is under way/) })
+  const large = await held.finish(120_000)
+  held.socket.destroy()
   expect(large.status).toBe(201)
   expect((await post('/api/companies/import', document('After', 3))).status).toBe(201)
-  expect((await api.ctx.db.one<{ n: number }>("SELECT count(*)::int AS n FROM companies WHERE name = 'Meanwhile'"))!.n).toBe(0)
+  expect((await api.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM companies WHERE name = $1', [held.probeName]))!.n).toBe(0)
 
-  const company = (await large.json()).id
+  const company = large.body.id
   const db = api.ctx.db
   const counts = await db.one<{ tasks: number; top: string; sub: number; comments: number; audits: number; last: number }>(
     `SELECT (SELECT count(*)::int FROM tasks WHERE company_id = $1) AS tasks,
@@ -93,23 +127,8 @@ it(`refuses more than ${IMPORT_MAX_TASKS.toLocaleString('en')} tasks, naming the
 }, 20_000)
 
 it('takes the next import once a caller has gone in the middle of sending one', async () => {
-  const body = JSON.stringify(document('Half', 2_000))
-  /** An import whose caller sends half its body and waits: it holds the turn once a probe is refused. */
-  async function halfSent(): Promise<net.Socket | null> {
-    const socket = net.connect(Number(new URL(url).port), '127.0.0.1')
-    await new Promise((resolve) => socket.once('connect', resolve))
-    let answered = false
-    socket.on('data', () => { answered = true }) // refused: another import held the turn
-    socket.write(`POST /api/companies/import HTTP/1.1\r\nhost: shopfloor\r\ncontent-type: application/json\r\n` +
-      `authorization: Bearer ${owner.token}\r\ncontent-length: ${body.length}\r\n\r\n${body.slice(0, body.length / 2)}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    const probe = await post('/api/companies/import', document('Probe', 1))
-    if (probe.status === 429 && !answered) return socket
-    socket.destroy()
-    return null
-  }
-  const socket = await waitFor(halfSent, 10_000)
-  socket.destroy()
+  const held = await holdingTheTurn(JSON.stringify(document('Half', 2_000)))
+  held.socket.destroy()
   // Its caller gone, the next import is taken.
   const next = await waitFor(async () => {
     const r = await post('/api/companies/import', document('Next', 1))
