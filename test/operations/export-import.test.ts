@@ -132,6 +132,40 @@ it("counts an imported company's tasks afresh once they are written: status, ass
   })
 })
 
+it('starts the imported open tasks as created ones start: an assignment run for each whose assignee is available', async () => {
+  const doc = {
+    format: 'shopfloor.company', version: 1, company: { name: 'Starting', task_prefix: 'GO' },
+    agents: [{ id: 'i', name: 'Ida', status: 'idle' }, { id: 'p', name: 'Pat', status: 'paused' }, { id: 'r', name: 'Ray', status: 'running' }],
+    tasks: [
+      { id: '1', number: 1, title: 'Todo', status: 'todo', assignee_agent_id: 'i' },
+      { id: '2', number: 2, title: 'Going', status: 'in_progress', assignee_agent_id: 'r' },
+      { id: '3', number: 3, title: 'Later', status: 'backlog', assignee_agent_id: 'i' },
+      { id: '4', number: 4, title: 'Finished', status: 'done', assignee_agent_id: 'i' },
+      { id: '5', number: 5, title: 'Paused', status: 'todo', assignee_agent_id: 'p' },
+      { id: '6', number: 6, title: 'Nobody', status: 'todo' },
+    ],
+  }
+  const imported = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body: doc })
+  expect(imported.status, JSON.stringify(imported.body)).toBe(201)
+  const company = imported.body.id
+  const runs = await t.ctx.db.many<{ number: number; agent: string; trigger: string; status: string }>(
+    `SELECT t.number, a.name AS agent, r.trigger, r.status FROM runs r JOIN tasks t ON t.id = r.task_id JOIN agents a ON a.id = r.agent_id
+      WHERE r.company_id = $1 ORDER BY t.number`, [company])
+  expect(runs).toEqual([
+    { number: 1, agent: 'Ida', trigger: 'assignment', status: 'queued' },
+    { number: 2, agent: 'Ray', trigger: 'assignment', status: 'queued' }, // arrived idle
+  ])
+  const queued = await t.ctx.db.many<{ label: string; actor_name: string }>(
+    `SELECT label, actor_name FROM audit_events WHERE company_id = $1 AND verb = 'queued' AND entity_type = 'run' ORDER BY label`, [company])
+  expect(queued).toEqual([{ label: 'Ida (assignment)', actor_name: 'Exporter' }, { label: 'Ray (assignment)', actor_name: 'Exporter' }])
+  // Counted once in the runs' totals, as the dashboard reads them.
+  const totals = await t.ctx.db.one<{ runs: number }>('SELECT coalesce(sum(runs), 0)::int AS runs FROM run_totals WHERE company_id = $1', [company])
+  expect(totals!.runs).toBe(2)
+  // A runner claims them.
+  const claimed = await call(t.app, 'POST', `/api/companies/${company}/runs/claim`, { token: owner.token, body: { runner_id: 'r1' } })
+  expect(claimed.status).toBe(200)
+})
+
 it('name and task_prefix may be overridden; a member may export; strangers may not', async () => {
   const c = await createCompany(t.app, owner.token, { name: 'Small' })
   const doc = (await call(t.app, 'GET', `/api/companies/${c.id}/export`, { token: owner.token })).body

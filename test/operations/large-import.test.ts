@@ -106,6 +106,11 @@ it('imports a document of more than 10 MiB whole; another import meanwhile is re
   const sub = await db.one<{ parent: number }>(
     `SELECT p.number AS parent FROM tasks t JOIN tasks p ON p.id = t.parent_id WHERE t.company_id = $1 AND t.number = 49998`, [company])
   expect(sub!.parent).toBe(49_997)
+  // Each task assigned to Ada (every other) has its assignment run, counted once.
+  const runs = await db.one<{ queued: number; totalled: number }>(
+    `SELECT (SELECT count(*)::int FROM runs WHERE company_id = $1 AND status = 'queued' AND trigger = 'assignment') AS queued,
+            (SELECT coalesce(sum(runs), 0)::int FROM run_totals WHERE company_id = $1) AS totalled`, [company])
+  expect(runs).toEqual({ queued: 25_000, totalled: 25_000 })
   // The dashboard counts them all.
   const dashboard = await (await fetch(`${url}/api/companies/${company}/dashboard`, { headers: { authorization: `Bearer ${owner.token}` } })).json()
   expect(Object.values(dashboard.tasks_by_status as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(50_001)

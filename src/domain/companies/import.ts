@@ -1,4 +1,6 @@
 import { adapterConfigProblem } from '../../contract/adapter-config.ts'
+import { DORMANT_STATUSES } from '../../contract/agents.ts'
+import { NO_RUN_STATUSES } from '../../contract/tasks.ts'
 import type { CompanyImport } from '../../contract/company-export.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { invalidField } from '../../server/errors.ts'
@@ -32,7 +34,7 @@ const ARRIVING_STATUS: Record<string, string> = { running: 'idle', error: 'idle'
 /**
  * Creates a new company owned by the caller from a document: every record gets a new id and
  * the references between them follow; task numbers (so keys) are kept. Each record gets an
- * audit event `created`. Anything the database refuses is a 422 naming the record; nothing is
+ * audit event `created`, and open assigned tasks their assignment runs. Anything the database refuses is a 422 naming the record; nothing is
  * kept of a refused import (one transaction).
  */
 export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: CompanyImport): Promise<Company> {
@@ -42,9 +44,9 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
     monthly_budget_cents: doc.company.monthly_budget_cents ?? 0,
     task_prefix: doc.task_prefix ?? doc.company.task_prefix ?? 'SVC',
   })
-  // The tasks are counted once they are all written (recount_totals, below), not one by one at
-  // commit, where each count met the transaction's earlier versions of its row: a document of
-  // 16,000 tasks took 3.1 s so, 0.8 s now (32,000: 10-11 s, 1.7 s).
+  // The tasks and their runs are counted once they are all written (recount_totals, below), not
+  // one by one at commit, where each count met the transaction's earlier versions of its row: a
+  // document of 16,000 tasks took 3.1 s so, 0.8 s now (32,000: 10-11 s, 1.7 s).
   await tx.query("SELECT set_config('shopfloor.uncounted_company', $1, true)", [company.id])
   const ids = new Map<string, Map<string, string>>() // table -> document id -> new id
   for (const table of ['agents', 'projects', 'goals', 'routines', 'tasks'] as const) {
@@ -111,8 +113,33 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
   await insertAll(tx, 'task_comments', company.id, comments)
   const top = Math.max(0, ...(doc.tasks ?? []).map((t) => t.number))
   await tx.query('UPDATE companies SET last_task_number = $2 WHERE id = $1', [company.id, top])
+  await queueAssignments(tx, company.id, actor)
   await tx.query('SELECT recount_totals(ARRAY[$1::uuid])', [company.id])
   return company
+}
+
+/**
+ * The imported tasks start as created ones do (tasks/create.ts): each open task (not backlog,
+ * done or cancelled) whose assignee is available gets its `assignment` run, with its audit event
+ * and `run.created`. A template's first tasks are thus worked on once a runner connects, and a
+ * company moved from another installation picks up its open work where it was.
+ */
+async function queueAssignments(tx: Tx, companyId: string, actor: Actor): Promise<void> {
+  const runs = await tx.many<{ id: string; agent_id: string; agent_name: string }>(
+    `SELECT r.id, r.agent_id, a.name AS agent_name
+       FROM tasks t JOIN agents a ON a.id = t.assignee_agent_id
+       CROSS JOIN LATERAL queue_run($1, a.id, t.id, NULL, 'assignment', '[]'::jsonb) r
+      WHERE t.company_id = $1 AND NOT (a.status = ANY($2::text[])) AND NOT (t.status = ANY($3::text[]))
+      ORDER BY t.number`,
+    [companyId, DORMANT_STATUSES, NO_RUN_STATUSES],
+  )
+  for (const run of runs) {
+    await recordAudit(tx, {
+      companyId, actor, verb: 'queued', entityType: 'run', entityId: run.id,
+      label: `${run.agent_name} (assignment)`, changes: { status: [null, 'queued'] },
+    })
+    tx.publish(companyId, { type: 'run.created', id: run.id, agent_id: run.agent_id })
+  }
 }
 
 /** An agent's adapter settings must suit its adapter, as for a hire; its state of work does not travel. */

@@ -779,6 +779,9 @@ DECLARE
   was_in bigint := 0;
   was_out bigint := 0;
 BEGIN
+  -- A transaction writing a company's runs in bulk (an import's assignment runs) counts them
+  -- afresh itself (recount_totals), as for tasks: it names the company in shopfloor.uncounted_company.
+  IF current_setting('shopfloor.uncounted_company', true) = NEW.company_id::text THEN RETURN NULL; END IF;
   IF same_row THEN
     was_succeeded := (OLD.status = 'succeeded')::int;
     was_failed := (OLD.status = 'failed')::int;
