@@ -219,6 +219,11 @@ it('serves the ready templates, each importable as it is', async () => {
   for (const template of r.body) {
     const made = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body: template.document })
     expect(made.status, JSON.stringify(made.body)).toBe(201)
+    // Listed as the document has them (it gives no creation times): the CEO first.
+    for (const [key, path, field] of [['agents', 'agents', 'name'], ['goals', 'goals', 'title'], ['projects', 'projects', 'name'], ['routines', 'routines', 'title']] as const) {
+      const listed = await call(t.app, 'GET', `/api/companies/${made.body.id}/${path}`, { token: owner.token })
+      expect(listed.body.map((x: any) => x[field]), `${template.id} ${key}`).toEqual((template.document[key] ?? []).map((x: any) => x[field]))
+    }
   }
   expect((await call(t.app, 'GET', '/api/templates')).status).toBe(401)
 })
