@@ -34,8 +34,8 @@ const ARRIVING_STATUS: Record<string, string> = { running: 'idle', error: 'idle'
 /**
  * Creates a new company owned by the caller from a document: every record gets a new id and
  * the references between them follow; task numbers (so keys) are kept. Each record gets an
- * audit event `created`, and open assigned tasks their assignment runs. Anything the database refuses is a 422 naming the record; nothing is
- * kept of a refused import (one transaction).
+ * audit event `created`, and open assigned tasks their assignment runs. Anything the database
+ * refuses is a 422 naming the record; nothing is kept of a refused import (one transaction).
  */
 export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: CompanyImport): Promise<Company> {
   const company = await createCompany(tx, userId, actor, {
