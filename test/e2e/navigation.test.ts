@@ -133,4 +133,15 @@ describe('getting around', () => {
     expect((await client.agents.get(companyId, grace.id)).reports_to_id).toBeNull()
     await shot('org-chart-cycle')
   })
+
+  it('shows the overview map only for a chart too large to take in at a glance', async () => {
+    await visit(page, `${server.url}/c/${companyId}/org`)
+    await page.locator('[data-agent-node="Ken"]').waitFor()
+    // A few agents fit on the screen: no map over the cards' corner.
+    expect(await page.locator('.react-flow__minimap').count()).toBe(0)
+    const have = (await client.agents.list(companyId)).length
+    for (let i = have; i <= 12; i++) await client.agents.hire(companyId, { name: `Extra ${i}` })
+    await visit(page, `${server.url}/c/${companyId}/org`)
+    await page.locator('.react-flow__minimap').waitFor()
+  })
 })

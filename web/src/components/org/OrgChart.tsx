@@ -17,6 +17,11 @@ import { Badge } from '../Badge.tsx'
 
 const WIDTH = 230
 const HEIGHT = 84
+/**
+ * Agents from which the chart has its overview map: a chart of a few agents fits on the screen,
+ * where the map only hid the corner card.
+ */
+const MAP_FROM = 13
 
 type CardData = { agent: Agent; task: string | null }
 type CardNode = Node<CardData, 'agent'>
@@ -136,7 +141,7 @@ function Chart({ companyId, org }: { companyId: string; org: OrgNode[] }) {
         >
           <Background />
           <Controls showInteractive={false} />
-          <MiniMap pannable zoomable />
+          {shown.length >= MAP_FROM && <MiniMap pannable zoomable />}
         </ReactFlow>
       </div>
       <p className="muted small">Drag an agent onto another to change whom it reports to. Double-click to open an agent. Scroll to zoom, drag the background to pan.</p>
