@@ -94,7 +94,8 @@ export async function startServer(env: Record<string, string>, options: StartOpt
   const deadline = Date.now() + (options.timeoutMs ?? 120_000)
   let answers = 0
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early (${child.exitCode}):\n${output}`)
+    // Ended by a signal, a process has no exit code: it is over all the same.
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited early (${child.exitCode ?? child.signalCode}):\n${output}`)
     try {
       const status = (await fetch(url + (options.readyPath ?? '/health'))).status
       if (status === 200) break
