@@ -59,6 +59,8 @@ export interface StartOptions {
   timeoutMs?: number
   /** Keep only the last this many characters of output (long-running benchmark servers). */
   outputLimit?: number
+  /** Called with the process as soon as it is spawned, before it is ready. */
+  onSpawn?: (child: ChildProcess) => void
 }
 
 /**
@@ -76,6 +78,7 @@ export async function startServer(env: Record<string, string>, options: StartOpt
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: options.npm, // npm starts node as a child: signal the whole group
   })
+  options.onSpawn?.(child)
   let output = ''
   const keep = (d: Buffer) => {
     output += d
