@@ -50,6 +50,8 @@ describe('companies from templates and files', () => {
     expect(page.url()).toMatch(/\/c\/[0-9a-f-]+\/start$/)
     // The team is hired already: the guided start goes on with the runner.
     await expect.poll(() => page.getByRole('listitem', { name: 'Hire the first agent' }).getAttribute('data-state')).toBe('done')
+    // Its first tasks are there: the task step names the one an agent will work on, and that agent.
+    await page.getByRole('listitem', { name: 'Give it a task' }).getByText('DEV-1 Set up the repository, CI and the deployment: watch Linus work on it there.').waitFor()
     const companyId = openedCompany()
     await visit(page, `${server.url}/c/${companyId}/agents`)
     for (const name of ['Ada', 'Grace', 'Linus', 'Margaret', 'Barbara']) await page.getByRole('link', { name, exact: true }).first().waitFor()

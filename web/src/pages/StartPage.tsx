@@ -25,6 +25,8 @@ export function StartPage() {
   const progress = useStartProgress(companyId)
   const agents = useAgents(companyId)
   const firstAgent = agents.data?.[0]
+  // The task step names an agent with open tasks (a template's engineer), else the first one.
+  const worker = agents.data?.find((a) => a.open_tasks > 0) ?? firstAgent
   return (
     <>
       <div className="page-head"><h1>Get {company.data?.name ?? 'your company'} working</h1><Link to="/c/$companyId" params={{ companyId }}>Go to the dashboard</Link></div>
@@ -40,7 +42,7 @@ export function StartPage() {
           <RunnerStep companyId={companyId} prefix={company.data?.task_prefix ?? ''} />
         </Step>
         <Step n={4} title="Give it a task" done={progress.done('task')} skipped={progress.skipped('task')} onSkip={() => progress.skip('task')}>
-          {firstAgent ? <TaskStep companyId={companyId} agent={firstAgent} /> : <p className="muted">Hire an agent first.</p>}
+          {worker ? <TaskStep companyId={companyId} agent={worker} /> : <p className="muted">Hire an agent first.</p>}
         </Step>
       </ol>
     </>
@@ -132,7 +134,8 @@ function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }
 
 function TaskStep({ companyId, agent }: { companyId: string; agent: Agent }) {
   const client = useQueryClient()
-  const tasks = useTasks(companyId, FIRST_TASK)
+  // The agent's newest task: the company's newest may be another's, or nobody's.
+  const tasks = useTasks(companyId, { ...FIRST_TASK, assignee_agent_id: agent.id })
   const [made, setMade] = useState<Task | null>(null)
   const form = useForm({ title: '' })
   const submit = useSubmit(async () => {
