@@ -6,6 +6,7 @@ import type { Tx } from '../../server/db/write.ts'
 import { invalidField } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { recordAudit } from '../audit/record.ts'
+import { runQueued } from '../runs/queue.ts'
 import type { Company } from './model.ts'
 import { type PortableColumns, type PortableTable, portableColumns } from './portable.ts'
 import { createCompany } from './service.ts'
@@ -137,11 +138,7 @@ async function queueAssignments(tx: Tx, companyId: string, actor: Actor): Promis
     [companyId, DORMANT_STATUSES, NO_RUN_STATUSES],
   )
   for (const run of runs) {
-    await recordAudit(tx, {
-      companyId, actor, verb: 'queued', entityType: 'run', entityId: run.id,
-      label: `${run.agent_name} (assignment)`, changes: { status: [null, 'queued'] },
-    })
-    tx.publish(companyId, { type: 'run.created', id: run.id, agent_id: run.agent_id })
+    await runQueued(tx, { companyId, runId: run.id, agentId: run.agent_id, agentName: run.agent_name, trigger: 'assignment', actor })
   }
 }
 

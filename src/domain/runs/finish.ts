@@ -82,7 +82,7 @@ async function taskBackAfterRun(tx: Tx, run: Run, agentName: string): Promise<vo
       RETURNING t.id, t.title, c.task_prefix || '-' || t.number AS key, t.status`,
     [run.id, run.company_id, run.task_id],
   )
-  await tx.query('SET LOCAL enable_seqscan = on')
+  await tx.query('SET LOCAL enable_seqscan TO DEFAULT')
   if (!task) return
   await recordAudit(tx, {
     companyId: run.company_id,

@@ -13,13 +13,13 @@ export interface RunFilter {
  * Runs newest first, without transcripts, each with its task's key and title (namingTasks).
  * Every filter combination is served by an index that ends in the list's order, created_at
  * DESC, id DESC (runs_list, runs_agent, runs_task, runs_status; migration 130), so the newest
- * `limit` rows are read from the index and nothing else of a long history is touched. Several statuses are one branch per status, each the
- * newest `limit` of its runs_status range, merged: `status = ANY(...)` gives no order, so it
- * read and sorted every run of those statuses (nine in ten of a company's runs for succeeded +
- * failed). An agent or a task has runs of one company only: the company is then given in a
- * form no index takes (docs/ARCHITECTURE.md), so that the agent's or task's index serves the
- * page even when the statistics believe the company empty (its list index, filtered, read
- * every run of the company).
+ * `limit` rows are read from the index and nothing else of a long history is touched. Several
+ * statuses are one branch per status, each the newest `limit` of its runs_status range, merged:
+ * `status = ANY(...)` gives no order, so it read and sorted every run of those statuses (nine in
+ * ten of a company's runs for succeeded + failed). An agent or a task has runs of one company
+ * only: the company is then given in a form no index takes (docs/ARCHITECTURE.md), so that the
+ * agent's or task's index serves the page even when the statistics believe the company empty
+ * (its list index, filtered, read every run of the company).
  */
 export async function listRuns(q: Queryable, companyId: string, filter: RunFilter): Promise<Run[]> {
   const params: unknown[] = [companyId]

@@ -32,16 +32,7 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
       [input.companyId, input.agentId, taskId, routineId, input.trigger, JSON.stringify(transcript)],
     )
     if (created) {
-      await recordAudit(tx, {
-        companyId: input.companyId,
-        actor: input.actor,
-        verb: 'queued',
-        entityType: 'run',
-        entityId: created.id,
-        label: `${input.agentName} (${input.trigger})`,
-        changes: { status: [null, 'queued'] },
-      })
-      tx.publish(input.companyId, { type: 'run.created', id: created.id, agent_id: input.agentId })
+      await runQueued(tx, { ...input, runId: created.id })
       return { run: created, created: true }
     }
     const existing = await tx.one<Run>(
@@ -57,4 +48,21 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
     // The identical run was claimed between our insert and select: try again.
   }
   throw new Error('could not queue a run')
+}
+
+/** What follows a run just queued by queue_run(): its audit event `queued` and `run.created`. */
+export async function runQueued(
+  tx: Tx,
+  run: { companyId: string; runId: string; agentId: string; agentName: string; trigger: RunTrigger; actor: Actor },
+): Promise<void> {
+  await recordAudit(tx, {
+    companyId: run.companyId,
+    actor: run.actor,
+    verb: 'queued',
+    entityType: 'run',
+    entityId: run.runId,
+    label: `${run.agentName} (${run.trigger})`,
+    changes: { status: [null, 'queued'] },
+  })
+  tx.publish(run.companyId, { type: 'run.created', id: run.runId, agent_id: run.agentId })
 }
