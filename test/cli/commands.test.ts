@@ -181,11 +181,31 @@ describe('goals, projects, routines', () => {
     expect(routine).toMatchObject({ title: 'Weekly report', agent_id: agent.id, cron: '0 9 * * 1', enabled: true })
     expect((await op.run('routines', 'list')).stdout).toMatch(/Weekly report\s+0 9 \* \* 1\s+Reporter\s+yes/)
 
-    const triggered = await op.run('routines', 'trigger', routine.id)
+    const listed = (await op.run('routines', 'list')).stdout
+    expect(listed).toContain(routine.id.slice(0, 8))
+    expect(listed).not.toContain(routine.id)
+
+    // Found by the start of its id, as the list shows it, or by its title.
+    const triggered = await op.run('routines', 'trigger', routine.id.slice(0, 8))
     expect(triggered.code).toBe(0)
     expect(triggered.stdout).toMatch(/^Triggered Weekly report: task RTN-1, run /)
     const runs = await op.client.runs.list(op.companyId, { agent_id: agent.id })
     expect(runs).toEqual([expect.objectContaining({ trigger: 'routine', routine_id: routine.id })])
+
+    const other = await op.client.agents.hire(op.companyId, { name: 'Deputy' })
+    const updated = await op.json('routines', 'update', 'weekly report', '--enabled', 'off', '--cron', '0 10 * * 2', '--agent', 'Deputy')
+    expect(updated).toMatchObject({ id: routine.id, enabled: false, cron: '0 10 * * 2', agent_id: other.id })
+    expect((await op.run('routines', 'show', 'Weekly report')).stdout).toMatch(/Cron:\s+0 10 \* \* 2\nEnabled:\s+no\nAgent:\s+Deputy\n/)
+    const nothing = await op.run('routines', 'update', 'Weekly report')
+    expect(nothing.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
+    const badSwitch = await op.run('routines', 'update', 'Weekly report', '--enabled', 'maybe')
+    expect(badSwitch.stderr).toMatch(/^USAGE_ERROR: --enabled must be on or off/)
+
+    expect((await op.run('routines', 'delete', 'Weekly report')).stdout).toBe('Deleted routine Weekly report\n')
+    expect(await op.client.routines.list(op.companyId)).toEqual([])
+    const gone = await op.run('routines', 'show', routine.id.slice(0, 8))
+    expect(gone.code).toBe(4)
+    expect(gone.stderr).toMatch(/^NOT_FOUND: Routine not found/)
 
     const missing = await op.run('routines', 'create', 'No cron', '--agent', 'Reporter')
     expect(missing.code).toBe(1)

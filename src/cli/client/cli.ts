@@ -1,6 +1,6 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
-import { type Agent, type Credentials, type Goal, type Project, type Run, ShopfloorClient } from '../../client/index.ts'
+import { type Agent, type Credentials, type Goal, type Project, type Routine, type Run, ShopfloorClient } from '../../client/index.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
@@ -163,6 +163,17 @@ export class Cli {
     if (isUuid(ref)) return this.client.goals.get(companyId, ref)
     const wanted = ref.toLowerCase()
     return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'Goal', ref)
+  }
+
+  /** A routine by id, the start of its id as `routines list` shows it, or its title (case-insensitive). */
+  async findRoutine(ref: string): Promise<Routine> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.routines.get(companyId, ref)
+    const wanted = ref.toLowerCase()
+    const all = await this.client.routines.list(companyId)
+    const byTitle = all.filter((r) => r.title.toLowerCase() === wanted)
+    if (byTitle.length > 0 || !/^[0-9a-f-]{4,}$/.test(wanted)) return unique(byTitle, 'Routine', ref)
+    return unique(all.filter((r) => r.id.startsWith(wanted)), 'Routine', ref)
   }
 
   /** An approval by id or the start of its id, as `approvals list` shows it. */
