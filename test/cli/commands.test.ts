@@ -1,5 +1,5 @@
 // The commands beyond sign-in and tasks: agents, org chart, goals, projects, routines, runs,
-// approvals, activity, keys, and --help on every command.
+// approvals, the inbox, webhooks, activity, keys, and --help on every command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENTRIES, isGroup } from '../../src/cli/client/registry.ts'
 import type { TestApp } from '../helpers.ts'
@@ -274,6 +274,72 @@ describe('dashboard and costs', () => {
     const month = await op.run('costs', '--month', '2026-13')
     expect(month.code).toBe(5)
     expect(month.stderr).toMatch(/^INVALID_MONTH: /)
+  })
+})
+
+describe('inbox', () => {
+  it('lists pending approvals, blocked and in-review tasks and failed runs, by name and key', async () => {
+    const op = await operator(api, url, 'INB')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Fumbler' })
+    await op.client.tasks.create(op.companyId, { title: 'Doomed', assignee_agent_id: agent.id })
+    const claimed = await op.client.runs.claim(op.companyId, { runner_id: 'r' })
+    await op.client.runs.report(op.companyId, claimed!.run.id, { runner_id: 'r', status: 'failed', error: 'tool crashed' })
+    await op.client.tasks.create(op.companyId, { title: 'Stuck on access', status: 'blocked' })
+    await op.client.tasks.create(op.companyId, { title: 'Check my work', status: 'in_review', assignee_agent_id: agent.id })
+    await op.run('agents', 'hire', 'Hopeful', '--request-approval')
+
+    const box = await op.json('inbox')
+    expect(box.approvals).toEqual([expect.objectContaining({ type: 'hire_agent', status: 'pending' })])
+    expect(box.tasks.map((t: { key: string }) => t.key).sort()).toEqual(['INB-2', 'INB-3'])
+    expect(box.failed_runs).toEqual([expect.objectContaining({ id: claimed!.run.id, error: 'tool crashed' })])
+
+    const text = (await op.run('inbox')).stdout
+    expect(text).toContain('Approvals pending (1)')
+    expect(text).toMatch(new RegExp(`^${box.approvals[0].id.slice(0, 8)}\\s+hire_agent\\s+Hopeful\\s`, 'm'))
+    expect(text).toMatch(/^INB-3\s+in_review\s+Fumbler\s+Check my work$/m)
+    expect(text).toMatch(/^INB-2\s+blocked\s+-\s+Stuck on access$/m)
+    expect(text).toMatch(new RegExp(`^${claimed!.run.id.slice(0, 8)}\\s+Fumbler\\s+INB-1\\s+.*tool crashed$`, 'm'))
+    expect(text).not.toContain(agent.id)
+  })
+})
+
+describe('webhooks', () => {
+  it('subscribes (the secret shown once), lists, shows, updates, lists deliveries, retries one and deletes', async () => {
+    const op = await operator(api, url, 'WHK')
+    api.ctx.config.webhooksAllowPrivate = true
+    const created = await op.run('webhooks', 'create', 'http://127.0.0.1:9/hook', '--event', 'task.*,run.created', '--description', 'CI bot')
+    expect(created.code).toBe(0)
+    const secret = /Signing secret .*: (whsec_\S+)/.exec(created.stdout)?.[1]
+    expect(secret).toBeTruthy()
+    const [hook] = await op.client.webhooks.list(op.companyId)
+    expect(hook).toMatchObject({ url: 'http://127.0.0.1:9/hook', events: ['task.*', 'run.created'], enabled: true, description: 'CI bot' })
+    expect(created.stdout).toContain(`Created webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/hook`)
+
+    const listed = (await op.run('webhooks', 'list')).stdout
+    expect(listed).toMatch(new RegExp(`^${hook.id.slice(0, 8)}\\s+http://127.0.0.1:9/hook\\s+task\\.\\*,run\\.created\\s+on\\s+CI bot$`, 'm'))
+    expect(listed).not.toContain(secret)
+    const shown = (await op.run('webhooks', 'show', 'http://127.0.0.1:9/hook')).stdout
+    expect(shown).toMatch(/Events:\s+task\.\*, run\.created\nEnabled:\s+on\n/)
+    expect(shown).not.toContain(secret)
+
+    await op.client.tasks.create(op.companyId, { title: 'Announced' })
+    const deliveries = await op.run('webhooks', 'deliveries', hook.id.slice(0, 8))
+    expect(deliveries.stdout).toMatch(/^DELIVERY\s+EVENT\s+STATUS\s+ATTEMPTS\s+LAST\s+CREATED\s+NEXT ATTEMPT$/m)
+    const [delivery] = await op.client.webhooks.deliveries(op.companyId, hook.id)
+    expect(deliveries.stdout).toMatch(new RegExp(`^${delivery.id.slice(0, 8)}\\s+task\\.created\\s+pending\\s+0\\s`, 'm'))
+    const retried = await op.run('webhooks', 'retry', hook.id, delivery.id.slice(0, 8))
+    expect(retried.stdout).toBe(`Delivery ${delivery.id.slice(0, 8)} (task.created) is pending again\n`)
+    const unknown = await op.run('webhooks', 'retry', hook.id, 'ffffffff')
+    expect(unknown.code).toBe(4)
+    expect(unknown.stderr).toMatch(/^NOT_FOUND: Delivery not found: ffffffff/)
+
+    expect(await op.json('webhooks', 'update', hook.id.slice(0, 8), '--enabled', 'off', '--description', 'none')).toMatchObject({ enabled: false, description: null })
+    const refused = await op.run('webhooks', 'update', hook.id, '--event', 'nonsense')
+    expect(refused.code).toBe(5)
+    expect(refused.stderr).toMatch(/^VALIDATION_ERROR: events\.0/)
+    expect((await op.run('webhooks', 'delete', hook.id.slice(0, 8))).stdout).toBe(`Deleted webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/hook\n`)
+    expect(await op.client.webhooks.list(op.companyId)).toEqual([])
+    expect((await op.run('webhooks', 'show', hook.id)).code).toBe(4)
   })
 })
 

@@ -1,6 +1,6 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
-import { type Agent, type Credentials, type Goal, type Project, type Routine, type Run, ShopfloorClient } from '../../client/index.ts'
+import { type Agent, type Credentials, type Goal, type Project, type Routine, type Run, ShopfloorClient, type Webhook, type WebhookDelivery } from '../../client/index.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
@@ -174,6 +174,24 @@ export class Cli {
     const byTitle = all.filter((r) => r.title.toLowerCase() === wanted)
     if (byTitle.length > 0 || !/^[0-9a-f-]{4,}$/.test(wanted)) return unique(byTitle, 'Routine', ref)
     return unique(all.filter((r) => r.id.startsWith(wanted)), 'Routine', ref)
+  }
+
+  /** A webhook subscription by id, the start of its id as `webhooks list` shows it, or its URL. */
+  async findWebhook(ref: string): Promise<Webhook> {
+    const companyId = await this.companyId()
+    if (isUuid(ref)) return this.client.webhooks.get(companyId, ref)
+    const all = await this.client.webhooks.list(companyId)
+    const byUrl = all.filter((w) => w.url === ref)
+    if (byUrl.length > 0 || !/^[0-9a-f-]{4,}$/i.test(ref)) return unique(byUrl, 'Webhook', ref)
+    return unique(all.filter((w) => w.id.startsWith(ref.toLowerCase())), 'Webhook', ref)
+  }
+
+  /** A delivery of a webhook by id or the start of its id (at least 4 characters, among its 200 newest). */
+  async findDelivery(webhookId: string, ref: string): Promise<WebhookDelivery> {
+    const wanted = ref.toLowerCase()
+    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Delivery not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    const recent = await this.client.webhooks.deliveries(await this.companyId(), webhookId, { limit: 200 })
+    return unique(recent.filter((d) => d.id.startsWith(wanted)), 'Delivery', ref)
   }
 
   /** An approval by id or the start of its id, as `approvals list` shows it. */

@@ -9,12 +9,13 @@ import { companies } from './commands/companies.ts'
 import { events } from './commands/events.ts'
 import { goals } from './commands/goals.ts'
 import { invitations, members } from './commands/people.ts'
-import { activity, costs, dashboard } from './commands/insights.ts'
+import { activity, costs, dashboard, inbox } from './commands/insights.ts'
 import { projects } from './commands/projects.ts'
 import { routines } from './commands/routines.ts'
 import { runners } from './commands/runners.ts'
 import { runs } from './commands/runs.ts'
 import { tasks } from './commands/tasks.ts'
+import { webhooks } from './commands/webhooks.ts'
 
 export type Entry = CommandSpec | GroupSpec
 
@@ -33,9 +34,11 @@ export const ENTRIES: readonly Entry[] = [
   approvals,
   activity,
   dashboard,
+  inbox,
   costs,
   members,
   invitations,
+  webhooks,
   keys,
   events,
 ]

@@ -1,7 +1,8 @@
-// Read-only views of a company: the activity log, the dashboard and monthly costs.
+// Read-only views of a company: the activity log, the dashboard, monthly costs and the inbox.
 import type { AuditEvent } from '../../../client/index.ts'
 import { type CommandSpec, integer, text } from '../cli.ts'
 import { budget, details, money, table, time } from '../format.ts'
+import { shortId } from './runs.ts'
 
 /** `status: todo → done, title: … → …` from an audit event's field-level changes. */
 function changes(event: AuditEvent): string {
@@ -102,5 +103,43 @@ export const costs: CommandSpec = {
         ]),
       ].join('\n'),
     )
+  },
+}
+
+export const inbox: CommandSpec = {
+  name: 'inbox',
+  summary: 'What waits for a person: pending approvals, blocked and in-review tasks, failed runs',
+  async run(cli) {
+    const box = await cli.client.insights.inbox(await cli.companyId())
+    await cli.print(box, async () => {
+      const names = await cli.agentNames()
+      const agent = (id: string | null) => (id ? (names.get(id) ?? id) : null)
+      return [
+        `Approvals pending (${box.approvals.length})`,
+        table(box.approvals, [
+          { header: 'approval', value: (a) => shortId(a.id) },
+          { header: 'type', value: (a) => a.type },
+          { header: 'agent', value: (a) => agent(a.agent_id) },
+          { header: 'created', value: (a) => time(a.created_at) },
+        ]),
+        '',
+        `Tasks blocked or in review (${box.tasks.length})`,
+        table(box.tasks, [
+          { header: 'key', value: (t) => t.key },
+          { header: 'status', value: (t) => t.status },
+          { header: 'assignee', value: (t) => agent(t.assignee_agent_id) },
+          { header: 'title', value: (t) => t.title },
+        ]),
+        '',
+        `Runs failed in the last 7 days (${box.failed_runs.length})`,
+        table(box.failed_runs, [
+          { header: 'run', value: (r) => shortId(r.id) },
+          { header: 'agent', value: (r) => agent(r.agent_id) },
+          { header: 'task', value: (r) => r.task_key ?? null },
+          { header: 'ended', value: (r) => time(r.ended_at) },
+          { header: 'error', value: (r) => r.error },
+        ]),
+      ].join('\n')
+    })
   },
 }
