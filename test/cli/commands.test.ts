@@ -1,4 +1,4 @@
-// The commands beyond sign-in and tasks: agents, org chart, goals, projects, routines, runs,
+// The commands beyond sign-in and tasks: company updates, agents, org chart, goals, projects, routines, runs,
 // approvals, the inbox, webhooks, activity, keys, and --help on every command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENTRIES, isGroup } from '../../src/cli/client/registry.ts'
@@ -13,6 +13,22 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await close?.()
+})
+
+describe('companies', () => {
+  it('updates the current company (name, mission, budget) or one named by its prefix', async () => {
+    const op = await operator(api, url, 'CUP')
+    const updated = await op.run('companies', 'update', '--name', 'Renamed Co', '--budget', '50000', '--mission', 'Ship it')
+    expect(updated.stdout).toBe('Updated company Renamed Co: budget $500.00\n')
+    expect(await op.client.companies.get(op.companyId)).toMatchObject({ name: 'Renamed Co', monthly_budget_cents: 50000, mission: 'Ship it' })
+    expect((await op.run('companies', 'show')).stdout).toMatch(/Budget:\s+\$500\.00\n/)
+    expect((await op.json('companies', 'update', 'cup', '--mission', 'none')).mission).toBeNull()
+    const nothing = await op.run('companies', 'update')
+    expect(nothing.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
+    const negative = await op.run('companies', 'update', '--budget', '-5')
+    expect(negative.code).toBe(5)
+    expect(negative.stderr).toMatch(/^VALIDATION_ERROR: monthly_budget_cents/)
+  })
 })
 
 describe('agents', () => {

@@ -1,8 +1,8 @@
-// Companies: list, create, show, choosing the current one, export and import (templates too).
+// Companies: list, create, show, update, choosing the current one, export and import (templates too).
 import fs from 'node:fs'
 import type { Company, CompanyImport } from '../../../client/index.ts'
 import { CliError, UsageError } from '../errors.ts'
-import { type Cli, type GroupSpec, cents, flag, text } from '../cli.ts'
+import { type Cli, type GroupSpec, cents, flag, longText, text } from '../cli.ts'
 import { budget, details, table, time } from '../format.ts'
 
 function remember(cli: Cli, company: Company): void {
@@ -61,6 +61,25 @@ export const companies: GroupSpec = {
         })
         if (flag(options, 'use')) remember(cli, company)
         await cli.print(company, () => `Created company ${company.name} (${company.id})${flag(options, 'use') ? ', now current' : ''}`)
+      },
+    },
+    {
+      name: 'update',
+      summary: 'Rename the current company (or another one), change its mission or monthly budget',
+      args: ['[company]'],
+      notes: 'COMPANY is an id, a name or a task prefix; owners and admins only.',
+      options: [
+        { name: 'name', value: 'NAME', help: 'new name' },
+        { name: 'mission', value: 'TEXT', help: 'the mission ("-" reads standard input; none clears)' },
+        { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
+      ],
+      async run(cli, { args, options }) {
+        const body = { name: text(options, 'name'), mission: await longText(options, 'mission'), monthly_budget_cents: cents(options, 'budget') }
+        if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
+        const id = args.company ? (await cli.findCompany(args.company)).id : await cli.companyId()
+        const company = await cli.client.companies.update(id, body)
+        if (company.id === cli.config.profile(cli.url).company_id) remember(cli, company)
+        await cli.print(company, () => `Updated company ${company.name}: budget ${budget(company.monthly_budget_cents)}`)
       },
     },
     {
