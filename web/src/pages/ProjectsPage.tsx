@@ -4,7 +4,7 @@ import type { Project, ProjectStatus } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
-import { humanize, parseCents } from '../lib/format.ts'
+import { centsToInput, humanize, parseCents } from '../lib/format.ts'
 import { useFormat, useSavePreferences } from '../lib/preferences.tsx'
 import { keys, useMe, useProjects } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
@@ -29,12 +29,12 @@ export function ProjectsPage() {
       {sorted.length > 0 && (
         <div className="panel table-wrap">
           <table>
-            <thead><tr><th /><th>Project</th><th>Status</th><th className="hide-phone">Repository</th><th>Budget</th></tr></thead>
+            <thead><tr><th /><th>Project</th><th>Status</th><th className="hide-phone">Repository</th><th>Budget</th><th /></tr></thead>
             <tbody>{sorted.map((project) => <ProjectRow key={project.id} project={project} companyId={companyId} favorites={favorites} />)}</tbody>
           </table>
         </div>
       )}
-      {creating && <NewProjectDialog companyId={companyId} onClose={() => setCreating(false)} />}
+      {creating && <ProjectDialog companyId={companyId} onClose={() => setCreating(false)} />}
     </>
   )
 }
@@ -43,6 +43,7 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
   const client = useQueryClient()
   const format = useFormat()
   const save = useSavePreferences()
+  const [editing, setEditing] = useState(false)
   const update = useMutation({
     mutationFn: (status: ProjectStatus) => api.projects.update(companyId, project.id, { status }),
     onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'projects') }),
@@ -68,23 +69,35 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
       </td>
       <td className="hide-phone mono small">{project.repository ?? '—'}</td>
       <td>{project.monthly_budget_cents ? format.money(project.monthly_budget_cents) : '—'}</td>
+      <td>
+        <button className="link" onClick={() => setEditing(true)}>Edit</button>
+        {editing && <ProjectDialog companyId={companyId} project={project} onClose={() => setEditing(false)} />}
+      </td>
     </tr>
   )
 }
 
-function NewProjectDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
+/** Creates a project, or edits the one given (its status is changed in the list). */
+function ProjectDialog({ companyId, project, onClose }: { companyId: string; project?: Project; onClose: () => void }) {
   const client = useQueryClient()
-  const form = useForm({ name: '', description: '', repository: '', budget: '' })
+  const form = useForm({
+    name: project?.name ?? '',
+    description: project?.description ?? '',
+    repository: project?.repository ?? '',
+    budget: centsToInput(project?.monthly_budget_cents),
+  })
   const v = form.values
   const submit = useSubmit(async () => {
     const budget = parseCents(v.budget)
     if (budget === null) throw new Error('Monthly budget: enter an amount such as 100 or 12.50.')
-    await api.projects.create(companyId, { name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget })
+    const body = { name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget }
+    if (project) await api.projects.update(companyId, project.id, body)
+    else await api.projects.create(companyId, body)
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'projects') })
     onClose()
   })
   return (
-    <FormDialog title="New project" submit={submit} submitLabel="Create project" onClose={onClose}>
+    <FormDialog title={project ? 'Edit project' : 'New project'} submit={submit} submitLabel={project ? 'Save' : 'Create project'} onClose={onClose}>
       <Field label="Name"><input required maxLength={100} autoFocus {...form.bind('name')} /></Field>
       <Field label="Description"><textarea {...form.bind('description')} /></Field>
       <Field label="Git repository" hint="runs work in a worktree of it"><input placeholder="https://github.com/org/repo.git" {...form.bind('repository')} /></Field>

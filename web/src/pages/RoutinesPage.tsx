@@ -29,7 +29,7 @@ export function RoutinesPage() {
           </table>
         </div>
       )}
-      {creating && <NewRoutineDialog companyId={companyId} onClose={() => setCreating(false)} />}
+      {creating && <RoutineDialog companyId={companyId} onClose={() => setCreating(false)} />}
     </>
   )
 }
@@ -38,6 +38,7 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
   const client = useQueryClient()
   const navigate = useNavigate()
   const format = useFormat()
+  const [editing, setEditing] = useState(false)
   const agents = useAgents(companyId, true)
   const agent = agents.data?.find((a) => a.id === routine.agent_id)
   const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId) })
@@ -59,31 +60,43 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
       <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
       <td className="nowrap">
         <button onClick={() => trigger.mutate()} disabled={trigger.isPending}>Run now</button>{' '}
+        <button className="link" onClick={() => setEditing(true)}>Edit</button>{' '}
         <button className="link danger" onClick={() => window.confirm(`Delete the routine “${routine.title}”? Its tasks and runs stay.`) && remove.mutate()}>Delete</button>
+        {editing && <RoutineDialog companyId={companyId} routine={routine} onClose={() => setEditing(false)} />}
       </td>
     </tr>
   )
 }
 
-function NewRoutineDialog({ companyId, onClose }: { companyId: string; onClose: () => void }) {
+/** Creates a routine, or edits the one given. */
+function RoutineDialog({ companyId, routine, onClose }: { companyId: string; routine?: Routine; onClose: () => void }) {
   const client = useQueryClient()
-  const form = useForm({ title: '', description: '', cron: '0 9 * * 1-5', agent: '', project: '', enabled: true })
+  const form = useForm({
+    title: routine?.title ?? '',
+    description: routine?.description ?? '',
+    cron: routine?.cron ?? '0 9 * * 1-5',
+    agent: routine?.agent_id ?? '',
+    project: routine?.project_id ?? '',
+    enabled: routine?.enabled ?? true,
+  })
   const v = form.values
   const submit = useSubmit(async () => {
     if (!v.agent) throw new Error('Agent: choose the agent that runs this routine.')
-    await api.routines.create(companyId, {
+    const body = {
       agent_id: v.agent,
       title: v.title.trim(),
       cron: v.cron.trim(),
       description: v.description.trim() || null,
       project_id: idOrNull(v.project),
       enabled: v.enabled,
-    })
+    }
+    if (routine) await api.routines.update(companyId, routine.id, body)
+    else await api.routines.create(companyId, body)
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'routines') })
     onClose()
   })
   return (
-    <FormDialog title="New routine" submit={submit} submitLabel="Create routine" onClose={onClose}>
+    <FormDialog title={routine ? 'Edit routine' : 'New routine'} submit={submit} submitLabel={routine ? 'Save' : 'Create routine'} onClose={onClose}>
       <Field label="Title"><input required maxLength={200} autoFocus {...form.bind('title')} /></Field>
       <Field label="Description" hint="becomes the task's description"><textarea {...form.bind('description')} /></Field>
       <div className="form-grid">
