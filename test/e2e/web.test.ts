@@ -241,6 +241,14 @@ describe('web app in a browser', () => {
     await comments.locator('.comment').filter({ hasText: 'Keep it under 500 words.' }).getByText('Plan').waitFor()
     await expect.poll(() => comments.getByLabel('Add a comment').inputValue()).toBe('') // ready for the next one
     expect(await other.comments.list(companyId, 'ACME-1')).toEqual([expect.objectContaining({ body: 'Keep it under 500 words.', kind: 'plan' })])
+    // A comment is edited in place: its text and kind.
+    await comments.getByRole('button', { name: 'Edit comment' }).click()
+    const editor = comments.getByRole('form', { name: 'Edit comment' })
+    await editor.getByLabel('Comment').fill('Keep it under 400 words.')
+    await editor.getByLabel('Kind').selectOption('comment')
+    await editor.getByRole('button', { name: 'Save' }).click()
+    await comments.locator('.comment').filter({ hasText: 'Keep it under 400 words.' }).getByText('(edited)').waitFor()
+    expect(await other.comments.list(companyId, 'ACME-1')).toEqual([expect.objectContaining({ body: 'Keep it under 400 words.', kind: 'comment' })])
 
     await page.getByRole('button', { name: 'Add subtask' }).click()
     const dialog = page.getByRole('dialog', { name: 'New subtask of ACME-1' })
@@ -405,7 +413,6 @@ describe('web app in a browser', () => {
     await goalEdit.getByLabel('Title').fill('Ship the user guide')
     await goalEdit.getByLabel('Target date').fill('2031-03-01')
     await goalEdit.getByLabel('Part of').selectOption({ label: '— none —' })
-    await shot('goal-edit')
     await goalEdit.getByRole('button', { name: 'Save' }).click()
     await page.locator('.tree > ul > li').getByText('Ship the user guide').waitFor()
     expect((await other.goals.list(companyId)).find((g) => g.title === 'Ship the user guide'))

@@ -61,23 +61,51 @@ function CommentItem({ companyId, task, comment }: { companyId: string; task: Ta
   const client = useQueryClient()
   const format = useFormat()
   const author = useAuthor(companyId)
-  const remove = useMutation({
-    mutationFn: () => api.comments.delete(companyId, task.id, comment.id),
-    onSuccess: () => client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) }),
-  })
+  const [editing, setEditing] = useState(false)
+  const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) })
+  const remove = useMutation({ mutationFn: () => api.comments.delete(companyId, task.id, comment.id), onSuccess: refresh })
+  const edited = comment.updated_at !== comment.created_at
   return (
     <li className="comment">
       <div className="row small">
         <strong>{author(comment.author_user_id, comment.author_agent_id)}</strong>
         {comment.kind !== 'comment' && <Badge value={comment.kind} />}
         <span className="muted" title={format.dateTime(comment.created_at)}>{format.relative(comment.created_at)}</span>
+        {edited && <span className="muted" title={format.dateTime(comment.updated_at)}>(edited)</span>}
         {comment.run_id && <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: comment.run_id }}>from its run</Link>}
         <span className="grow" />
+        {!editing && <button className="link small" onClick={() => setEditing(true)} aria-label="Edit comment">Edit</button>}
         <button className="link small" onClick={() => remove.mutate()} aria-label="Delete comment">Delete</button>
       </div>
       <ErrorText error={remove.error} />
-      <div className="body">{comment.body}</div>
+      {editing
+        ? <CommentEditor companyId={companyId} task={task} comment={comment} onDone={() => setEditing(false)} />
+        : <div className="body">{comment.body}</div>}
     </li>
+  )
+}
+
+/** A comment's text and kind, changed in place. */
+function CommentEditor({ companyId, task, comment, onDone }: { companyId: string; task: Task; comment: Comment; onDone: () => void }) {
+  const client = useQueryClient()
+  const form = useForm({ body: comment.body, kind: comment.kind as string })
+  const submit = useSubmit(async () => {
+    await api.comments.update(companyId, task.id, comment.id, { body: form.values.body, kind: form.values.kind as CommentKind })
+    await client.invalidateQueries({ queryKey: keys.company(companyId, 'comments', task.id) })
+    onDone()
+  })
+  return (
+    <form onSubmit={submit.onSubmit} aria-label="Edit comment">
+      <ErrorText error={submit.error} />
+      <textarea required aria-label="Comment" autoFocus {...form.bind('body')} />
+      <div className="actions">
+        <select aria-label="Kind" style={{ width: 'auto' }} {...form.bind('kind')}>
+          {KINDS.map((k) => <option key={k.value} value={k.value}>{k.label}</option>)}
+        </select>
+        <button className="primary" type="submit" disabled={submit.pending}>Save</button>
+        <button type="button" onClick={onDone}>Cancel</button>
+      </div>
+    </form>
   )
 }
 
