@@ -93,6 +93,9 @@ it('export then import gives an equal company with new ids, kept task keys and a
   const task = await call(t.app, 'GET', `${copy}/tasks/ORG-4`, { token: other.token })
   expect(task.body.title).toBe('Fourth')
   expect((await createTask(t.app, other.token, imported.body.id, { title: 'Next' })).key).toBe('ORG-5')
+  // A comment arrives as it was written, not as changed since (the web app would mark it edited).
+  const [comment] = (await call(t.app, 'GET', `${copy}/tasks/ORG-1/comments`, { token: other.token })).body
+  expect(comment).toMatchObject({ body: 'First thoughts', created_at: doc.tasks[0].comments[0].created_at, updated_at: doc.tasks[0].comments[0].created_at })
   // One `created` audit event per record: company, 2 agents, project, 2 goals, routine, 3 tasks, 1 comment.
   const audit = await t.ctx.db.many(`SELECT entity_type, count(*)::int AS n FROM audit_events WHERE company_id = $1 AND verb = 'created' GROUP BY entity_type ORDER BY entity_type`, [imported.body.id])
   expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })

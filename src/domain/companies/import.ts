@@ -103,6 +103,8 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
       values.id = crypto.randomUUID()
       values.task_id = ids.get('tasks')!.get(task.id)
       values.created_at ??= stamp()
+      // Arrived as it was written: the web app marks a comment changed since it was made "(edited)".
+      values.updated_at = values.created_at
       comments.push({ values, at })
       await recordAudit(tx, {
         companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,
