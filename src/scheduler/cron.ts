@@ -1,12 +1,9 @@
-import { Cron } from 'croner'
+import { cronSchedule } from '../contract/schedule.ts'
 
 /** Never let a duplicate window exceed this (SPEC.md: "ran within 50 seconds"). */
 const MAX_DUPLICATE_WINDOW_MS = 50_000
 
-/**
- * A parsed cron expression: 5 fields, or 6 with seconds, read in UTC so that every scheduler
- * instance, whatever its local time zone, agrees on the slots.
- */
+/** A parsed cron expression, with what the scheduler asks of it. */
 export interface Schedule {
   expression: string
   /** The first slot strictly after `from`, or null when the expression never fires again. */
@@ -19,14 +16,11 @@ export interface Schedule {
   duplicateWindowMs(slot: Date): number
 }
 
-/** Parses a cron expression; throws with croner's message when it is not valid. */
+/** Parses a cron expression (contract/schedule.ts); throws with croner's message when it is not valid. */
 export function parseSchedule(expression: string): Schedule {
-  const trimmed = expression.trim()
-  const fields = trimmed.split(/\s+/).length
-  if (fields !== 5 && fields !== 6) throw new Error(`expected 5 or 6 fields, got ${fields}`)
-  const cron = new Cron(trimmed, { timezone: 'UTC', mode: '5-or-6-parts', paused: true })
+  const cron = cronSchedule(expression)
   return {
-    expression: trimmed,
+    expression: expression.trim(),
     nextSlot: (from) => cron.nextRun(from),
     duplicateWindowMs(slot) {
       const gaps = [cron.nextRun(slot), cron.previousRuns(1, slot)[0]]

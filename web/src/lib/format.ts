@@ -46,6 +46,10 @@ export function makeFormatter(preferences: Preferences = {}): Formatter {
     moneyFmt = new Intl.NumberFormat(locale, { style: 'currency', currency: 'USD' })
   }
   const parse = (iso: string) => new Date(iso)
+  // The calendar day of an instant where the person is, as a day number: "tomorrow" is the next
+  // date on their calendar, not any time 12 to 36 hours away.
+  const ymdFmt = new Intl.DateTimeFormat('en-CA', { year: 'numeric', month: '2-digit', day: '2-digit', timeZone })
+  const dayNumber = (date: Date) => Date.parse(`${ymdFmt.format(date)}T00:00:00Z`) / 86_400_000
 
   return {
     date: (iso) => (iso ? dateFmt.format(parse(iso)) : '—'),
@@ -56,7 +60,10 @@ export function makeFormatter(preferences: Preferences = {}): Formatter {
       const steps: [Intl.RelativeTimeFormatUnit, number][] = [['second', 60], ['minute', 60], ['hour', 24], ['day', 30], ['month', 12], ['year', Infinity]]
       let value = seconds
       for (const [unit, size] of steps) {
-        if (Math.abs(value) < size) return relativeFmt.format(Math.round(value), unit)
+        if (Math.abs(value) < size) {
+          if (unit === 'day') return relativeFmt.format(dayNumber(parse(iso)) - dayNumber(new Date()), 'day')
+          return relativeFmt.format(Math.round(value), unit)
+        }
         value /= size
       }
       return dateFmt.format(parse(iso))

@@ -156,6 +156,22 @@ describe('money', () => {
   })
 })
 
+describe('relative times', () => {
+  afterEach(() => vi.useRealTimers())
+
+  it('counts days by the calendar where the person is, hours and minutes by the clock', () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-28T21:30:00Z') }) // a Saturday evening in UTC
+    const utc = makeFormatter({ locale: 'en-US', timezone: 'UTC' })
+    expect(utc.relative('2026-11-29T08:30:00Z')).toBe('in 11 hours')
+    expect(utc.relative('2026-11-29T23:30:00Z')).toBe('tomorrow') // 26 hours, the next date
+    expect(utc.relative('2026-11-30T08:30:00Z')).toBe('in 2 days') // Monday morning: 35 hours, two dates on
+    expect(utc.relative('2026-11-27T08:00:00Z')).toBe('yesterday') // 37.5 hours ago, the date before
+    expect(utc.relative('2026-11-28T21:29:30Z')).toBe('30 seconds ago')
+    // In Tokyo it is already Sunday morning: Monday evening there is tomorrow.
+    expect(makeFormatter({ locale: 'en-US', timezone: 'Asia/Tokyo' }).relative('2026-11-30T08:30:00Z')).toBe('tomorrow')
+  })
+})
+
 describe('saving preferences', () => {
   // Saves whose answers the test gives, in the order it chooses; the server applies the patches
   // in the order they were sent, so each answer holds the patches sent up to it.

@@ -7,6 +7,7 @@ import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
+import { nextFire } from '../lib/schedule.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field, FormDialog } from '../components/form.tsx'
@@ -24,7 +25,7 @@ export function RoutinesPage() {
       {routines.data && routines.data.length > 0 && (
         <div className="panel table-wrap">
           <table>
-            <thead><tr><th>Routine</th><th>Agent</th><th>Schedule</th><th className="hide-phone">Last run</th><th>Enabled</th><th /></tr></thead>
+            <thead><tr><th>Routine</th><th>Agent</th><th>Schedule</th><th>Next run</th><th className="hide-phone">Last run</th><th>Enabled</th><th /></tr></thead>
             <tbody>{routines.data.map((routine) => <RoutineRow key={routine.id} routine={routine} companyId={companyId} />)}</tbody>
           </table>
         </div>
@@ -56,6 +57,7 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
       <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
       <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
       <td className="mono">{routine.cron}</td>
+      <td><NextRun routine={routine} /></td>
       <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
       <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
       <td className="nowrap">
@@ -66,6 +68,16 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
       </td>
     </tr>
   )
+}
+
+/** When the scheduler fires the routine next (in the person's time zone), or why it never will. */
+function NextRun({ routine }: { routine: Routine }) {
+  const format = useFormat()
+  if (!routine.enabled) return <span className="muted">off</span>
+  const next = nextFire(routine.cron)
+  if ('error' in next) return <span className="danger-text" title={next.error}>not a valid schedule</span>
+  if (!next.at) return <span className="muted">never</span>
+  return <span title={format.dateTime(next.at)}>{format.relative(next.at)}</span>
 }
 
 /** Creates a routine, or edits the one given. */
@@ -80,8 +92,12 @@ function RoutineDialog({ companyId, routine, onClose }: { companyId: string; rou
     enabled: routine?.enabled ?? true,
   })
   const v = form.values
+  const format = useFormat()
+  const next = nextFire(v.cron)
   const submit = useSubmit(async () => {
     if (!v.agent) throw new Error('Agent: choose the agent that runs this routine.')
+    // The API stores any text (SPEC.md); one the scheduler cannot read would never fire.
+    if ('error' in next) throw new Error(`Schedule: not a cron expression the scheduler can read (${next.error}).`)
     const body = {
       agent_id: v.agent,
       title: v.title.trim(),
@@ -102,8 +118,11 @@ function RoutineDialog({ companyId, routine, onClose }: { companyId: string; rou
       <div className="form-grid">
         <AgentPicker label="Agent" none="Choose…" value={v.agent} onChange={(id) => form.setValues({ ...v, agent: id })} />
         <ProjectPicker label="Project" value={v.project} onChange={(id) => form.setValues({ ...v, project: id })} />
-        <Field label="Schedule (cron)" hint="minute hour day month weekday"><input required maxLength={100} className="mono" {...form.bind('cron')} /></Field>
+        <Field label="Schedule (cron)" hint="minute hour day month weekday, UTC"><input required maxLength={100} className="mono" {...form.bind('cron')} /></Field>
       </div>
+      <p className={'error' in next ? 'small danger-text' : 'small muted'} role="status">
+        {'error' in next ? `Not a valid schedule: ${next.error}` : next.at ? `Fires next ${format.dateTime(next.at)} (${format.relative(next.at)})` : 'Never fires'}
+      </p>
       <label className="field check"><input type="checkbox" {...form.check('enabled')} /> Enabled</label>
     </FormDialog>
   )
