@@ -195,7 +195,16 @@ describe('goals, projects, routines', () => {
     const agent = await op.client.agents.hire(op.companyId, { name: 'Reporter' })
     const routine = await op.json('routines', 'create', 'Weekly', 'report', '--agent', 'Reporter', '--cron', '0 9 * * 1')
     expect(routine).toMatchObject({ title: 'Weekly report', agent_id: agent.id, cron: '0 9 * * 1', enabled: true })
-    expect((await op.run('routines', 'list')).stdout).toMatch(/Weekly report\s+0 9 \* \* 1\s+Reporter\s+yes/)
+    // When it fires next (a Monday, 09:00 UTC), as the scheduler reads the cron.
+    expect((await op.run('routines', 'list')).stdout).toMatch(/Weekly report\s+0 9 \* \* 1\s+Reporter\s+yes\s+\d{4}-\d\d-\d\d 09:00\s/)
+    const monday = /Next run:\s+(\d{4}-\d\d-\d\d) 09:00\n/.exec((await op.run('routines', 'show', 'Weekly report')).stdout)?.[1]
+    expect(new Date(`${monday}T00:00:00Z`).getUTCDay()).toBe(1)
+    // The API stores any text; a schedule the scheduler cannot read is pointed out.
+    const odd = await op.run('routines', 'create', 'Odd', '--agent', 'Reporter', '--cron', 'every day')
+    expect(odd.code).toBe(0)
+    expect(odd.stderr).toContain('Warning: the scheduler cannot read the schedule "every day" (expected 5 or 6 fields, got 2)')
+    expect((await op.run('routines', 'list')).stdout).toMatch(/Odd\s+every day\s+Reporter\s+yes\s+invalid schedule\s/)
+    expect((await op.run('routines', 'delete', 'Odd')).code).toBe(0)
 
     const listed = (await op.run('routines', 'list')).stdout
     expect(listed).toContain(routine.id.slice(0, 8))
@@ -211,7 +220,7 @@ describe('goals, projects, routines', () => {
     const other = await op.client.agents.hire(op.companyId, { name: 'Deputy' })
     const updated = await op.json('routines', 'update', 'weekly report', '--enabled', 'off', '--cron', '0 10 * * 2', '--agent', 'Deputy')
     expect(updated).toMatchObject({ id: routine.id, enabled: false, cron: '0 10 * * 2', agent_id: other.id })
-    expect((await op.run('routines', 'show', 'Weekly report')).stdout).toMatch(/Cron:\s+0 10 \* \* 2\nEnabled:\s+no\nAgent:\s+Deputy\n/)
+    expect((await op.run('routines', 'show', 'Weekly report')).stdout).toMatch(/Cron:\s+0 10 \* \* 2\nEnabled:\s+no\nNext run:\s+-\nAgent:\s+Deputy\n/)
     const nothing = await op.run('routines', 'update', 'Weekly report')
     expect(nothing.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
     const badSwitch = await op.run('routines', 'update', 'Weekly report', '--enabled', 'maybe')

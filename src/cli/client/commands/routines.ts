@@ -1,5 +1,6 @@
 // Routines: cron-scheduled templates that create a task and queue a run when triggered.
 import type { Routine, RoutineUpdate } from '../../../client/index.ts'
+import { cronSchedule } from '../../../contract/schedule.ts'
 import type { OptionValues } from '../args.ts'
 import { type Cli, type GroupSpec, flag, longText, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
@@ -25,6 +26,7 @@ export const routines: GroupSpec = {
             { header: 'cron', value: (r) => r.cron },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
             { header: 'enabled', value: (r) => (r.enabled ? 'yes' : 'no') },
+            { header: 'next run', value: (r) => nextRun(r, false) },
             { header: 'last run', value: (r) => time(r.last_run_at) },
           ])
         })
@@ -52,6 +54,7 @@ export const routines: GroupSpec = {
           project_id: project ? (await cli.findProject(project)).id : undefined,
           enabled: flag(options, 'disabled') ? false : undefined,
         })
+        warnUnreadable(cli, routine)
         await cli.print(routine, () => `Created routine ${routine.title} (${shortId(routine.id)}) for ${agent.name}, cron "${routine.cron}"`)
       },
     },
@@ -83,6 +86,7 @@ export const routines: GroupSpec = {
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
         const found = await cli.findRoutine(args.routine!)
         const routine = await cli.client.routines.update(await cli.companyId(), found.id, body)
+        warnUnreadable(cli, routine)
         await cli.print(routine, () => `Updated routine ${routine.title} (${routine.enabled ? 'on' : 'off'}, cron "${routine.cron}")`)
       },
     },
@@ -133,12 +137,32 @@ async function describe(cli: Cli, routine: Routine): Promise<string> {
     ['Id', routine.id],
     ['Cron', routine.cron],
     ['Enabled', routine.enabled ? 'yes' : 'no'],
+    ['Next run', nextRun(routine, true)],
     ['Agent', (await cli.agentNames()).get(routine.agent_id) ?? routine.agent_id],
     ['Project', project?.name ?? routine.project_id],
     ['Last run', time(routine.last_run_at)],
     ['Created', time(routine.created_at)],
     ['Description', routine.description],
   ])
+}
+
+/** When the scheduler fires the routine next (UTC), as it reads the cron; "invalid schedule" (and why) otherwise. */
+function nextRun(routine: Routine, why: boolean): string {
+  if (!routine.enabled) return '-'
+  try {
+    return time(cronSchedule(routine.cron).nextRun()?.toISOString() ?? null)
+  } catch (err) {
+    return why ? `invalid schedule: ${(err as Error).message}` : 'invalid schedule'
+  }
+}
+
+/** The API stores any cron text (SPEC.md); one the scheduler cannot read would never fire. */
+function warnUnreadable(cli: Cli, routine: Routine): void {
+  try {
+    cronSchedule(routine.cron)
+  } catch (err) {
+    cli.warn(`Warning: the scheduler cannot read the schedule "${routine.cron}" (${(err as Error).message}): the routine will not fire until it is changed`)
+  }
 }
 
 function required(value: string | undefined, name: string): string {
