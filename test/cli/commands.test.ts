@@ -205,6 +205,10 @@ describe('goals, projects, routines', () => {
     expect(odd.stderr).toContain('Warning: the scheduler cannot read the schedule "every day" (expected 5 or 6 fields, got 2)')
     expect((await op.run('routines', 'list')).stdout).toMatch(/Odd\s+every day\s+Reporter\s+yes\s+invalid schedule\s/)
     expect((await op.run('routines', 'delete', 'Odd')).code).toBe(0)
+    // An agent's heartbeat likewise, on hire and on update; a readable one says nothing.
+    const sleepy = await op.run('agents', 'hire', 'Sleepy', '--heartbeat-cron', 'at dawn')
+    expect(sleepy.stderr).toContain('Warning: the scheduler cannot read the schedule "at dawn" (expected 5 or 6 fields, got 2): its heartbeat will not wake the agent')
+    expect((await op.run('agents', 'update', 'Sleepy', '--heartbeat-cron', '0 6 * * *')).stderr).toBe('')
 
     const listed = (await op.run('routines', 'list')).stdout
     expect(listed).toContain(routine.id.slice(0, 8))

@@ -108,13 +108,23 @@ describe('spend control in the web app', () => {
     await settings.getByRole('button', { name: 'Save' }).click()
     await settings.getByText('Runs per hour: enter a whole number such as 20, or 0 to turn the limit off.').waitFor()
     await limits.getByLabel(/Runs per hour/).fill('30')
+    // A heartbeat schedule the scheduler cannot read would never wake the agent: refused in words.
+    await settings.getByLabel(/Heartbeat cron/).fill('every morning')
+    await settings.getByRole('button', { name: 'Save' }).click()
+    await settings.getByText('Heartbeat cron: not a cron expression the scheduler can read (expected 5 or 6 fields, got 2).').waitFor()
+    await settings.getByLabel(/Heartbeat cron/).fill('0 9 * * 1-5')
     await limits.getByLabel(/Cap per run/).fill('1.5')
     await limits.getByLabel(/Skip idle heartbeats/).uncheck()
     await settings.getByRole('button', { name: 'Save' }).click()
     await settings.getByText('at most 30, then paused for approval').waitFor()
+    await settings.getByText(/^\(next (in \d+ \w+|tomorrow)\)$/).waitFor()
     await settings.getByText('$1.50').waitFor()
     await settings.getByText('Always run').waitFor()
-    expect(await client.agents.get(companyId, graceId)).toMatchObject({ max_run_cost_cents: 150, max_runs_per_hour: 30, pause_on_repeat: true, heartbeat_skip_idle: false })
+    expect(await client.agents.get(companyId, graceId)).toMatchObject({ max_run_cost_cents: 150, max_runs_per_hour: 30, pause_on_repeat: true, heartbeat_skip_idle: false, heartbeat_cron: '0 9 * * 1-5' })
+    // One stored through the API (which takes any text) is pointed out on the agent's page.
+    await client.agents.update(companyId, graceId, { heartbeat_cron: 'hourly' })
+    await settings.getByText('(not a valid schedule: it never wakes the agent)').waitFor()
+    await client.agents.update(companyId, graceId, { heartbeat_cron: null })
   })
 
   it('shows the agent at work: its current run live, recent runs, manager and reports', async () => {

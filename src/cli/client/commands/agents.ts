@@ -166,6 +166,7 @@ export const agents: GroupSpec = {
           adapter_config: adapterConfig(options),
           ...spendSettings(options),
         })
+        cli.warnUnreadableCron(agent.heartbeat_cron, 'its heartbeat will not wake the agent')
         await cli.print(agent, () =>
           agent.status === 'pending_approval'
             ? `Proposed ${agent.name} (${agent.id}); the hire waits for approval`
@@ -218,6 +219,7 @@ export const agents: GroupSpec = {
           adapter_config: adapterConfig(options, agent.adapter_config),
           ...spendSettings(options),
         })
+        if (options['heartbeat-cron'] !== undefined) cli.warnUnreadableCron(updated.heartbeat_cron, 'its heartbeat will not wake the agent')
         await cli.print(updated, () => `Updated ${updated.name}`)
       },
     },

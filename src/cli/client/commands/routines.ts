@@ -54,7 +54,7 @@ export const routines: GroupSpec = {
           project_id: project ? (await cli.findProject(project)).id : undefined,
           enabled: flag(options, 'disabled') ? false : undefined,
         })
-        warnUnreadable(cli, routine)
+        cli.warnUnreadableCron(routine.cron, 'the routine will not fire')
         await cli.print(routine, () => `Created routine ${routine.title} (${shortId(routine.id)}) for ${agent.name}, cron "${routine.cron}"`)
       },
     },
@@ -86,7 +86,7 @@ export const routines: GroupSpec = {
         if (Object.values(body).every((v) => v === undefined)) throw new UsageError('Nothing to change: give at least one option')
         const found = await cli.findRoutine(args.routine!)
         const routine = await cli.client.routines.update(await cli.companyId(), found.id, body)
-        warnUnreadable(cli, routine)
+        cli.warnUnreadableCron(routine.cron, 'the routine will not fire')
         await cli.print(routine, () => `Updated routine ${routine.title} (${routine.enabled ? 'on' : 'off'}, cron "${routine.cron}")`)
       },
     },
@@ -153,15 +153,6 @@ function nextRun(routine: Routine, why: boolean): string {
     return time(cronSchedule(routine.cron).nextRun()?.toISOString() ?? null)
   } catch (err) {
     return why ? `invalid schedule: ${(err as Error).message}` : 'invalid schedule'
-  }
-}
-
-/** The API stores any cron text (SPEC.md); one the scheduler cannot read would never fire. */
-function warnUnreadable(cli: Cli, routine: Routine): void {
-  try {
-    cronSchedule(routine.cron)
-  } catch (err) {
-    cli.warn(`Warning: the scheduler cannot read the schedule "${routine.cron}" (${(err as Error).message}): the routine will not fire until it is changed`)
   }
 }
 

@@ -3,6 +3,7 @@
 // limits (API-DECISIONS.md "Agent settings beyond the spec").
 import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
+import { nextFire } from '../../lib/schedule.ts'
 import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { ADAPTER_NAMES, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
@@ -36,6 +37,9 @@ export function useAgentForm(agent?: Agent) {
     if (maxRunCost === null || maxRunCost > MAX_COUNT) throw new Error('Cap per run: enter an amount such as 2 or 0.50, or leave it blank for no cap.')
     const maxRunsPerHour = parseCount(v.maxRunsPerHour)
     if (maxRunsPerHour === null) throw new Error('Runs per hour: enter a whole number such as 20, or 0 to turn the limit off.')
+    // The API stores any text (SPEC.md); a schedule the scheduler cannot read would never wake the agent.
+    const cron = v.cron.trim() ? nextFire(v.cron) : null
+    if (cron && 'error' in cron) throw new Error(`Heartbeat cron: not a cron expression the scheduler can read (${cron.error}).`)
     return {
       name: v.name.trim(),
       title: v.title.trim() || null,

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react'
 import type { Agent } from '#src/client/types.ts'
 import { adapterLabel } from '../../lib/adapters.ts'
 import { useFormat } from '../../lib/preferences.tsx'
+import { nextFire } from '../../lib/schedule.ts'
 
 const ADAPTER_SETTING_LABELS: Record<string, string> = {
   model: 'Model',
@@ -28,7 +29,7 @@ export function AgentSettings({ agent }: { agent: Agent }) {
       <dl className="form-grid" aria-label="General">
         {item('Works with', adapterLabel(agent.adapter))}
         {config.map(([key, value]) => item(ADAPTER_SETTING_LABELS[key] ?? key, <span className="mono">{settingText(value)}</span>))}
-        {item('Heartbeat', agent.heartbeat_cron ? <span className="mono">{agent.heartbeat_cron}</span> : 'None')}
+        {item('Heartbeat', agent.heartbeat_cron ? <Heartbeat cron={agent.heartbeat_cron} /> : 'None')}
         {item('Hired', format.date(agent.created_at))}
       </dl>
       <h3 className="small muted">Spend limits</h3>
@@ -40,6 +41,20 @@ export function AgentSettings({ agent }: { agent: Agent }) {
         {item('Idle heartbeats', agent.heartbeat_skip_idle ? 'Skipped while it has nothing to do' : 'Always run')}
       </dl>
       <dl className="form-grid">{item('Instructions', <span style={{ whiteSpace: 'pre-wrap' }}>{agent.instructions ?? '—'}</span>, true)}</dl>
+    </>
+  )
+}
+
+/** The heartbeat's cron and when it wakes the agent next, or that the scheduler cannot read it. */
+function Heartbeat({ cron }: { cron: string }) {
+  const format = useFormat()
+  const next = nextFire(cron)
+  return (
+    <>
+      <span className="mono">{cron}</span>{' '}
+      {'error' in next
+        ? <span className="danger-text small" title={next.error}>(not a valid schedule: it never wakes the agent)</span>
+        : next.at && <span className="muted small" title={format.dateTime(next.at)}>(next {format.relative(next.at)})</span>}
     </>
   )
 }
