@@ -56,8 +56,8 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
     <tr>
       <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
       <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
-      <td className="mono">{routine.cron}</td>
-      <td><NextRun routine={routine} /></td>
+      <td className="mono nowrap">{routine.cron}</td>
+      <td className="nowrap"><NextRun routine={routine} /></td>
       <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
       <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
       <td className="nowrap">
