@@ -209,6 +209,7 @@ describe('goals, projects, routines', () => {
     const sleepy = await op.run('agents', 'hire', 'Sleepy', '--heartbeat-cron', 'at dawn')
     expect(sleepy.stderr).toContain('Warning: the scheduler cannot read the schedule "at dawn" (expected 5 or 6 fields, got 2): its heartbeat will not wake the agent')
     expect((await op.run('agents', 'update', 'Sleepy', '--heartbeat-cron', '0 6 * * *')).stderr).toBe('')
+    expect((await op.run('agents', 'show', 'Sleepy')).stdout).toMatch(/Heartbeat cron:\s+0 6 \* \* \* \(next: \d{4}-\d\d-\d\d 06:00\)\n/)
 
     const listed = (await op.run('routines', 'list')).stdout
     expect(listed).toContain(routine.id.slice(0, 8))

@@ -1,5 +1,6 @@
 // Human-readable rendering: aligned tables, indented trees, key/value details. Machine output
 // (--json) never goes through here.
+import { cronSchedule } from '../../contract/schedule.ts'
 
 export interface Column<R> {
   header: string
@@ -82,4 +83,13 @@ export function ago(ts: string | null | undefined, now = Date.now()): string {
   if (seconds < 3600) return `${Math.floor(seconds / 60)} min ago`
   if (seconds < 48 * 3600) return `${Math.floor(seconds / 3600)} h ago`
   return `${Math.floor(seconds / 86400)} days ago`
+}
+
+/** When a cron fires next (UTC), as the scheduler reads it; "invalid schedule" (and why) when it cannot. */
+export function nextFire(cron: string, why = false): string {
+  try {
+    return time(cronSchedule(cron).nextRun()?.toISOString() ?? null)
+  } catch (err) {
+    return why ? `invalid schedule: ${(err as Error).message}` : 'invalid schedule'
+  }
 }

@@ -1,10 +1,9 @@
 // Routines: cron-scheduled templates that create a task and queue a run when triggered.
 import type { Routine, RoutineUpdate } from '../../../client/index.ts'
-import { cronSchedule } from '../../../contract/schedule.ts'
 import type { OptionValues } from '../args.ts'
 import { type Cli, type GroupSpec, flag, longText, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
-import { details, table, time } from '../format.ts'
+import { details, nextFire, table, time } from '../format.ts'
 import { shortId } from './runs.ts'
 
 const ROUTINE_NOTE = 'ROUTINE is a routine title, its id or the first characters of its id, as `routines list` shows them.'
@@ -146,14 +145,9 @@ async function describe(cli: Cli, routine: Routine): Promise<string> {
   ])
 }
 
-/** When the scheduler fires the routine next (UTC), as it reads the cron; "invalid schedule" (and why) otherwise. */
+/** When the scheduler fires the routine next; "-" while it is switched off. */
 function nextRun(routine: Routine, why: boolean): string {
-  if (!routine.enabled) return '-'
-  try {
-    return time(cronSchedule(routine.cron).nextRun()?.toISOString() ?? null)
-  } catch (err) {
-    return why ? `invalid schedule: ${(err as Error).message}` : 'invalid schedule'
-  }
+  return routine.enabled ? nextFire(routine.cron, why) : '-'
 }
 
 function required(value: string | undefined, name: string): string {
