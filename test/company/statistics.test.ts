@@ -152,10 +152,12 @@ describe('a company unknown to the statistics', () => {
     const before = await rowsRead(t.ctx.db, 'tasks')
     expect(await fireHeartbeat(t.ctx, heartbeat, { at: new Date(Date.UTC(2031, 0, 1)), windowMs: 1000 })).toBe('idle')
     read['idle heartbeat'] = (await rowsRead(t.ctx.db, 'tasks')) - before
-    // A comment of a long task, edited and deleted: that comment, not the task's 2,000.
+    // A comment of a long task, edited and deleted: that comment, not the task's 2,000 (each
+    // older than "Noted", whenever this runs: counted back from it, not from now).
     await t.ctx.db.query(
       `INSERT INTO task_comments (company_id, task_id, body, author_user_id, created_at)
-       SELECT $1, $2, 'Comment ' || n, $3, now() - make_interval(secs => n) FROM generate_series(1, 2000) n`,
+       SELECT $1, $2, 'Comment ' || n, $3, (SELECT min(created_at) FROM task_comments WHERE task_id = $2) - make_interval(secs => n)
+         FROM generate_series(1, 2000) n`,
       [big.companyId, task!.id, big.user.id],
     )
     const comment = await t.ctx.db.one<{ id: string }>('SELECT id FROM task_comments WHERE task_id = $1 ORDER BY created_at LIMIT 1', [task!.id])
