@@ -20,6 +20,9 @@ export function isDormant(status: string): boolean {
 }
 
 
+/** What a hire not naming them gets (an import's agent too). */
+export const HIRE_DEFAULTS = { role: 'engineer', adapter: 'agent_cli_1' } as const
+
 const text = (maxLength?: number) => Nullable(Type.String(maxLength ? { maxLength } : {}))
 
 /** Settings beyond the specification (API-DECISIONS.md "Agent settings"), on hire and PATCH. */

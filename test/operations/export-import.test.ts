@@ -180,6 +180,18 @@ it('name and task_prefix may be overridden; a member may export; strangers may n
   expect((await call(t.app, 'POST', '/api/companies/import', { body: doc })).status).toBe(401)
 })
 
+it("gives an agent the document does not give a role or adapter what a hire gives; an update's longer title travels", async () => {
+  const body = {
+    format: 'shopfloor.company', version: 1, company: { name: 'Defaults', task_prefix: 'DEF' },
+    agents: [{ id: 'a', name: 'Plain' }, { id: 'b', name: 'Roleless', role: null, title: 'T'.repeat(300) }],
+  }
+  const r = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body })
+  expect(r.status, JSON.stringify(r.body)).toBe(201)
+  const agents = (await call(t.app, 'GET', `/api/companies/${r.body.id}/agents`, { token: owner.token })).body
+  expect(agents.find((a: { name: string }) => a.name === 'Plain')).toMatchObject({ role: 'engineer', adapter: 'agent_cli_1' })
+  expect(agents.find((a: { name: string }) => a.name === 'Roleless')).toMatchObject({ role: null, adapter: 'agent_cli_1', title: 'T'.repeat(300) })
+})
+
 it('refuses a bad document with 422 naming the problem, and keeps nothing of it', async () => {
   const before = await t.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM companies')
   const good = { format: 'shopfloor.company', version: 1, company: { name: 'Bad' } }
@@ -190,19 +202,30 @@ it('refuses a bad document with 422 naming the problem, and keeps nothing of it'
     [{ ...good, agents: [{ id: 'a', name: 'A' }, { id: 'a', name: 'B' }] }, /^agents\.1\.id: Another record/],
     [{ ...good, agents: [{ id: 'a', name: 'A', status: 'sleeping' }] }, /^agents\.0: The record was refused/],
     [{ ...good, agents: [{ id: 'a', name: 'A', adapter: 'simulated', adapter_config: { model: 'x' } }] }, /^agents\.0\.adapter_config\.model: Not a setting/],
-    [{ ...good, agents: [{ id: 'a', name: 'A', max_runs_per_hour: -1 }] }, /^agents\.0\.max_runs_per_hour: Input should be a whole number/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', max_runs_per_hour: -1 }] }, /^agents\.0\.max_runs_per_hour: Input should be greater than or equal to 0/],
     [{ ...good, agents: [{ id: 'a', name: 'A', pause_on_repeat: 'yes' }] }, /^agents\.0\.pause_on_repeat: Input should be a valid boolean/],
-    [{ ...good, agents: [{ id: 'a' }] }, /^agents\.0: The record was refused/],
-    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', due_date: 'soon' }] }, /^tasks\.0: The record was refused/],
+    [{ ...good, agents: [{ id: 'a' }] }, /^agents\.0\.name: Field required/],
+    // Each field as the API's update takes it: what the API refuses, the import refuses.
+    [{ ...good, agents: [{ id: 'a', name: '' }] }, /^agents\.0\.name: String should have at least 1 character/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', capabilities: 'not-an-array' }] }, /^agents\.0\.capabilities: Input should be a valid array/],
+    [{ ...good, agents: [{ id: 'a', name: 'A', adapter_config: 'abc' }] }, /^agents\.0\.adapter_config: Input should be a valid object/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', due_date: 'soon' }] }, /^tasks\.0\.due_date: /],
+    [{ ...good, tasks: [{ id: 't', number: 2147483647, title: 'x' }] }, /^tasks\.0\.number: Input should be less than or equal to 1000000000/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', comments: [{ id: 'c', body: '' }] }] }, /^tasks\.0\.comments\.0\.body: String should have at least 1 character/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', comments: [{ id: 'c', body: 'b', kind: 'system' }] }] }, /^tasks\.0\.comments\.0\.kind: /],
+    // No cycles, which the API refuses on every other way in.
+    [{ ...good, agents: [{ id: 'a', name: 'A', reports_to_id: 'b' }, { id: 'b', name: 'B', reports_to_id: 'a' }] }, /^agents\.0\.reports_to_id: Makes a cycle/],
+    [{ ...good, goals: [{ id: 'g', title: 'G', parent_id: 'h' }, { id: 'h', title: 'H', parent_id: 'i' }, { id: 'i', title: 'I', parent_id: 'h' }] }, /^goals\.1\.parent_id: Makes a cycle/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', parent_id: 't' }] }, /^tasks\.0\.parent_id: Makes a cycle/],
     [{ ...good, tasks: [{ id: 't', number: 1, title: 'x' }, { id: 'u', number: 1, title: 'y' }] }, /^tasks\.1: The record was refused/],
     // A section is written in one statement per set of columns: a refusal within one, after
     // sections already written, still names its record.
     [{
       ...good,
       agents: [{ id: 'a', name: 'A' }, { id: 'b', name: 'B', title: 'Second' }],
-      tasks: [{ id: 't', number: 1, title: 'x' }, { id: 'u', number: 2, title: 'y', priority: 'now' }, { id: 'v', number: 3, title: 'z' }],
-    }, /^tasks\.1: The record was refused/],
-    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', comments: [{ id: 'c1', body: 'fine' }, { id: 'c2', body: 'odd', kind: 'shout' }] }] }, /^tasks\.0\.comments\.1: The record was refused/],
+      tasks: [{ id: 't', number: 1, title: 'x' }, { id: 'u', number: 2, title: 'y', description: 'in the statement' }, { id: 'v', number: 2, title: 'z' }],
+    }, /^tasks\.2: The record was refused/],
+    [{ ...good, tasks: [{ id: 't', number: 1, title: 'x', comments: [{ id: 'c1', body: 'fine' }, { id: 'c2', body: 'odd', kind: 'shout' }] }] }, /^tasks\.0\.comments\.1\.kind: /],
   ]
   for (const [body, message] of cases) {
     const r = await call(t.app, 'POST', '/api/companies/import', { token: owner.token, body })

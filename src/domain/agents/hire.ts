@@ -1,3 +1,4 @@
+import { HIRE_DEFAULTS } from '../../contract/agents.ts'
 import type { Tx } from '../../server/db/write.ts'
 import type { Actor } from '../../server/actor.ts'
 import { diff, recordAudit } from '../audit/record.ts'
@@ -29,7 +30,7 @@ export interface HireInput {
  * person decides later. Publishes `agent.created` (and `approval.created`, id null).
  */
 export async function hireAgent(tx: Tx, companyId: string, actor: Actor, requestedBy: string | null, input: HireInput): Promise<Agent> {
-  const adapter = input.adapter === undefined ? 'agent_cli_1' : input.adapter
+  const adapter = input.adapter === undefined ? HIRE_DEFAULTS.adapter : input.adapter
   checkAdapterConfig(adapter, input.adapter_config ?? {})
   if (input.reports_to_id) await findInCompany(tx, 'agents', companyId, input.reports_to_id, 'Manager')
   const status = input.request_approval ? 'pending_approval' : 'idle'
@@ -43,7 +44,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       companyId,
       input.name,
       input.title ?? null,
-      input.role === undefined ? 'engineer' : input.role,
+      input.role === undefined ? HIRE_DEFAULTS.role : input.role,
       adapter,
       input.reports_to_id ?? null,
       input.heartbeat_cron ?? null,

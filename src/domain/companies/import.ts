@@ -1,5 +1,5 @@
 import { adapterConfigProblem } from '../../contract/adapter-config.ts'
-import { DORMANT_STATUSES } from '../../contract/agents.ts'
+import { DORMANT_STATUSES, HIRE_DEFAULTS } from '../../contract/agents.ts'
 import { NO_RUN_STATUSES } from '../../contract/tasks.ts'
 import type { CompanyImport } from '../../contract/company-export.ts'
 import type { Tx } from '../../server/db/write.ts'
@@ -79,8 +79,13 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
       }
       await insertAll(tx, section.table, company.id, records)
     }
-    // References within the table (org chart, sub-goals, sub-tasks) once all its rows exist.
+    // References within the table (org chart, sub-goals, sub-tasks) once all its rows exist;
+    // without cycles, which the API refuses on every other way in (ORG_CYCLE, GOAL_CYCLE, TASK_CYCLE).
     for (const column of selfRefs) {
+      const looped = cycleAt(rows as Row[], column)
+      if (looped !== null) {
+        throw invalidField('body', `${section.key}.${looped}.${column}`, `Makes a cycle: the record would be its own ${column === 'reports_to_id' ? 'manager' : 'ancestor'} through ${column}`, (rows[looped] as Row)[column])
+      }
       const pairs: [string, string][] = []
       for (const [i, r] of rows.entries() as Iterable<[number, Row]>) {
         if (r[column] == null) continue
@@ -160,26 +165,39 @@ async function inOrder(tx: Tx): Promise<() => string> {
   }
 }
 
-/** An agent's adapter settings must suit its adapter, as for a hire; its state of work does not travel. */
+/**
+ * An agent's adapter settings must suit its adapter, as for a hire (the document's schema checks
+ * each field alone); its state of work does not travel.
+ */
 function checkAgent(values: Row, at: string): void {
   if (typeof values.status === 'string') values.status = ARRIVING_STATUS[values.status] ?? values.status
-  // The spend settings, as the agent routes take them (a bad one would fail the insert's CHECK).
-  for (const field of ['max_run_cost_cents', 'max_runs_per_hour'] as const) {
-    const value = values[field]
-    if (value !== undefined && !(Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 2147483647)) {
-      throw invalidField('body', `${at}.${field}`, 'Input should be a whole number from 0 to 2147483647', value)
-    }
-  }
-  for (const field of ['pause_on_repeat', 'heartbeat_skip_idle'] as const) {
-    if (values[field] !== undefined && typeof values[field] !== 'boolean') {
-      throw invalidField('body', `${at}.${field}`, 'Input should be a valid boolean', values[field])
-    }
-  }
+  // Not named by the record: what a hire gives (an explicit null stays null).
+  if (values.role === undefined) values.role = HIRE_DEFAULTS.role
+  if (values.adapter === undefined) values.adapter = HIRE_DEFAULTS.adapter
   const config = values.adapter_config
   if (config && typeof config === 'object' && !Array.isArray(config)) {
     const problem = adapterConfigProblem(typeof values.adapter === 'string' ? values.adapter : null, config as Row)
     if (problem) throw invalidField('body', `${at}.${problem.field}`, problem.message)
   }
+}
+
+/** The index of a record whose chain of `column` comes back to it, or null when no chain loops. */
+function cycleAt(rows: Row[], column: string): number | null {
+  const index = new Map(rows.map((r, i) => [r.id as string, i]))
+  const state = new Map<string, 'walking' | 'done'>()
+  for (const start of rows) {
+    const path: string[] = []
+    let id = start.id as string | undefined
+    while (id !== undefined && index.has(id) && !state.has(id)) {
+      state.set(id, 'walking')
+      path.push(id)
+      const next = rows[index.get(id)!][column]
+      id = next == null ? undefined : String(next)
+    }
+    if (id !== undefined && state.get(id) === 'walking') return index.get(id)!
+    for (const walked of path) state.set(walked, 'done')
+  }
+  return null
 }
 
 function ref(ids: Map<string, Map<string, string>>, table: PortableTable, value: unknown, at: string): string {
