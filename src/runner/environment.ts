@@ -7,7 +7,20 @@ import { join } from 'node:path'
 import type { RunContext } from '../client/index.ts'
 
 /** Variables every agent gets from the runner's environment when they are set. */
-const BASE = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR']
+export const BASE = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'SHELL', 'TMPDIR']
+
+/**
+ * Variables an agent's own settings (adapter_config `env` and `secret_env`, which any member of
+ * the company may edit) can never name: the runner's own credentials (SHOPFLOOR_API_KEY, the
+ * key of the person who runs it, valid in all their companies) and the server's secrets a shared
+ * machine may hold. The runner's operator may still pass any of them to agents with --pass-env.
+ */
+const RUNNER_SECRETS = /^(SHOPFLOOR_.*|DATABASE_URL|TEST_DATABASE_URL|JWT_SECRET_KEY|REDIS_URL|TEST_REDIS_URL|SMTP_.*|METRICS_TOKEN|IDP_.*)$/
+
+/** Why an agent's own settings may not name this runner variable, or null when they may. */
+export function keptFromAgents(name: string): string | null {
+  return RUNNER_SECRETS.test(name) ? `${name} is the runner's own, never sent or passed on by an agent's settings` : null
+}
 /** Locale variables (LC_ALL, LC_CTYPE, ...). */
 const LOCALE = /^LC_[A-Z_]+$/
 
@@ -24,8 +37,10 @@ export interface AgentEnvironmentInput {
   home: string | null
   /** The adapter's own credential variables (ANTHROPIC_API_KEY, ...). */
   credentials: readonly string[]
-  /** Names passed on by the runner's --pass-env and the agent's adapter_config.env. */
+  /** Names passed on by the runner's --pass-env (its operator's choice: any name). */
   passEnv: readonly string[]
+  /** Names the agent's adapter_config.env asks for (a member's choice: not the runner's secrets). */
+  agentEnv: readonly string[]
 }
 
 export function agentEnvironment(input: AgentEnvironmentInput): Record<string, string> {
@@ -39,6 +54,7 @@ export function agentEnvironment(input: AgentEnvironmentInput): Record<string, s
   for (const name of Object.keys(runnerEnv)) if (LOCALE.test(name)) take(name)
   for (const name of input.credentials) take(name)
   for (const name of input.passEnv) take(name)
+  for (const name of input.agentEnv) if (!keptFromAgents(name)) take(name)
 
   if (input.home) {
     env.HOME = input.home

@@ -91,6 +91,7 @@ beforeAll(async () => {
   const env = {
     PATH: `${clis.bin}:/usr/bin:/bin`, ANTHROPIC_API_KEY: '', CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '',
     OPENAI_API_KEY: 'sk-openai-test', AGENT_SECRET: 's3cret', EXTRA_VAR: 'extra', OTHER_VAR: 'other',
+    DATABASE_URL: 'postgres://runner-secret@db/x',
   }
   runner = startRunner(
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'settings-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
@@ -169,6 +170,10 @@ describe('http', () => {
       [{ url: `${endpointUrl}/sse`, secret_env: 'NOT_SET_ANYWHERE' }, "HTTP agent: credentials missing: NOT_SET_ANYWHERE is not set in the runner's environment"],
       [{ url: `${endpointUrl}/sse`, secret_env: 'EXTRA_VAR' }, /^HTTP agent: credentials refused or missing \(EXTRA_VAR\): HTTP 401/],
       [{ url: `${endpointUrl}/busy` }, /^HTTP agent: rate limited: HTTP 429/],
+      // An agent's settings, which any member may edit, never send the runner's own key or the
+      // server's secrets anywhere.
+      [{ url: `${endpointUrl}/sse`, secret_env: 'SHOPFLOOR_API_KEY' }, /^HTTP agent: secret_env refused: SHOPFLOOR_API_KEY is the runner's own/],
+      [{ url: `${endpointUrl}/sse`, secret_env: 'DATABASE_URL' }, /^HTTP agent: secret_env refused: DATABASE_URL is the runner's own/],
     ]
     for (const [config, error] of cases) {
       const agent = await hire(ws, 'http', config)
@@ -176,6 +181,7 @@ describe('http', () => {
       expect(run.status, JSON.stringify(config)).toBe('failed')
       expect(run.error).toMatch(error)
     }
+    for (const request of requests) expect(request.authorization ?? '').not.toContain(ws.apiKey)
   })
 })
 
@@ -202,13 +208,16 @@ describe('a runner with some CLIs, without credentials for one, allowing agent c
   })
 
   it("runs an agent's own command and args, and passes the variables it names", async () => {
-    const agent = await hire(ws, 'agent_cli_2', { command: path.join(clis.bin, 'codex'), args: ['--search'], env: ['EXTRA_VAR'] })
+    const agent = await hire(ws, 'agent_cli_2', { command: path.join(clis.bin, 'codex'), args: ['--search'], env: ['EXTRA_VAR', 'DATABASE_URL'] })
     const { run } = await runTask(ws, agent.id, { reply: 'custom' })
     expect(run).toMatchObject({ status: 'succeeded', summary: 'custom' })
     const seen = clis.seen(run.id)
     expect(seen.argv.slice(-2)).toEqual(['--search', '-'])
     expect(seen.env.EXTRA_VAR).toBe('extra')
     expect(seen.env.OTHER_VAR).toBeUndefined()
+    // Not the runner's secrets, whatever the agent's settings name.
+    expect(seen.env.DATABASE_URL).toBeUndefined()
+    expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
   })
 
   it('a missing executable fails the run saying so', async () => {

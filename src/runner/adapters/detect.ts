@@ -3,6 +3,7 @@
 import { execFile } from 'node:child_process'
 import { accessSync, constants, statSync } from 'node:fs'
 import { delimiter, isAbsolute, join, resolve } from 'node:path'
+import { BASE } from '../environment.ts'
 
 export interface FoundCli {
   path: string
@@ -28,7 +29,9 @@ export function findExecutable(command: string, path = process.env.PATH ?? ''): 
 /** The first line `<executable> --version` prints, or null when it does not answer. */
 export function versionOf(executable: string): Promise<string | null> {
   return new Promise((done) => {
-    execFile(executable, ['--version'], { timeout: VERSION_TIMEOUT_MS, env: process.env }, (err, stdout, stderr) => {
+    // The probe gets what every agent gets, not the runner's secrets (its key above all).
+    const env = Object.fromEntries(BASE.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]))
+    execFile(executable, ['--version'], { timeout: VERSION_TIMEOUT_MS, env }, (err, stdout, stderr) => {
       const line = `${stdout}`.trim().split('\n')[0] || `${stderr}`.trim().split('\n')[0]
       done(err && !line ? null : line || null)
     })

@@ -10,6 +10,7 @@
 // cache_read_tokens, cache_write_tokens (among tokens_in), cost_cents or cost_usd, model.
 // One JSON reply: {reply, session_id, usage: {...}, error}.
 import type { Adapter, AdapterInput, AdapterResult } from './adapter.ts'
+import { keptFromAgents } from '../environment.ts'
 import { failureMessage } from './cli/errors.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
 import { UsageMeter } from './cli/usage.ts'
@@ -29,6 +30,8 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv): Promi
     accept: 'text/event-stream, application/x-ndjson, application/json',
   }
   if (config.secret_env) {
+    const kept = keptFromAgents(config.secret_env)
+    if (kept) return { ok: false, reply: '', error: `${PRODUCT}: secret_env refused: ${kept}` }
     const secret = runnerEnv[config.secret_env]
     if (!secret) return { ok: false, reply: '', error: `${PRODUCT}: credentials missing: ${config.secret_env} is not set in the runner's environment` }
     headers.authorization = `Bearer ${secret}`
