@@ -48,7 +48,13 @@ export const NullableTimestampInput = Type.Union([
   Type.String({ format: 'date' }),
   Type.Null(),
 ])
-export const Cents = Type.Integer({ minimum: 0 })
+/**
+ * The most an amount (cents, tokens) may be: far beyond any real figure, and the sum of a
+ * million of them still fits the database's bigint, so a larger one is a 422 naming its field
+ * rather than the database's "out of range".
+ */
+export const MAX_AMOUNT = 1_000_000_000_000
+export const Cents = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT })
 
 /** Path parameters of company data: the company plus the named ids, each a UUID (a bad id is a 422). */
 export const CompanyParams = Type.Object({ company_id: Uuid })

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox'
 import { Agent } from './agents.ts'
 import { Comment } from './comments.ts'
 import { Company } from './companies.ts'
-import { Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
+import { MAX_AMOUNT, Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
 import { ChainGoal } from './goals.ts'
 import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
@@ -77,7 +77,7 @@ export const GetRunQuery = Type.Object({
 export type GetRunQuery = Static<typeof GetRunQuery>
 
 const RunnerId = Type.String({ minLength: 1, maxLength: 100 })
-const Count = Type.Integer({ minimum: 0 })
+const Count = Type.Integer({ minimum: 0, maximum: MAX_AMOUNT })
 
 export const ListRunsQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100 })),
@@ -116,7 +116,7 @@ export const ReportBody = Type.Object({
   transcript: Type.Optional(
     Type.Array(
       Type.Object({
-        timestamp: Type.Optional(Nullable(Type.String())),
+        timestamp: Type.Optional(Nullable(Type.String({ format: 'iso-date-time' }))),
         role: Type.Optional(TranscriptRole),
         text: Type.String(),
       }),

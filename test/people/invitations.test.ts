@@ -95,7 +95,12 @@ describe('POST /invitations', () => {
     expect(r.status).toBe(403)
     expect(r.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Only an owner or admin can invite people' })
     expect((await inviteAs(s, admin.token, { email: 'someone@example.test', role: 'member' })).status).toBe(201)
-    expect((await call(t.app, 'GET', `${s.base}/invitations`, { token: s.owner.token })).body.map((i: any) => i.email)).toEqual(['someone@example.test'])
+    const [invitation] = (await call(t.app, 'GET', `${s.base}/invitations`, { token: s.owner.token })).body
+    expect(invitation.email).toBe('someone@example.test')
+    // Revoking likewise, said as what was tried.
+    const revoke = await call(t.app, 'DELETE', `${s.base}/invitations/${invitation.id}`, { token: member.token })
+    expect(revoke.status).toBe(403)
+    expect(revoke.body.error).toMatchObject({ code: 'FORBIDDEN', message: 'Only an owner or admin can revoke invitations' })
   })
 
   it('refuses an owner role, a bad address and a current member', async () => {

@@ -27,8 +27,9 @@ const invalidInvitation = () => new AppError('INVALID_INVITATION', 'This invitat
 const PENDING = 'i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > now()'
 const COLUMNS = `i.id, i.email, i.role, 'pending' AS status, i.expires_at, i.created_at, u.name AS invited_by_name`
 
-function requireManager(caller: Caller): void {
-  if (caller.role === 'member') throw new AppError('FORBIDDEN', 'Only an owner or admin can invite people')
+/** Owners and admins manage invitations; `what` says what a member tried, for the refusal. */
+function requireManager(caller: Caller, what: string): void {
+  if (caller.role === 'member') throw new AppError('FORBIDDEN', `Only an owner or admin can ${what}`)
 }
 
 export function invitationLink(webAppUrl: string, token: string): string {
@@ -51,7 +52,7 @@ export function listInvitations(db: Queryable, companyId: string): Promise<Invit
  * its failure (logged without the link). A current member cannot be invited (409).
  */
 export async function invite(ctx: AppContext, mailer: Mailer, companyId: string, caller: Caller, body: InvitationCreate): Promise<Invitation> {
-  requireManager(caller)
+  requireManager(caller, 'invite people')
   const email = normalizeEmail(body.email)
   const token = INVITATION_TOKEN_PREFIX + randomToken(INVITATION_TOKEN_BYTES)
   const { invitation, company, inviter } = await write(ctx, async (tx) => {
@@ -98,7 +99,7 @@ export async function invite(ctx: AppContext, mailer: Mailer, companyId: string,
 
 /** DELETE /invitations/{id}: a pending invitation stops working. */
 export async function revokeInvitation(ctx: AppContext, companyId: string, caller: Caller, invitationId: string): Promise<void> {
-  requireManager(caller)
+  requireManager(caller, 'revoke invitations')
   await write(ctx, async (tx) => {
     const revoked = await tx.one<{ email: string; role: string }>(
       `UPDATE invitations i SET revoked_at = now() WHERE i.id = $1 AND i.company_id IS NOT DISTINCT FROM $2 AND ${PENDING} RETURNING email, role`,
