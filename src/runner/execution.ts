@@ -15,7 +15,7 @@ import { agentEnvironment } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
-import { TranscriptBuffer } from './transcript.ts'
+import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
 import { prepareWorkspace } from './workspace.ts'
 
@@ -148,6 +148,8 @@ export class Execution {
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
       if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
+      // What the agent printed goes into the reply comment, the summary and the error as text.
+      result = { ...result, reply: storable(result.reply), error: result.error === null ? null : storable(result.error) }
 
       await transcript.flush()
       if (result.ok && task) {

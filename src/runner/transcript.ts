@@ -1,4 +1,12 @@
+import { ApiError } from '../client/index.ts'
 import type { TranscriptRole } from './adapters/adapter.ts'
+
+/**
+ * The longest text one add() keeps: the API takes 10 MiB a request, and control characters
+ * escaped as JSON take six bytes each; an agent printing one 11 MB message had every later
+ * report refused.
+ */
+export const MAX_ADDED_CHARS = 1_000_000
 
 export interface TranscriptChunk {
   role: TranscriptRole
@@ -8,8 +16,11 @@ export interface TranscriptChunk {
 /**
  * Collects transcript text and sends it every `intervalMs`, or as soon as `maxChars` are
  * buffered. Consecutive text of one role becomes one entry, so a chatty agent does not make
- * thousands of entries; each tool call stays an entry of its own. Sends never overlap (the order of entries is kept); a send that fails
- * puts its entries back in front, to go with the next one.
+ * thousands of entries; each tool call stays an entry of its own. Sends never overlap (the order
+ * of entries is kept); a send that fails puts its entries back in front, to go with the next one,
+ * unless the server refused them as they are (a 4xx other than 408 and 429: sending them again
+ * would be refused again, and so would the run's final report carrying them): then they are
+ * replaced by a system entry saying so.
  */
 export class TranscriptBuffer {
   private entries: TranscriptChunk[] = []
@@ -27,6 +38,8 @@ export class TranscriptBuffer {
 
   add(role: TranscriptRole, text: string): void {
     if (this.closed || !text) return
+    text = storable(text)
+    if (text.length > MAX_ADDED_CHARS) text = `${text.slice(0, MAX_ADDED_CHARS)}\n[${(text.length - MAX_ADDED_CHARS).toLocaleString('en-US')} more characters left out]`
     const last = this.entries[this.entries.length - 1]
     // A tool entry is one call (web: one collapsed line each), never merged with the next.
     if (last && last.role === role && role !== 'tool') last.text += text
@@ -48,6 +61,12 @@ export class TranscriptBuffer {
       try {
         await this.send(batch)
       } catch (err) {
+        if (refusedAsIs(err)) {
+          this.entries = [{ role: 'system', text: `${batch.length} transcript entries were refused by the server and left out: ${(err as Error).message}` }, ...this.entries]
+          this.size = this.entries.reduce((n, e) => n + e.text.length, 0)
+          this.onError(err)
+          return
+        }
         this.entries = [...batch, ...this.entries]
         this.size = this.entries.reduce((n, e) => n + e.text.length, 0)
         if (!this.closed) this.timer ??= setTimeout(() => void this.flush(), this.intervalMs)
@@ -71,4 +90,14 @@ export class TranscriptBuffer {
     this.size = 0
     return rest
   }
+}
+
+/** A 4xx the same request would meet again (not a timeout or a rate limit). */
+function refusedAsIs(err: unknown): boolean {
+  return err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429
+}
+
+/** Text the API takes: PostgreSQL cannot hold U+0000, so one such character made it refuse the request. */
+export function storable(text: string): string {
+  return text.replaceAll('\u0000', '\uFFFD')
 }

@@ -144,6 +144,21 @@ describe('a successful run', () => {
   })
 })
 
+describe('output the API would refuse', () => {
+  it('a NUL byte and a line of a million characters: the run finishes with its cost and transcript', async () => {
+    const worker = await hire()
+    const { run } = await runTask(worker.id, {
+      lines: ['reading file: \u0000\u0001 binary', 'y'.repeat(1_200_000)],
+      usage: { tokens_in: 100, tokens_out: 50, cost_cents: 40 },
+      reply: 'done',
+    })
+    expect(run).toMatchObject({ status: 'succeeded', cost_cents: 40, tokens_in: 100 })
+    const text = transcriptText(run)
+    expect(text).toContain('reading file: \uFFFD\u0001 binary')
+    expect(text).toContain('y'.repeat(100_000))
+  })
+})
+
 describe('other outcomes', () => {
   it('a failing agent fails the run with the tail of its stderr and leaves the task where it was', async () => {
     const worker = await hire()
