@@ -111,7 +111,7 @@ export class Execution {
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
-      transcript.add('system', `Runner ${this.options.runnerId} started the run (adapter ${this.adapter.name}).`)
+      transcript.add('system', `Runner ${this.options.runnerId} started the run (adapter ${this.adapter.name}).\n`)
       let result: AdapterResult
       try {
         workspace = await prepareWorkspace(this.context, this.options, this.log)

@@ -62,6 +62,9 @@ describe('agents', () => {
     expect(updated).toMatchObject({ title: 'Engineer', adapter_config: { model: 'claude-opus-4-1', max_turns: 20, env: ['GITHUB_TOKEN'], args: ['--verbose'] } })
     const replaced = await op.json('agents', 'update', 'Claude', '--adapter', 'http', '--adapter-config', '{"url":"https://agent.example.test"}')
     expect(replaced).toMatchObject({ adapter: 'http', adapter_config: { url: 'https://agent.example.test' } })
+    // An http agent's endpoint by its own option: --url is the server's address.
+    const webby = await op.json('agents', 'hire', 'Webby', '--adapter', 'http', '--endpoint', 'https://webby.example.test/run', '--secret-env', 'WEBBY_TOKEN')
+    expect(webby.adapter_config).toEqual({ url: 'https://webby.example.test/run', secret_env: 'WEBBY_TOKEN' })
     expect((await op.run('agents', 'show', 'Claude')).stdout).toMatch(/Adapter settings:\s+\{"url":"https:\/\/agent.example.test"\}/)
     const refused = await op.run('agents', 'update', 'Claude', '--max-turns', '3')
     expect(refused.code).not.toBe(0)

@@ -81,7 +81,7 @@ describe('a successful run', () => {
       summary: 'Gathering numbers\nWriting\nReport written: sales up 4%.', error: null,
     })
     expect(transcriptText(run)).toContain('Gathering numbers\nWriting\n')
-    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter process).')
+    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter process).\n')
     expect(transcriptText(run)).not.toContain('SHOPFLOOR_USAGE')
 
     expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')

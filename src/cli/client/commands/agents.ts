@@ -55,7 +55,8 @@ const ADAPTER_CONFIG_OPTIONS: OptionSpec[] = [
   { name: 'pass-env', value: 'NAME', help: "adapter setting: a runner variable passed to the agent (repeatable)", repeat: true },
   { name: 'command', value: 'COMMAND', help: 'adapter setting: executable to run (runners with --allow-agent-commands)' },
   { name: 'agent-arg', value: 'ARG', help: 'adapter setting: extra argument (repeatable; --agent-arg=--flag)', repeat: true },
-  { name: 'url', value: 'URL', help: 'adapter setting (http): the endpoint' },
+  // Not --url, which every command takes as the server's address.
+  { name: 'endpoint', value: 'URL', help: 'adapter setting (http): the endpoint (adapter_config.url)' },
   { name: 'timeout-seconds', value: 'N', help: 'adapter setting (http): how long an answer may take' },
   { name: 'secret-env', value: 'NAME', help: "adapter setting (http): runner variable holding the bearer secret" },
 ]
@@ -81,7 +82,7 @@ function adapterConfig(options: OptionValues, current: AdapterConfig = {}): Adap
     env: list(options, 'pass-env'),
     command: text(options, 'command'),
     args: options['agent-arg'] === undefined ? undefined : (options['agent-arg'] as string[]),
-    url: text(options, 'url'),
+    url: text(options, 'endpoint'),
     timeout_seconds: integer(options, 'timeout-seconds'),
     secret_env: text(options, 'secret-env'),
   }
