@@ -21,6 +21,7 @@ const RUNNER_SECRETS = /^(SHOPFLOOR_.*|DATABASE_URL|TEST_DATABASE_URL|JWT_SECRET
 export function keptFromAgents(name: string): string | null {
   return RUNNER_SECRETS.test(name) ? `${name} is the runner's own, never sent or passed on by an agent's settings` : null
 }
+
 /** Locale variables (LC_ALL, LC_CTYPE, ...). */
 const LOCALE = /^LC_[A-Z_]+$/
 
