@@ -84,7 +84,8 @@ describe('a live run on the task page', () => {
     await run.getByText('Drafting the launch post now.').waitFor()
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/800 tokens in|2,400 tokens in/)
     await screenshot(page, 'task-live-run')
-    await run.getByText('Done: the draft is in docs/launch.md.').waitFor()
+    // In the transcript: once the run has finished, its summary below says it too.
+    await run.locator('.transcript .entry').getByText('Done: the draft is in docs/launch.md.').waitFor()
     await run.getByText('Succeeded').waitFor({ timeout: 30_000 })
     await expect.poll(() => run.locator('[data-usage]').textContent()).toMatch(/2,400 tokens in/)
     await run.getByText('on runner laptop-1').waitFor()
