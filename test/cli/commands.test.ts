@@ -1,7 +1,7 @@
 // The commands beyond sign-in and tasks: company updates, agents, org chart, goals, projects, routines, runs,
 // approvals, the inbox, webhooks, activity, keys, and --help on every command.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENTRIES, isGroup } from '../../src/cli/client/registry.ts'
+import { ENTRIES, GLOBAL_OPTIONS, isGroup } from '../../src/cli/client/registry.ts'
 import type { TestApp } from '../helpers.ts'
 import { listeningApp, type Operator, operator } from './in-process.ts'
 
@@ -340,7 +340,7 @@ describe('webhooks', () => {
   it('subscribes (the secret shown once), lists, shows, updates, lists deliveries, retries one and deletes', async () => {
     const op = await operator(api, url, 'WHK')
     api.ctx.config.webhooksAllowPrivate = true
-    const created = await op.run('webhooks', 'create', 'http://127.0.0.1:9/hook', '--event', 'task.*,run.created', '--description', 'CI bot')
+    const created = await op.run('webhooks', 'create', 'http://127.0.0.1:9/hook', '--event', 'task.*', '--event', 'run.created', '--description', 'CI bot')
     expect(created.code).toBe(0)
     const secret = /Signing secret .*: (whsec_\S+)/.exec(created.stdout)?.[1]
     expect(secret).toBeTruthy()
@@ -367,10 +367,13 @@ describe('webhooks', () => {
     expect(unknown.stderr).toMatch(/^NOT_FOUND: Delivery not found: ffffffff/)
 
     expect(await op.json('webhooks', 'update', hook.id.slice(0, 8), '--enabled', 'off', '--description', 'none')).toMatchObject({ enabled: false, description: null })
+    // Its address by --endpoint (--url is the server's), its events repeatable or comma-separated.
+    expect(await op.json('webhooks', 'update', hook.id, '--endpoint', 'http://127.0.0.1:9/moved', '--event', 'task.created', '--event', 'run.*,approval.*'))
+      .toMatchObject({ url: 'http://127.0.0.1:9/moved', events: ['task.created', 'run.*', 'approval.*'] })
     const refused = await op.run('webhooks', 'update', hook.id, '--event', 'nonsense')
     expect(refused.code).toBe(5)
     expect(refused.stderr).toMatch(/^VALIDATION_ERROR: events\.0/)
-    expect((await op.run('webhooks', 'delete', hook.id.slice(0, 8))).stdout).toBe(`Deleted webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/hook\n`)
+    expect((await op.run('webhooks', 'delete', hook.id.slice(0, 8))).stdout).toBe(`Deleted webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/moved\n`)
     expect(await op.client.webhooks.list(op.companyId)).toEqual([])
     expect((await op.run('webhooks', 'show', hook.id)).code).toBe(4)
   })
@@ -409,6 +412,12 @@ describe('--help', () => {
     const out = await op.run(...path, '--help')
     expect(out.code).toBe(0)
     expect(out.stdout).toMatch(new RegExp(`^Usage: shopfloor ${path.join(' ')}`))
+  })
+
+  it('no command has an option of the name of a global one (the global one would take its value: --url sent requests elsewhere)', () => {
+    const globals = new Set(GLOBAL_OPTIONS.map((o) => o.name))
+    const commands = ENTRIES.flatMap((e) => (isGroup(e) ? e.commands.map((c) => ({ path: `${e.name} ${c.name}`, options: c.options ?? [] })) : [{ path: e.name, options: e.options ?? [] }]))
+    expect(commands.flatMap((c) => c.options.filter((o) => globals.has(o.name)).map((o) => `${c.path} --${o.name}`))).toEqual([])
   })
 
   it('lists every command in shopfloor help', async () => {

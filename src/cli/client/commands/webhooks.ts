@@ -39,7 +39,7 @@ export const webhooks: GroupSpec = {
       summary: 'Subscribe a URL; prints the signing secret, shown this once',
       args: ['<url>'],
       options: [
-        { name: 'event', value: 'EVENT', help: `${EVENTS_HELP}; default *` },
+        { name: 'event', value: 'EVENT', help: `${EVENTS_HELP}; default *`, repeat: true },
         { name: 'description', value: 'TEXT', help: 'what it is for' },
         { name: 'disabled', help: 'create it switched off' },
       ],
@@ -83,8 +83,9 @@ export const webhooks: GroupSpec = {
       args: ['<webhook>'],
       notes: WEBHOOK_NOTE,
       options: [
-        { name: 'url', value: 'URL', help: 'new address' },
-        { name: 'event', value: 'EVENT', help: `${EVENTS_HELP}; replaces the list` },
+        // Not --url, which every command takes as the server's address.
+        { name: 'endpoint', value: 'URL', help: 'new address of the subscription' },
+        { name: 'event', value: 'EVENT', help: `${EVENTS_HELP}; replaces the list`, repeat: true },
         { name: 'description', value: 'TEXT', help: 'description, or none' },
         { name: 'enabled', value: 'on|off', help: 'switch it on (clears a disabled reason) or off' },
       ],
@@ -146,7 +147,7 @@ export const webhooks: GroupSpec = {
 
 function patch(options: OptionValues): WebhookPatch {
   return {
-    url: text(options, 'url'),
+    url: text(options, 'endpoint'),
     events: list(options, 'event'),
     description: nullable(options, 'description'),
     enabled: onOff(options, 'enabled'),
