@@ -1,6 +1,6 @@
-// How a routine's or an agent's heartbeat cron is read, shared by the scheduler and the web app
-// (which shows when a routine fires next). A file of its own, without schemas, so that the web
-// app's bundle takes the rule and not the schema library.
+// How a routine's or an agent's heartbeat cron is read, shared by the scheduler, the web app and
+// the CLI (which show when a schedule fires next). A file of its own, without schemas, so that
+// the web app's bundle takes the rule and not the schema library.
 import { Cron } from 'croner'
 
 /**
@@ -13,4 +13,13 @@ export function cronSchedule(expression: string): Cron {
   const fields = trimmed.split(/\s+/).length
   if (fields !== 5 && fields !== 6) throw new Error(`expected 5 or 6 fields, got ${fields}`)
   return new Cron(trimmed, { timezone: 'UTC', mode: '5-or-6-parts', paused: true })
+}
+
+/** The next slot after `from` (null: the expression never fires again), or why it is not a schedule. */
+export function nextFire(cron: string, from = new Date()): { at: string | null } | { error: string } {
+  try {
+    return { at: cronSchedule(cron).nextRun(from)?.toISOString() ?? null }
+  } catch (err) {
+    return { error: err instanceof Error ? err.message : String(err) }
+  }
 }

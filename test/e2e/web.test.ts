@@ -448,6 +448,11 @@ describe('web app in a browser', () => {
     await routineEdit.getByRole('status').getByText(/^Not a valid schedule: /).waitFor()
     await routineEdit.getByRole('button', { name: 'Save' }).click()
     await routineEdit.getByText(/^Schedule: not a cron expression the scheduler can read/).waitFor()
+    // One that never fires (the 31st of February) likewise.
+    await routineEdit.getByLabel('Schedule (cron)').fill('0 0 31 2 *')
+    await routineEdit.getByRole('status').getByText('Never fires').waitFor()
+    await routineEdit.getByRole('button', { name: 'Save' }).click()
+    await routineEdit.getByText('Schedule: it never fires (no such date comes again).').waitFor()
     await routineEdit.getByLabel('Schedule (cron)').fill('30 8 * * 1-5')
     await routineEdit.getByRole('status').getByText(/^Fires next .+ \(.+\)$/).waitFor()
     await routineEdit.getByRole('button', { name: 'Save' }).click()

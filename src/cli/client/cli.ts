@@ -1,7 +1,7 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
 import { type Agent, type Credentials, type Goal, type Project, type Routine, type Run, ShopfloorClient, type Webhook, type WebhookDelivery } from '../../client/index.ts'
-import { cronSchedule } from '../../contract/schedule.ts'
+import { nextFire } from '../../contract/schedule.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
@@ -105,12 +105,8 @@ export class Cli {
    * the API takes any text (SPEC.md), and such a schedule never fires.
    */
   warnUnreadableCron(cron: string | null | undefined, what: string): void {
-    if (!cron) return
-    try {
-      cronSchedule(cron)
-    } catch (err) {
-      this.warn(`Warning: the scheduler cannot read the schedule "${cron}" (${(err as Error).message}): ${what} until it is changed`)
-    }
+    const next = cron ? nextFire(cron) : null
+    if (next && 'error' in next) this.warn(`Warning: the scheduler cannot read the schedule "${cron}" (${next.error}): ${what} until it is changed`)
   }
 
   /** The company to act in: --company, SHOPFLOOR_COMPANY, or the one chosen with `companies use`. */

@@ -1,6 +1,6 @@
 // Human-readable rendering: aligned tables, indented trees, key/value details. Machine output
 // (--json) never goes through here.
-import { cronSchedule } from '../../contract/schedule.ts'
+import { nextFire } from '../../contract/schedule.ts'
 
 export interface Column<R> {
   header: string
@@ -86,10 +86,8 @@ export function ago(ts: string | null | undefined, now = Date.now()): string {
 }
 
 /** When a cron fires next (UTC), as the scheduler reads it; "invalid schedule" (and why) when it cannot. */
-export function nextFire(cron: string, why = false): string {
-  try {
-    return time(cronSchedule(cron).nextRun()?.toISOString() ?? null)
-  } catch (err) {
-    return why ? `invalid schedule: ${(err as Error).message}` : 'invalid schedule'
-  }
+export function nextFireText(cron: string, why = false): string {
+  const next = nextFire(cron)
+  if ('at' in next) return next.at ? time(next.at) : 'never'
+  return why ? `invalid schedule: ${next.error}` : 'invalid schedule'
 }

@@ -7,7 +7,7 @@ import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
-import { nextFire } from '../lib/schedule.ts'
+import { nextFire } from '#src/contract/schedule.ts'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field, FormDialog } from '../components/form.tsx'
@@ -98,6 +98,7 @@ function RoutineDialog({ companyId, routine, onClose }: { companyId: string; rou
     if (!v.agent) throw new Error('Agent: choose the agent that runs this routine.')
     // The API stores any text (SPEC.md); one the scheduler cannot read would never fire.
     if ('error' in next) throw new Error(`Schedule: not a cron expression the scheduler can read (${next.error}).`)
+    if (!next.at) throw new Error('Schedule: it never fires (no such date comes again).')
     const body = {
       agent_id: v.agent,
       title: v.title.trim(),

@@ -3,7 +3,7 @@ import type { AdapterConfig, Agent, OrgNode } from '../../../client/index.ts'
 import type { OptionSpec, OptionValues } from '../args.ts'
 import { type CommandSpec, type GroupSpec, cents, flag, integer, list, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
-import { budget, details, money, nextFire, table, time, tree } from '../format.ts'
+import { budget, details, money, nextFireText, table, time, tree } from '../format.ts'
 
 function describe(agent: Agent, manager: string | undefined): string {
   return details([
@@ -22,7 +22,7 @@ function describe(agent: Agent, manager: string | undefined): string {
     ['Pause on repeat', agent.pause_on_repeat ? 'on' : 'off'],
     ['Skip idle heartbeats', agent.heartbeat_skip_idle ? 'on' : 'off'],
     ['Open tasks', agent.open_tasks ?? 0],
-    ['Heartbeat cron', agent.heartbeat_cron && `${agent.heartbeat_cron} (next: ${nextFire(agent.heartbeat_cron, true)})`],
+    ['Heartbeat cron', agent.heartbeat_cron && `${agent.heartbeat_cron} (next: ${nextFireText(agent.heartbeat_cron, true)})`],
     ['Capabilities', agent.capabilities?.join(', ')],
     ['Last activity', time(agent.last_activity)],
     ['Created', time(agent.created_at)],

@@ -3,7 +3,7 @@ import type { Routine, RoutineUpdate } from '../../../client/index.ts'
 import type { OptionValues } from '../args.ts'
 import { type Cli, type GroupSpec, flag, longText, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
-import { details, nextFire, table, time } from '../format.ts'
+import { details, nextFireText, table, time } from '../format.ts'
 import { shortId } from './runs.ts'
 
 const ROUTINE_NOTE = 'ROUTINE is a routine title, its id or the first characters of its id, as `routines list` shows them.'
@@ -147,7 +147,7 @@ async function describe(cli: Cli, routine: Routine): Promise<string> {
 
 /** When the scheduler fires the routine next; "-" while it is switched off. */
 function nextRun(routine: Routine, why: boolean): string {
-  return routine.enabled ? nextFire(routine.cron, why) : '-'
+  return routine.enabled ? nextFireText(routine.cron, why) : '-'
 }
 
 function required(value: string | undefined, name: string): string {

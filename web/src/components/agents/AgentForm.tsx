@@ -3,7 +3,7 @@
 // limits (API-DECISIONS.md "Agent settings beyond the spec").
 import type { Agent, AgentFields } from '#src/client/types.ts'
 import { centsToInput, parseCents } from '../../lib/format.ts'
-import { nextFire } from '../../lib/schedule.ts'
+import { nextFire } from '#src/contract/schedule.ts'
 import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { ADAPTER_NAMES, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import type { Agent } from '#src/client/types.ts'
 import { adapterLabel } from '../../lib/adapters.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { nextFire } from '../../lib/schedule.ts'
+import { nextFire } from '#src/contract/schedule.ts'
 
 const ADAPTER_SETTING_LABELS: Record<string, string> = {
   model: 'Model',
