@@ -16,7 +16,11 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import type { EventBus } from '../src/server/events/bus.ts'
 
-const now = () => performance.timeOrigin + performance.now() // comparable across processes
+// The monotonic clock behind hrtime is one clock for every process on the machine, so a stamp
+// taken by the server and one taken by the stream clients subtract exactly. (timeOrigin +
+// performance.now() maps each process's own start onto the wall clock, and under load the two
+// mappings differed by more than a delivery takes: delays came out below zero.)
+const now = () => Number(process.hrtime.bigint()) / 1e6
 
 interface ClientReport {
   deliveries: number

@@ -46,7 +46,7 @@ export async function eventStreams(bench: Bench): Promise<Section> {
   const rows: string[][] = []
   let missing = 0
   for (const line of lines) {
-    const phase = /^(.+?): (\d+) deliveries, (\d+) missing, commit to receipt p50 ([\d.]+) ms, p99 ([\d.]+) ms/.exec(line)
+    const phase = /^(.+?): (\d+) deliveries, (\d+) missing, commit to receipt p50 (-?[\d.]+) ms, p99 (-?[\d.]+) ms/.exec(line)
     if (phase) {
       missing += Number(phase[3])
       rows.push([phase[1], phase[2], phase[3], phase[4], phase[5]])
