@@ -214,7 +214,8 @@ function runScript<T>(script: string, input: string): Promise<T> {
     let stderr = ''
     child.stdout!.on('data', (d) => (stdout += d))
     child.stderr!.on('data', (d) => (stderr = (stderr + d).slice(-20_000)))
-    child.once('exit', (code) => {
+    // 'close', not 'exit': at 'exit' the answer may still wait unread in the pipe.
+    child.once('close', (code) => {
       const last = stdout.trim().split('\n').pop() ?? ''
       if (code !== 0) return reject(new Error(`${path.basename(script)} exited ${code}: ${stderr}`))
       try {

@@ -16,7 +16,8 @@ function output(args: string[], env: Record<string, string>): Promise<string> {
     let err = ''
     child.stdout!.on('data', (d) => (out += d))
     child.stderr!.on('data', (d) => (err = (err + d).slice(-5000)))
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`events-fanout exited ${code}: ${err}`))))
+    // 'close', not 'exit': at 'exit' the last lines written may still wait unread in the pipe.
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`events-fanout exited ${code}: ${err}`))))
   })
 }
 
