@@ -166,11 +166,14 @@ describe('GET /costs', () => {
       expect(r.status).toBe(400)
       expect(r.body.error.code).toBe('INVALID_MONTH')
     }
-    for (const month of ['2025-1', '202501', 'abc', '2025-01-01']) {
+    for (const month of ['2025-1', '202501', 'abc', '2025-01-01', '0000-01']) {
       const r = await call(t.app, 'GET', `${base}/costs?month=${month}`, { token: user.token })
       expect(r.status).toBe(422)
       expect(r.body.error.details.errors[0].loc).toEqual(['query', 'month'])
     }
+    // The shape is right but there was no year 0: the message says so, not "out of range".
+    const zero = await call(t.app, 'GET', `${base}/costs?month=0000-12`, { token: user.token })
+    expect(zero.body.error.message).toBe('month: Year must be 0001 or later')
   })
 })
 

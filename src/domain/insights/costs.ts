@@ -1,6 +1,6 @@
 import type { Costs } from '../../contract/insights.ts'
 import type { Db } from '../../server/db/db.ts'
-import { AppError } from '../../server/errors.ts'
+import { AppError, invalidField } from '../../server/errors.ts'
 import { type ForecastRow, forecastSql, project } from './forecast.ts'
 
 /** `YYYY-MM`; a value of another shape is a 422 from the route schema. */
@@ -26,12 +26,15 @@ const ALL = 0b111
  * spend, and for the project its task is in now. One statement over the month's rows of
  * run_totals (a few per agent and day, kept by triggers: runs_totals_follow()), the month-end
  * forecast's rows included.
- * `month` null means the current month; a month outside 01-12 is INVALID_MONTH.
+ * `month` null means the current month; a month outside 01-12 is INVALID_MONTH, the year 0000
+ * a validation error of `month`.
  */
 export async function costs(db: Db, companyId: string, month: string | null): Promise<Costs> {
   if (month !== null) {
     const m = Number(month.slice(5))
     if (m < 1 || m > 12) throw new AppError('INVALID_MONTH', 'Month must be between 01 and 12')
+    // There was no year 0 (1 BC is followed by AD 1), and PostgreSQL has no date in it.
+    if (Number(month.slice(0, 4)) < 1) throw invalidField('query', 'month', 'Year must be 0001 or later', month)
   }
   const sums = (await db.one<{ month: string; budget: number; total_cents: number; by_agent: Costs['by_agent']; by_project: Costs['by_project']; by_day: Costs['by_day']; forecast: ForecastRow[] }>(
     `WITH m AS (SELECT ${MONTH_START} AS start),
