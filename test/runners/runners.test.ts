@@ -110,6 +110,11 @@ describe('GET /runners', () => {
       const row = (await runners(s)).body[0]
       expect(Date.now() - Date.parse(row.last_seen_at)).toBeLessThan(60_000)
       expect(row).toMatchObject({ adapters: ['agent_cli_1'], versions: { claude: '2.0.14' } })
+      // A heartbeat for a run the runner does not hold is refused and is no sighting: any
+      // runner_id could be typed there, and the list would show a runner that never ran.
+      const ghost = await call(other.app, 'POST', `${s.base}/runs/${r.body.run.id}/heartbeat`, { token: s.user.token, body: { runner_id: 'ghost' } })
+      expect(ghost.body.error.code).toBe('RUN_LEASE_LOST')
+      expect(await stored(s, 'ghost')).toBeNull()
     } finally {
       await other.app.close()
     }

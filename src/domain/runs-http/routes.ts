@@ -90,8 +90,11 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     },
     async (request) => {
       const { runner_id } = request.body
+      const run = await heartbeatRun(ctx, request.membership.companyId, request.params.run_id, runner_id)
+      // Only a heartbeat that held its run is a sighting: a refused one names a runner_id that
+      // may never have run anything.
       await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id })
-      return heartbeatRun(ctx, request.membership.companyId, request.params.run_id, runner_id)
+      return run
     },
   )
 
