@@ -99,6 +99,18 @@ it('export then import gives an equal company with new ids, kept task keys and a
   // One `created` audit event per record: company, 2 agents, project, 2 goals, routine, 3 tasks, 1 comment.
   const audit = await t.ctx.db.many(`SELECT entity_type, count(*)::int AS n FROM audit_events WHERE company_id = $1 AND verb = 'created' GROUP BY entity_type ORDER BY entity_type`, [imported.body.id])
   expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })
+  // Each says what the record arrived with, as a record made through the API does, references
+  // within a table (written after the rows) included.
+  const made = async (entity: string, label: string) =>
+    (await t.ctx.db.one<{ changes: Record<string, [unknown, unknown]> }>(
+      `SELECT changes FROM audit_events WHERE company_id = $1 AND verb = 'created' AND entity_type = $2 AND label = $3`, [imported.body.id, entity, label]))!.changes
+  const ids = (key: string, name: string) => again.body[key].find((r: any) => (r.name ?? r.title) === name).id
+  expect(await made('agent', 'Dev')).toMatchObject({ name: [null, 'Dev'], adapter: [null, 'simulated'], reports_to_id: [null, ids('agents', 'Boss')], heartbeat_cron: [null, '0 9 * * *'] })
+  expect(await made('goal', 'Sub')).toMatchObject({ title: [null, 'Sub'], parent_id: [null, ids('goals', 'Grow')] })
+  expect(await made('project', 'Site')).toMatchObject({ name: [null, 'Site'], repository: [null, 'git@example.com:site'] })
+  expect(await made('routine', 'Daily')).toMatchObject({ cron: [null, '0 8 * * *'], agent_id: [null, ids('agents', 'Dev')] })
+  expect(await made('task', 'ORG-2 Child')).toMatchObject({ title: [null, 'Child'], parent_id: [null, ids('tasks', 'Parent')], assignee_agent_id: [null, ids('agents', 'Dev')] })
+  expect(await made('comment', 'ORG-1')).toEqual({ body: [null, 'First thoughts'], kind: [null, 'plan'] })
 })
 
 it("counts an imported company's tasks afresh once they are written: status, assignee, goal and day totals as its tasks say", async () => {

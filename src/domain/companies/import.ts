@@ -1,11 +1,15 @@
 import { adapterConfigProblem } from '../../contract/adapter-config.ts'
-import { DORMANT_STATUSES, HIRE_DEFAULTS } from '../../contract/agents.ts'
-import { NO_RUN_STATUSES } from '../../contract/tasks.ts'
+import { AgentPatchBody, DORMANT_STATUSES, HIRE_DEFAULTS } from '../../contract/agents.ts'
+import { CommentPatchBody } from '../../contract/comments.ts'
+import { GoalPatchBody } from '../../contract/goals.ts'
+import { ProjectPatchBody } from '../../contract/projects.ts'
+import { RoutinePatchBody } from '../../contract/routines.ts'
+import { NO_RUN_STATUSES, TaskPatchBody } from '../../contract/tasks.ts'
 import type { CompanyImport } from '../../contract/company-export.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { invalidField } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
-import { recordAudit } from '../audit/record.ts'
+import { diff, recordAudit } from '../audit/record.ts'
 import { runQueued } from '../runs/queue.ts'
 import type { Company } from './model.ts'
 import { type PortableColumns, type PortableTable, portableColumns } from './portable.ts'
@@ -13,13 +17,22 @@ import { createCompany } from './service.ts'
 
 type Row = Record<string, unknown>
 
+const keys = (body: { properties: object }) => Object.keys(body.properties)
+
 /** Where each kind of record sits in the document, and how its audit event names it. */
-const SECTIONS: { table: PortableTable; key: 'agents' | 'projects' | 'goals' | 'routines' | 'tasks'; entity: 'agent' | 'project' | 'goal' | 'routine' | 'task'; label: (r: Row, prefix: string) => string }[] = [
-  { table: 'agents', key: 'agents', entity: 'agent', label: (r) => String(r.name) },
-  { table: 'projects', key: 'projects', entity: 'project', label: (r) => String(r.name) },
-  { table: 'goals', key: 'goals', entity: 'goal', label: (r) => String(r.title) },
-  { table: 'routines', key: 'routines', entity: 'routine', label: (r) => String(r.title) },
-  { table: 'tasks', key: 'tasks', entity: 'task', label: (r, prefix) => `${prefix}-${r.number} ${r.title}` },
+const SECTIONS: {
+  table: PortableTable
+  key: 'agents' | 'projects' | 'goals' | 'routines' | 'tasks'
+  entity: 'agent' | 'project' | 'goal' | 'routine' | 'task'
+  label: (r: Row, prefix: string) => string
+  /** What the audit event's changes show: the fields a client sets, as for a record made through the API. */
+  fields: readonly string[]
+}[] = [
+  { table: 'agents', key: 'agents', entity: 'agent', label: (r) => String(r.name), fields: [...keys(AgentPatchBody), 'status'] },
+  { table: 'projects', key: 'projects', entity: 'project', label: (r) => String(r.name), fields: keys(ProjectPatchBody) },
+  { table: 'goals', key: 'goals', entity: 'goal', label: (r) => String(r.title), fields: keys(GoalPatchBody) },
+  { table: 'routines', key: 'routines', entity: 'routine', label: (r) => String(r.title), fields: keys(RoutinePatchBody) },
+  { table: 'tasks', key: 'tasks', entity: 'task', label: (r, prefix) => `${prefix}-${r.number} ${r.title}`, fields: keys(TaskPatchBody) },
 ]
 
 /**
@@ -72,9 +85,11 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
         values.created_at ??= stamp()
         if (section.table === 'agents') checkAgent(values, `${section.key}.${i}`)
         records.push({ values, at: `${section.key}.${i}` })
+        // A reference within the table is written once all rows exist (below); the event has it now.
+        const refs = Object.fromEntries(selfRefs.map((c) => [c, ids.get(section.table)!.get(String((rows[i] as Row)[c])) ?? null]))
         await recordAudit(tx, {
           companyId: company.id, actor, verb: 'created', entityType: section.entity, entityId: values.id as string,
-          label: section.label(values, company.task_prefix),
+          label: section.label(values, company.task_prefix), changes: diff({}, { ...values, ...refs }, section.fields),
         })
       }
       await insertAll(tx, section.table, company.id, records)
@@ -113,7 +128,7 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
       comments.push({ values, at })
       await recordAudit(tx, {
         companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,
-        label: `${company.task_prefix}-${task.number}`,
+        label: `${company.task_prefix}-${task.number}`, changes: diff({}, values, keys(CommentPatchBody)),
       })
       if (comments.length === CHUNK) {
         await insertAll(tx, 'task_comments', company.id, comments)
