@@ -111,6 +111,8 @@ function notifications(newClient: () => pg.Client, log?: Logger) {
   let current: pg.Client | null = null
   /** The LISTEN of each channel on the current connection, once it is connected. */
   let listening = new Map<string, Promise<unknown>>()
+  /** The last LISTEN sent on the current connection: the next waits for it (one statement at a time on a connection). */
+  let previous: Promise<unknown> = Promise.resolve()
   let started = false
   let stopped = false
   let retry: NodeJS.Timeout | undefined
@@ -130,7 +132,12 @@ function notifications(newClient: () => pg.Client, log?: Logger) {
 
   const listen = (client: pg.Client, channel: string) => {
     let done = listening.get(channel)
-    if (!done) listening.set(channel, (done = client.query(`LISTEN "${channel}"`)))
+    if (!done) {
+      // In turn, not side by side: pg deprecates a query sent while another is under way.
+      done = previous.then(() => client.query(`LISTEN "${channel}"`))
+      previous = done.catch(() => {})
+      listening.set(channel, done)
+    }
     done.then(
       () => {
         if (current !== client) return
@@ -169,6 +176,7 @@ function notifications(newClient: () => pg.Client, log?: Logger) {
     if (current !== client) return
     failing = false
     listening = new Map()
+    previous = Promise.resolve()
     for (const channel of new Set(subscribers.map((s) => s.channel))) listen(client, channel)
   }
 
