@@ -12,6 +12,7 @@ import {
   makeWorkspace,
   planDescription,
   type RunnerProcess,
+  running,
   type StandIns,
   standIns,
   startRunner,
@@ -202,6 +203,32 @@ describe('Claude Code (agent_cli_1)', () => {
       // A failed run puts its task back where it was before the claim (API-DECISIONS.md).
       expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('todo')
     }
+  })
+})
+
+describe('a CLI that leaves a process running on its output (a server started with &, an MCP server)', () => {
+  it('the run ends with the CLI, with its whole transcript, and the process is stopped with it', async () => {
+    const agent = await hire('agent_cli_1')
+    const started = Date.now()
+    const { run } = await runTask(agent.id, { text: ['Starting the dev server.'], reply: 'The server is up.', usage: USAGE, cost: 0.05, background: 'sleep' })
+    // Not when the process would have let go of the pipe (30 s) or the lease ran out.
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'The server is up.', tokens_out: USAGE.output, cost_cents: 5 })
+    expect(text(run, 'agent')).toBe('Starting the dev server.\nThe server is up.\n')
+    expect(text(run, 'system')).toContain('Usage: 24,000 tokens in')
+    await waitFor(() => clis.backgroundPid(run.id) && !running(clis.backgroundPid(run.id)!), 10_000)
+  })
+
+  it('one that ignores the terminate signal: the run ends once the output grace is over, and the process is killed', async () => {
+    const agent = await hire('agent_cli_1')
+    const started = Date.now()
+    const { run } = await runTask(agent.id, { reply: 'Left it running.', background: 'ignore-term' })
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'Left it running.' })
+    const pid = clis.backgroundPid(run.id)!
+    expect(running(pid)).toBe(true)
+    // The kill follows after --kill-after-seconds (5).
+    await waitFor(() => !running(pid), 15_000)
   })
 })
 

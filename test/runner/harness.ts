@@ -84,6 +84,8 @@ export interface FakePlan {
   exit?: number
   /** Ignore the terminate signal (only a kill stops it). */
   ignoreTerm?: boolean
+  /** On exit, leave a process running (`sleep 30`) that holds its standard output; its pid goes to `<run id>.background`. */
+  background?: boolean
 }
 
 export function planDescription(plan: FakePlan): string {
@@ -91,6 +93,7 @@ export function planDescription(plan: FakePlan): string {
 }
 
 const FAKE_AGENT = `
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 const prompt = process.argv[2] ?? fs.readFileSync(0, 'utf8')
 const out = process.env.FAKE_AGENT_OUT
@@ -110,7 +113,14 @@ if (plan.usage) console.log('SHOPFLOOR_USAGE ' + JSON.stringify(plan.usage))
 if (plan.stderr) process.stderr.write(plan.stderr)
 setTimeout(() => {
   fs.writeFileSync(out + '/' + runId + '.done', '')
-  process.stdout.write(plan.reply ?? '', () => process.exit(plan.exit ?? 0))
+  process.stdout.write(plan.reply ?? '', () => {
+    if (plan.background) {
+      const server = spawn('sleep', ['30'], { stdio: ['ignore', 'inherit', 'inherit'] })
+      fs.writeFileSync(out + '/' + runId + '.background', String(server.pid))
+      server.unref()
+    }
+    process.exit(plan.exit ?? 0)
+  })
 }, (plan.sleep ?? 0) * 1000)
 `
 
@@ -121,6 +131,8 @@ export interface FakeAgent {
   started(runId: string): any | null
   finished(runId: string): boolean
   startedRuns(): string[]
+  /** The pid of the process it left running for a run (plan `background`). */
+  backgroundPid(runId: string): number | null
 }
 
 export function fakeAgent(): FakeAgent {
@@ -137,6 +149,7 @@ export function fakeAgent(): FakeAgent {
     started: (runId) => (fs.existsSync(file(runId, '.start.json')) ? JSON.parse(fs.readFileSync(file(runId, '.start.json'), 'utf8')) : null),
     finished: (runId) => fs.existsSync(file(runId, '.done')),
     startedRuns: () => fs.readdirSync(out).filter((f) => f.endsWith('.start.json')).map((f) => f.replace('.start.json', '')),
+    backgroundPid: (runId) => (fs.existsSync(file(runId, '.background')) ? Number(fs.readFileSync(file(runId, '.background'), 'utf8')) : null),
   }
 }
 
@@ -187,6 +200,19 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether a process is running. A zombie is not: an orphan that has ended stays one where PID 1
+ * reaps nothing (in some containers).
+ */
+export function running(pid: number): boolean {
+  if (!fs.existsSync('/proc/self/stat')) return alive(pid)
+  try {
+    return !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
 /** Kills a process the fake agent left behind (after its runner was killed). */
 export function killLeftover(pid: number | undefined): void {
   if (!pid) return
@@ -202,6 +228,8 @@ export interface StandIns {
   bin: string
   /** What the stand-in recorded for a run, once it started. */
   seen(runId: string): any | null
+  /** The pid of the process the stand-in left running for a run (plan `background`). */
+  backgroundPid(runId: string): number | null
 }
 
 const STAND_INS = path.join(import.meta.dirname, 'stand-ins')
@@ -227,6 +255,10 @@ export function standIns(names: readonly string[] = CLI_NAMES): StandIns {
     seen: (runId) => {
       const file = path.join(out, `${runId}.json`)
       return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null
+    },
+    backgroundPid: (runId) => {
+      const file = path.join(out, `${runId}.background`)
+      return fs.existsSync(file) ? Number(fs.readFileSync(file, 'utf8').trim()) : null
     },
   }
 }

@@ -10,6 +10,7 @@ import {
   type FakePlan,
   planDescription,
   type RunnerProcess,
+  running,
   startRunner,
   sharedTestServer,
   type TestServer,
@@ -160,6 +161,20 @@ describe('output the API would refuse', () => {
 })
 
 describe('other outcomes', () => {
+  it('an agent that leaves a process running on its output: the run ends with the agent, and so does the process', async () => {
+    const worker = await hire()
+    const started = Date.now()
+    const { run } = await runTask(worker.id, { lines: ['Starting the dev server'], reply: 'Server is up', background: true })
+    // Not when the process it left would have let go of the pipe (30 s) or the lease ran out.
+    expect(Date.now() - started).toBeLessThan(10_000)
+    expect(run).toMatchObject({ status: 'succeeded', summary: 'Starting the dev server\nServer is up' })
+    expect(transcriptText(run)).toContain('Starting the dev server\nServer is up\n')
+    // Stopped with the agent's process group.
+    const pid = agent.backgroundPid(run.id)!
+    expect(pid).toBeGreaterThan(0)
+    await waitFor(() => !running(pid), 10_000)
+  })
+
   it('a failing agent fails the run with the tail of its stderr and leaves the task where it was', async () => {
     const worker = await hire()
     const stderr = `${'noise '.repeat(1000)}fatal: the database is on fire`

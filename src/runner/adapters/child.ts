@@ -1,5 +1,14 @@
 // Helpers for agent processes: each runs detached, as the leader of its own process group, so
 // that stopping it also stops whatever it started.
+import type { ChildProcess } from 'node:child_process'
+
+/**
+ * How long the agent's output pipes may stay open once the agent has exited. What it wrote is in
+ * the pipes by then and is read within milliseconds; a pipe still open after that is held by
+ * something it left running in the background that inherited it (a dev server started with
+ * `&`), and waiting for that would keep the run going until its lease ran out.
+ */
+export const OUTPUT_GRACE_MS = 2000
 
 /** Sends a signal to the agent's whole process group. */
 export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
@@ -11,7 +20,19 @@ export function signalGroup(pid: number | undefined, signal: NodeJS.Signals): vo
   }
 }
 
-/** Calls onLine for each line of a stream (the last one even without a newline). */
+/**
+ * Stops a process group: the terminate signal at once, the kill after `killAfterMs` for
+ * whatever ignored it.
+ */
+function stopGroup(pid: number | undefined, killAfterMs: number): NodeJS.Timeout {
+  signalGroup(pid, 'SIGTERM')
+  return setTimeout(() => signalGroup(pid, 'SIGKILL'), killAfterMs)
+}
+
+/**
+ * Calls onLine for each line of a stream, the last one even without a newline: at its end, or
+ * when it is closed before its end (output cut off once the agent has exited).
+ */
 export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
   let pending = ''
   stream.setEncoding('utf8')
@@ -23,39 +44,58 @@ export function splitLines(stream: NodeJS.ReadableStream, onLine: (line: string)
       pending = pending.slice(newline + 1)
     }
   })
-  stream.on('end', () => {
+  const flush = () => {
     if (pending) onLine(pending)
     pending = ''
-  })
+  }
+  stream.on('end', flush)
+  stream.on('close', flush)
 }
 
-/** Whether the agent was stopped, and the release to call once it has exited. */
-export interface Stopper {
-  readonly stopped: boolean
-  release(): void
+/** How the agent ended. */
+export interface AgentExit {
+  code: number | null
+  signal: NodeJS.Signals | null
+  /** It could not be started. */
+  spawnError?: NodeJS.ErrnoException
+  /** The run stopped it (`abort` fired). */
+  stopped: boolean
 }
 
 /**
- * Stops the agent when `signal` aborts (a cancelled run, a spend cap, the runner shutting
- * down): the terminate signal to its group at once, the kill after `killAfterMs`.
+ * Waits for the agent to end, stopping it when `abort` fires (a cancelled run, a spend cap, the
+ * runner shutting down). The run ends with the agent: once it has exited, its process group is
+ * stopped too, so that nothing it started in the background outlives the run (in a worktree and
+ * home removed after it, with a credential that expires with it); what it wrote is read for up
+ * to OUTPUT_GRACE_MS, then its pipes are closed whoever still holds them.
  */
-export function stopOnAbort(pid: number | undefined, signal: AbortSignal, killAfterMs: number): Stopper {
+export async function superviseAgent(child: ChildProcess, abort: AbortSignal, killAfterMs: number): Promise<AgentExit> {
   let stopped = false
   let killTimer: NodeJS.Timeout | undefined
   const stop = () => {
     stopped = true
-    signalGroup(pid, 'SIGTERM')
-    killTimer = setTimeout(() => signalGroup(pid, 'SIGKILL'), killAfterMs)
+    killTimer = stopGroup(child.pid, killAfterMs)
   }
-  if (signal.aborted) stop()
-  else signal.addEventListener('abort', stop, { once: true })
-  return {
-    get stopped() {
-      return stopped
-    },
-    release() {
+  if (abort.aborted) stop()
+  else abort.addEventListener('abort', stop, { once: true })
+
+  const exit = await new Promise<Omit<AgentExit, 'stopped'>>((resolve) => {
+    child.once('error', (err) => resolve({ code: null, signal: null, spawnError: err }))
+    child.once('exit', () => {
       clearTimeout(killTimer)
-      signal.removeEventListener('abort', stop)
-    },
-  }
+      // The kill for what ignores the terminate signal must not hold the runner open; the group
+      // is gone by then unless something in it ignored the signal.
+      stopGroup(child.pid, killAfterMs).unref()
+      const cutOff = setTimeout(() => {
+        child.stdout?.destroy()
+        child.stderr?.destroy()
+      }, OUTPUT_GRACE_MS)
+      child.once('close', (code, signal) => {
+        clearTimeout(cutOff)
+        resolve({ code, signal })
+      })
+    })
+  })
+  abort.removeEventListener('abort', stop)
+  return { ...exit, stopped }
 }

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process'
 import type { PromptVia } from '../options.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../text.ts'
 import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
-import { splitLines, stopOnAbort } from './child.ts'
+import { splitLines, superviseAgent } from './child.ts'
 
 const USAGE_LINE = /^SHOPFLOOR_USAGE\s+(\{.*\})\s*$/
 /** The reply kept in memory: more than any report or comment uses. */
@@ -60,24 +60,15 @@ async function runAgentCommand(settings: ProcessSettings, input: AdapterInput): 
   child.stdin.on('error', () => {}) // an agent that exits without reading its input is fine
   child.stdin.end(viaArg ? undefined : input.prompt)
 
-  const stopper = stopOnAbort(child.pid, input.signal, settings.killAfterMs)
-
-  return new Promise<AdapterResult>((resolve) => {
-    child.once('error', (err) => {
-      stopper.release()
-      resolve({ ok: false, reply: '', error: `could not start the agent command: ${err.message}` })
-    })
-    child.once('close', (code, signal) => {
-      stopper.release()
-      if (code === 0 && !stopper.stopped) return resolve({ ok: true, reply: reply.trim(), error: null })
-      const how = `agent command ${stopper.stopped ? 'was stopped' : code !== null ? `exited with code ${code}` : `was killed by ${signal}`}`
-      const tail = stderr.toString().trim()
-      if (tail) input.transcript('system', `Standard error of the agent (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
-      // The end of stderr says the most; the error keeps as much of it as the report allows.
-      const room = ERROR_MAX_CHARS - how.length - 2
-      resolve({ ok: false, reply: reply.trim(), error: tail ? `${how}: ${tail.slice(-room)}` : how })
-    })
-  })
+  const exit = await superviseAgent(child, input.signal, settings.killAfterMs)
+  if (exit.spawnError) return { ok: false, reply: '', error: `could not start the agent command: ${exit.spawnError.message}` }
+  if (exit.code === 0 && !exit.stopped) return { ok: true, reply: reply.trim(), error: null }
+  const how = `agent command ${exit.stopped ? 'was stopped' : exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`}`
+  const tail = stderr.toString().trim()
+  if (tail) input.transcript('system', `Standard error of the agent (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
+  // The end of stderr says the most; the error keeps as much of it as the report allows.
+  const room = ERROR_MAX_CHARS - how.length - 2
+  return { ok: false, reply: reply.trim(), error: tail ? `${how}: ${tail.slice(-room)}` : how }
 }
 
 function parseUsage(json: string): Usage | null {

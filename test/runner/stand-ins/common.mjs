@@ -1,6 +1,7 @@
 // Shared by the stand-in agent CLIs: each prints its CLI's real output format, following a plan
 // carried in the prompt (`FAKE:{...}`), and records what it was given (arguments, environment,
 // working folder, the configuration files in its home) for the test to check.
+import { spawn } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 
@@ -8,7 +9,10 @@ import path from 'node:path'
  * The plan: text (messages before the tools), tools [{name, input, output, error}], reply,
  * usage {input, cacheRead, cacheWrite, output} (input uncached), cost (USD, where the CLI
  * reports one), model, session, sleep (seconds after the first message), fail
- * (rate_limit | overloaded | auth | error).
+ * (rate_limit | overloaded | auth | error), background (on exit, leave a process running that
+ * holds its standard output and error, as a server started with `&` or an MCP server that
+ * inherited them does: 'sleep', or 'ignore-term' for one that ignores the terminate signal; its
+ * pid goes to `<run id>.background`).
  */
 export function begin(name, version, configFiles = () => []) {
   if (process.argv.includes('--version')) {
@@ -39,8 +43,20 @@ export function begin(name, version, configFiles = () => []) {
     model: plan.model ?? 'model-x',
     emit: (event) => process.stdout.write(`${JSON.stringify(event)}\n`),
     pause: () => new Promise((resolve) => setTimeout(resolve, (plan.sleep ?? 0) * 1000)),
-    exit: (code) => process.stdout.write('', () => process.exit(code)),
+    exit: (code) => process.stdout.write('', () => {
+      if (plan.background) leaveRunning(plan.background, path.join(out, `${runId}.background`))
+      process.exit(code)
+    }),
   }
+}
+
+/** Starts a process that outlives this one, holding its standard output and error. */
+function leaveRunning(kind, pidFile) {
+  const trap = kind === 'ignore-term' ? "trap '' TERM; " : ''
+  const child = spawn('/bin/sh', ['-c', `${trap}echo $$ > "${pidFile}"; exec sleep 30`], { stdio: ['ignore', 'inherit', 'inherit'] })
+  child.unref()
+  // Its pid is written before this process exits: the test reads it once the run is over.
+  while (!fs.existsSync(pidFile) || !fs.readFileSync(pidFile, 'utf8').trim()) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10)
 }
 
 /** Messages the real services give for each failure. */

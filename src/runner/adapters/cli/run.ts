@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
-import { splitLines, stopOnAbort } from '../child.ts'
+import { splitLines, superviseAgent } from '../child.ts'
 import { failureMessage } from './errors.ts'
 import { UsageMeter } from './usage.ts'
 
@@ -110,13 +110,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  const stopper = stopOnAbort(child.pid, input.signal, settings.killAfterMs)
-
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; spawnError?: NodeJS.ErrnoException }>((resolve) => {
-    child.once('error', (err) => resolve({ code: null, signal: null, spawnError: err }))
-    child.once('close', (code, signal) => resolve({ code, signal }))
-  })
-  stopper.release()
+  const exit = await superviseAgent(child, input.signal, settings.killAfterMs)
 
   if (exit.spawnError) {
     const missing = exit.spawnError.code === 'ENOENT'
@@ -136,7 +130,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     const message = failureMessage(product, detail, credentials)
     return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
   }
-  if (stopper.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
+  if (exit.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
   if (exit.code !== 0) {
     const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`
