@@ -284,6 +284,19 @@ describe('Gemini CLI (agent_cli_3)', () => {
     expect(seen.env.GEMINI_API_KEY).toBe('gemini-test')
   })
 
+  it('counts thought tokens, which only its total holds, as tokens out, and prices them so', async () => {
+    const agent = await hire('agent_cli_3')
+    const usage = { input: 1000, cacheRead: 4000, cacheWrite: 0, output: 300, thoughts: 2500 }
+    const { run } = await runTask(agent.id, { reply: 'Thought it through.', usage, model: 'gemini-2.5-pro' })
+    const out = usage.output + usage.thoughts
+    expect(run).toMatchObject({
+      status: 'succeeded', tokens_in: usage.input + usage.cacheRead, tokens_out: out,
+      cost_cents: listCents('gemini-2.5-pro', 'google', { ...usage, output: out }),
+    })
+    expect(run.cost_cents).toBeGreaterThan(listCents('gemini-2.5-pro', 'google', usage))
+    expect(text(run, 'system')).toContain('Usage: 5,000 tokens in (1,000 uncached, 4,000 cache read, 0 cache write), 2,800 tokens out;')
+  })
+
   it('an error result fails the run (credentials)', async () => {
     const agent = await hire('agent_cli_3')
     const { run } = await runTask(agent.id, { fail: 'auth' })

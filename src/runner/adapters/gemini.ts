@@ -1,8 +1,9 @@
 // agent_cli_3: Gemini CLI, `gemini --output-format stream-json`. Events: `init` (session id,
 // model), `message` (role, content, delta), `tool_use` (tool_name, tool_id, parameters),
 // `tool_result` (tool_id, status, output or error), `error` (severity, message) and the final
-// `result` (status, error, stats: input_tokens with `cached` among them, output_tokens, per
-// model in `models`). Gemini reports tokens only at the end and no cost: priced by model.
+// `result` (status, error, stats: total_tokens, input_tokens with `cached` among them,
+// output_tokens, per model in `models`). Gemini reports tokens only at the end and no cost:
+// priced by model.
 import { join } from 'node:path'
 import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
 import { envReferences, MCP_SERVER_NAME, mcpServer, mergeJsonFile } from './cli/mcp.ts'
@@ -66,7 +67,7 @@ export const gemini: Dialect = {
           const stats = e.stats ?? {}
           const models = stats.models && typeof stats.models === 'object' ? Object.entries<any>(stats.models) : []
           const counts = (s: any) => ({
-            input: s.input ?? (s.input_tokens ?? 0) - (s.cached ?? 0), cacheRead: s.cached, output: s.output_tokens,
+            input: s.input ?? (s.input_tokens ?? 0) - (s.cached ?? 0), cacheRead: s.cached, output: (s.output_tokens ?? 0) + thoughts(s),
           })
           sink.meter.reset()
           if (models.length) for (const [name, s] of models) sink.meter.record(name, name, counts(s))
@@ -82,6 +83,16 @@ export const gemini: Dialect = {
       },
     }
   },
+}
+
+/**
+ * Thinking tokens, which Gemini bills as output tokens. The stats have no field for them:
+ * output_tokens is the reply alone (the API's candidatesTokenCount), while total_tokens (its
+ * totalTokenCount) counts the thoughts too. What total_tokens holds beyond input and output is
+ * the thoughts (and the rare tool-use prompt tokens of Google's own tools, counted with them).
+ */
+function thoughts(s: any): number {
+  return Math.max(0, (s.total_tokens ?? 0) - (s.input_tokens ?? 0) - (s.output_tokens ?? 0))
 }
 
 export const geminiAdapter = (settings: CliSettings) => cliAdapter(gemini, settings)

@@ -7,7 +7,8 @@ import path from 'node:path'
 
 /**
  * The plan: text (messages before the tools), tools [{name, input, output, error}], reply,
- * usage {input, cacheRead, cacheWrite, output} (input uncached), cost (USD, where the CLI
+ * usage {input, cacheRead, cacheWrite, output, thoughts} (input uncached; thoughts where the CLI
+ * reports them apart from output), cost (USD, where the CLI
  * reports one), model, session, sleep (seconds after the first message), fail
  * (rate_limit | overloaded | auth | error), background (on exit, leave a process running that
  * holds its standard output and error, as a server started with `&` or an MCP server that
@@ -34,7 +35,7 @@ export function begin(name, version, configFiles = () => []) {
   const out = process.env.STANDIN_OUT
   fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries }))
   fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
-  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, ...plan.usage }
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, thoughts: 0, ...plan.usage }
   return {
     plan,
     prompt,

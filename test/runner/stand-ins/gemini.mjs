@@ -16,11 +16,12 @@ await s.pause()
   emit({ type: 'tool_use', timestamp: ts(), tool_name: tool.name, tool_id: `${tool.name}-${i}`, parameters: tool.input })
   emit({ type: 'tool_result', timestamp: ts(), tool_id: `${tool.name}-${i}`, status: tool.error ? 'error' : 'success', ...(tool.error ? { error: { type: 'tool_error', message: tool.output } } : { output: tool.output }) })
 })
-const stats = {
-  total_tokens: u.input + u.cacheRead + u.output, input_tokens: u.input + u.cacheRead, output_tokens: u.output, cached: u.cacheRead, input: u.input,
-  duration_ms: 1800, tool_calls: (plan.tools ?? []).length,
-  models: { [model]: { total_tokens: u.input + u.cacheRead + u.output, input_tokens: u.input + u.cacheRead, output_tokens: u.output, cached: u.cacheRead, input: u.input } },
+// As Gemini CLI's convertToStreamStats gives them: output_tokens is the reply alone
+// (candidatesTokenCount); total_tokens (totalTokenCount) counts the thoughts too.
+const tokens = {
+  total_tokens: u.input + u.cacheRead + u.output + u.thoughts, input_tokens: u.input + u.cacheRead, output_tokens: u.output, cached: u.cacheRead, input: u.input,
 }
+const stats = { ...tokens, duration_ms: 1800, tool_calls: (plan.tools ?? []).length, models: { [model]: tokens } }
 const failures = {
   rate_limit: { type: 'Error', message: "[API Error: Quota exceeded for quota metric 'Generate Content API requests per minute' (429 RESOURCE_EXHAUSTED)]" },
   overloaded: { type: 'Error', message: '[API Error: The model is overloaded. Please try again later. (503 UNAVAILABLE)]' },
