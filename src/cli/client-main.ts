@@ -6,6 +6,7 @@ import { parseArgs, splitCommand } from './client/args.ts'
 import { Cli, type CommandSpec, type Io } from './client/cli.ts'
 import { ConfigStore, configPath } from './client/config.ts'
 import { describeError, EXIT, exitCodeFor, UsageError } from './client/errors.ts'
+import { visible } from './client/format.ts'
 import { commandHelp, groupHelp, helpFor } from './client/help.ts'
 import { findEntry, GLOBAL_OPTIONS, isGroup } from './client/registry.ts'
 
@@ -62,7 +63,8 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
     await command.run(cli, { args: bound, options: parsed.options })
     return EXIT.ok
   } catch (error) {
-    io.err(describeError(error))
+    // Error messages quote what the server or the user gave (a name, a ref): made visible too.
+    io.err(visible(describeError(error)))
     if (error instanceof UsageError) io.err('Run "shopfloor help" or "shopfloor <command> --help" for usage.')
     if (error instanceof ApiError && error.status === 401 && cli?.via !== 'key') {
       io.err('Sign in with "shopfloor login", or set SHOPFLOOR_API_KEY.')

@@ -61,12 +61,17 @@ describe('shopfloor events', () => {
     expect(stream.stdout().trim().split('\n').map((l) => JSON.parse(l))).toEqual([{ type: 'task.created', id: task.id }])
   })
 
-  it('prints a readable line per event by default', async () => {
+  it('prints a readable line per event by default, agents by name, tasks by key, runs by the start of the id', async () => {
     const { home, account, companyId } = await signedInHome(world, 'EVH')
-    const stream = await follow(home, ['--count', '1'])
+    const stream = await follow(home, ['--count', '3'])
     const agent = await account.client.agents.hire(companyId, { name: 'Listener' })
+    await account.client.tasks.create(companyId, { title: 'Heard', assignee_agent_id: agent.id })
     expect(await stream.exited).toBe(0)
-    expect(stream.stdout()).toMatch(new RegExp(`^\\d{2}:\\d{2}:\\d{2} {2}agent\\.created {2}${agent.id}\\n$`))
+    const [run] = await account.client.runs.list(companyId)
+    const at = '\\d{2}:\\d{2}:\\d{2}'
+    expect(stream.stdout()).toMatch(new RegExp(
+      `^${at} {2}agent\\.created {2}Listener\\n${at} {2}task\\.created {2}EVH-1\\n${at} {2}run\\.created {2}${run.id.slice(0, 8)} {2}agent=Listener\\n$`,
+    ))
   })
 
   it('stops with NOT_FOUND and exit code 4 for a company the caller is not in', async () => {

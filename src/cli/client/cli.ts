@@ -5,6 +5,7 @@ import { nextFire } from '../../contract/schedule.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
 import { CliError, EXIT, UsageError } from './errors.ts'
+import { plural, shortId, visible } from './format.ts'
 import { readStdin } from './prompt.ts'
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000'
@@ -87,17 +88,22 @@ export class Cli {
 
   /** With --json the data as JSON; otherwise the human rendering (only computed when needed). */
   async print(data: unknown, human: () => string | Promise<string>): Promise<void> {
-    this.io.out(this.json ? JSON.stringify(data ?? null, null, 2) : await human())
+    this.io.out(this.json ? jsonText(data, 2) : visible(await human()))
   }
 
-  /** A line on stdout in both modes (a stream of JSON lines with --json). */
-  emit(text: string): void {
-    this.io.out(text)
+  /** One item of a stream on stdout: a JSON object on one line with --json, else its human line. */
+  async emit(data: unknown, human: () => string | Promise<string>): Promise<void> {
+    this.io.out(this.json ? jsonText(data) : visible(await human()))
+  }
+
+  /** A JSON document on stdout in both modes, for a program or a file (`companies export`). */
+  document(data: unknown): void {
+    this.io.out(jsonText(data, 2))
   }
 
   /** Diagnostics on stderr, in both modes. */
   warn(text: string): void {
-    this.io.err(text)
+    this.io.err(visible(text))
   }
 
   /**
@@ -125,15 +131,22 @@ export class Cli {
     const matches = companies.filter(
       (c) => c.id === ref || c.name.toLowerCase() === wanted || c.task_prefix.toLowerCase() === wanted,
     )
-    return unique(matches, 'Company', ref)
+    return unique(matches, 'company', ref, (c) => `${c.name} (${c.task_prefix}, ${c.id})`, 'the id')
   }
 
-  /** An agent by id or by name (case-insensitive; terminated agents included). */
+  /**
+   * An agent by id, name (case-insensitive) or the start of its id (at least 4 characters);
+   * terminated agents included. A name wins over an id start that looks the same.
+   */
   async findAgent(ref: string): Promise<Agent> {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.agents.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    return unique((await this.allAgents()).filter((a) => a.name.toLowerCase() === wanted), 'Agent', ref)
+    const all = await this.allAgents()
+    const label = (a: Agent) => `${a.name} (${shortId(a.id)})`
+    const byName = all.filter((a) => a.name.toLowerCase() === wanted)
+    if (byName.length > 0 || !ID_START.test(wanted)) return unique(byName, 'agent', ref, label, ID_HINT)
+    return unique(all.filter((a) => a.id.startsWith(wanted)), 'agent', ref, label, ID_HINT)
   }
 
   /** The agent's id, or null for the word `none` (clears an assignee or owner). */
@@ -154,8 +167,9 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.runs.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Run not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
-    const match = unique((await this.client.runs.list(companyId, { limit: 500 })).filter((r) => r.id.startsWith(wanted)), 'Run', ref)
+    if (!ID_START.test(wanted)) throw new CliError('NOT_FOUND', `Run not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    const recent = (await this.client.runs.list(companyId, { limit: 500 })).filter((r) => r.id.startsWith(wanted))
+    const match = unique(recent, 'run', ref, (r) => shortId(r.id), ID_HINT)
     return this.client.runs.get(companyId, match.id)
   }
 
@@ -164,7 +178,7 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.projects.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    return unique((await this.client.projects.list(companyId)).filter((p) => p.name.toLowerCase() === wanted), 'Project', ref)
+    return unique((await this.client.projects.list(companyId)).filter((p) => p.name.toLowerCase() === wanted), 'project', ref, (p) => `${p.name} (${p.id})`, 'the id')
   }
 
   /** A goal by id or title (case-insensitive). */
@@ -172,7 +186,7 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.goals.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'Goal', ref)
+    return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'goal', ref, (g) => `${g.title} (${g.id})`, 'the id')
   }
 
   /** A routine by id, the start of its id as `routines list` shows it, or its title (case-insensitive). */
@@ -181,9 +195,10 @@ export class Cli {
     if (isUuid(ref)) return this.client.routines.get(companyId, ref)
     const wanted = ref.toLowerCase()
     const all = await this.client.routines.list(companyId)
+    const label = (r: Routine) => `${r.title} (${shortId(r.id)})`
     const byTitle = all.filter((r) => r.title.toLowerCase() === wanted)
-    if (byTitle.length > 0 || !/^[0-9a-f-]{4,}$/.test(wanted)) return unique(byTitle, 'Routine', ref)
-    return unique(all.filter((r) => r.id.startsWith(wanted)), 'Routine', ref)
+    if (byTitle.length > 0 || !ID_START.test(wanted)) return unique(byTitle, 'routine', ref, label, ID_HINT)
+    return unique(all.filter((r) => r.id.startsWith(wanted)), 'routine', ref, label, ID_HINT)
   }
 
   /** A webhook subscription by id, the start of its id as `webhooks list` shows it, or its URL. */
@@ -191,25 +206,27 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.webhooks.get(companyId, ref)
     const all = await this.client.webhooks.list(companyId)
+    const label = (w: Webhook) => `${w.url} (${shortId(w.id)})`
     const byUrl = all.filter((w) => w.url === ref)
-    if (byUrl.length > 0 || !/^[0-9a-f-]{4,}$/i.test(ref)) return unique(byUrl, 'Webhook', ref)
-    return unique(all.filter((w) => w.id.startsWith(ref.toLowerCase())), 'Webhook', ref)
+    if (byUrl.length > 0 || !ID_START.test(ref.toLowerCase())) return unique(byUrl, 'webhook', ref, label, ID_HINT)
+    return unique(all.filter((w) => w.id.startsWith(ref.toLowerCase())), 'webhook', ref, label, ID_HINT)
   }
 
   /** A delivery of a webhook by id or the start of its id (at least 4 characters, among its 200 newest). */
   async findDelivery(webhookId: string, ref: string): Promise<WebhookDelivery> {
     const wanted = ref.toLowerCase()
-    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Delivery not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    if (!ID_START.test(wanted)) throw new CliError('NOT_FOUND', `Delivery not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
     const recent = await this.client.webhooks.deliveries(await this.companyId(), webhookId, { limit: 200 })
-    return unique(recent.filter((d) => d.id.startsWith(wanted)), 'Delivery', ref)
+    return unique(recent.filter((d) => d.id.startsWith(wanted)), 'delivery', ref, (d) => `${shortId(d.id)} (${d.type})`, ID_HINT)
   }
 
   /** An approval by id or the start of its id, as `approvals list` shows it. */
   async approvalId(ref: string): Promise<string> {
     if (isUuid(ref)) return ref
     const wanted = ref.toLowerCase()
-    if (!/^[0-9a-f-]{4,}$/.test(wanted)) throw new CliError('NOT_FOUND', `Approval not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
-    return unique((await this.client.approvals.list(await this.companyId())).filter((a) => a.id.startsWith(wanted)), 'Approval', ref).id
+    if (!ID_START.test(wanted)) throw new CliError('NOT_FOUND', `Approval not found: ${ref} (give the id or its first characters)`, EXIT.notFound)
+    const all = await this.client.approvals.list(await this.companyId())
+    return unique(all.filter((a) => a.id.startsWith(wanted)), 'approval', ref, (a) => `${shortId(a.id)} (${a.type})`, ID_HINT).id
   }
 
   /** Every agent of the company, terminated included, fetched once per command. */
@@ -220,10 +237,30 @@ export class Cli {
   }
 }
 
-function unique<T>(matches: T[], entity: string, ref: string): T {
+/** What to type to pick one of several records found by an id start (or a shared name). */
+const ID_HINT = 'more characters of the id, enough to match only one'
+/** The start of an id as lists show it: at least 4 characters. */
+const ID_START = /^[0-9a-f-]{4,}$/
+
+/**
+ * The one record `ref` names. None is NOT_FOUND; several is AMBIGUOUS, listing each (`label`)
+ * and saying what to type instead (`hint`), since the same name may be held by several records.
+ */
+function unique<T>(matches: T[], entity: string, ref: string, label: (match: T) => string, hint: string): T {
   if (matches.length === 1) return matches[0]
-  if (matches.length === 0) throw new CliError('NOT_FOUND', `${entity} not found: ${ref}`, EXIT.notFound)
-  throw new CliError('AMBIGUOUS', `${matches.length} ${entity.toLowerCase()}s match "${ref}": use the id (or more of it)`, EXIT.conflict)
+  const capital = entity[0].toUpperCase() + entity.slice(1)
+  if (matches.length === 0) throw new CliError('NOT_FOUND', `${capital} not found: ${ref}`, EXIT.notFound)
+  const listed = matches.slice(0, 5).map(label).join(', ') + (matches.length > 5 ? ', ...' : '')
+  throw new CliError('AMBIGUOUS', `"${ref}" matches ${plural(matches.length, entity)}: ${listed}. Type ${hint}`, EXIT.conflict)
+}
+
+/**
+ * JSON as the API sent it. JSON.stringify escapes C0 controls but leaves DEL and the C1 range
+ * (U+0080-U+009F) raw, and a terminal may act on those; escaped as \u00XX they parse to the
+ * same strings.
+ */
+export function jsonText(data: unknown, indent?: number): string {
+  return JSON.stringify(data ?? null, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 // --- Option readers -------------------------------------------------------------------------

@@ -105,6 +105,19 @@ function lifecycle(name: 'pause' | 'resume' | 'terminate', summary: string, past
   }
 }
 
+const UPDATE_OPTIONS: OptionSpec[] = [
+  { name: 'name', value: 'NAME', help: 'new name' },
+  { name: 'title', value: 'TITLE', help: 'job title (none clears)' },
+  { name: 'role', value: 'ROLE', help: 'role (none clears)' },
+  { name: 'adapter', value: 'ADAPTER', help: 'how runners execute it' },
+  { name: 'reports-to', value: 'AGENT', help: 'manager, by id or name (none clears)' },
+  { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
+  { name: 'instructions', value: 'TEXT', help: "part of the agent's system prompt (none clears)" },
+  { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule (none clears)' },
+  ...SPEND_OPTIONS,
+  ...ADAPTER_CONFIG_OPTIONS,
+]
+
 function orgTree(nodes: OrgNode[]): { label: string; children: ReturnType<typeof orgTree> }[] {
   return nodes.map((node) => ({
     label: `${node.agent.name}${node.agent.title ? `, ${node.agent.title}` : ''} [${node.agent.status}]`,
@@ -192,23 +205,14 @@ export const agents: GroupSpec = {
       name: 'update',
       summary: "Change an agent's fields and adapter settings",
       args: ['<agent>'],
-      options: [
-        { name: 'name', value: 'NAME', help: 'new name' },
-        { name: 'title', value: 'TITLE', help: 'job title (none clears)' },
-        { name: 'role', value: 'ROLE', help: 'role (none clears)' },
-        { name: 'adapter', value: 'ADAPTER', help: 'how runners execute it' },
-        { name: 'reports-to', value: 'AGENT', help: 'manager, by id or name (none clears)' },
-        { name: 'budget', value: 'CENTS', help: 'monthly budget in cents (0 = no limit)' },
-        { name: 'instructions', value: 'TEXT', help: "part of the agent's system prompt (none clears)" },
-        { name: 'heartbeat-cron', value: 'CRON', help: 'wake the agent on this schedule (none clears)' },
-        ...SPEND_OPTIONS,
-        ...ADAPTER_CONFIG_OPTIONS,
-      ],
+      options: UPDATE_OPTIONS,
       async run(cli, { args, options }) {
+        // Checked before any request: an update that names no field would change nothing.
+        if (!UPDATE_OPTIONS.some((o) => options[o.name] !== undefined)) throw new UsageError('Nothing to change: give at least one option')
         const companyId = await cli.companyId()
         const agent = await cli.findAgent(args.agent!)
         const manager = nullable(options, 'reports-to')
-        const updated = await cli.client.agents.update(companyId, agent.id, {
+        const body = {
           name: text(options, 'name'),
           title: nullable(options, 'title'),
           role: nullable(options, 'role'),
@@ -219,7 +223,8 @@ export const agents: GroupSpec = {
           monthly_budget_cents: cents(options, 'budget'),
           adapter_config: adapterConfig(options, agent.adapter_config),
           ...spendSettings(options),
-        })
+        }
+        const updated = await cli.client.agents.update(companyId, agent.id, body)
         if (options['heartbeat-cron'] !== undefined) cli.warnUnreadableCron(updated.heartbeat_cron, 'its heartbeat will not wake the agent')
         await cli.print(updated, () => `Updated ${updated.name}`)
       },
@@ -231,6 +236,7 @@ export const agents: GroupSpec = {
       name: 'wake',
       summary: 'Queue a run for an agent now',
       args: ['<agent>'],
+      notes: 'AGENT is a name, an id or the start of an id.',
       options: [
         { name: 'task', value: 'TASK', help: 'work on this task (key such as ENG-12, or id)' },
         { name: 'reason', value: 'TEXT', help: 'why, shown at the start of the transcript' },

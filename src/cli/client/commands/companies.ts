@@ -1,7 +1,7 @@
 // Companies: list, create, show, update, choosing the current one, export and import (templates too).
 import fs from 'node:fs'
 import type { Company, CompanyImport } from '../../../client/index.ts'
-import { CliError, UsageError } from '../errors.ts'
+import { CliError, EXIT, UsageError } from '../errors.ts'
 import { type Cli, type GroupSpec, cents, flag, longText, text } from '../cli.ts'
 import { budget, details, table, time } from '../format.ts'
 
@@ -103,7 +103,7 @@ export const companies: GroupSpec = {
         const id = args.company ? (await cli.findCompany(args.company)).id : await cli.companyId()
         const doc = await cli.client.companies.export(id)
         const file = text(options, 'output')
-        if (!file) return cli.emit(JSON.stringify(doc, null, 2))
+        if (!file) return cli.document(doc)
         fs.writeFileSync(file, `${JSON.stringify(doc, null, 2)}\n`)
         await cli.print({ file, company: doc.company.name }, () => `Exported ${doc.company.name} to ${file}`)
       },
@@ -118,13 +118,18 @@ export const companies: GroupSpec = {
         { name: 'prefix', value: 'PREFIX', help: "its task key prefix (default: the document's)" },
         { name: 'use', help: 'make it the current company' },
       ],
-      notes: 'FILE may be - for standard input. Records get new ids; task keys stay.',
+      notes: 'Give FILE or --template, not both. FILE may be - for standard input. Records get new ids; task keys stay.',
       async run(cli, { args, options }) {
         const templateName = text(options, 'template')
         let doc: CompanyImport
+        if (templateName && args.file) throw new UsageError('Give a FILE or --template NAME, not both')
         if (templateName) {
-          const found = (await cli.client.companies.templates()).find((x) => x.id === templateName)
-          if (!found) throw new CliError('NOT_FOUND', `No template "${templateName}": see "shopfloor companies templates"`)
+          const templates = await cli.client.companies.templates()
+          const found = templates.find((x) => x.id === templateName)
+          if (!found) {
+            const names = templates.map((x) => x.id).join(', ') || 'none'
+            throw new CliError('NOT_FOUND', `No template "${templateName}"; the templates are: ${names}`, EXIT.notFound)
+          }
           doc = found.document
         } else if (args.file) {
           try {

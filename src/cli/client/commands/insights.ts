@@ -1,8 +1,7 @@
 // Read-only views of a company: the activity log, the dashboard, monthly costs and the inbox.
 import type { AuditEvent } from '../../../client/index.ts'
 import { type CommandSpec, integer, text } from '../cli.ts'
-import { budget, details, money, table, time } from '../format.ts'
-import { shortId } from './runs.ts'
+import { budget, details, money, plural, shortId, table, time } from '../format.ts'
 
 /** `status: todo → done, title: … → …` from an audit event's field-level changes. */
 function changes(event: AuditEvent): string {
@@ -17,12 +16,15 @@ export const activity: CommandSpec = {
   summary: 'The audit trail, newest first',
   options: [
     { name: 'limit', value: 'N', help: 'at most N entries (1 to 200, default 50)' },
-    { name: 'before', value: 'TIMESTAMP', help: 'entries older than this created_at (paging)' },
+    { name: 'before', value: 'WHEN', help: 'entries older than this: a date (YYYY-MM-DD, UTC) or a timestamp such as a created_at (paging)' },
   ],
   async run(cli, { options }) {
+    // The API takes a full timestamp only (ISO 8601, UTC without an offset); a date means its
+    // start, so "before 2026-11-20" is everything up to the end of the 19th.
+    const before = text(options, 'before')
     const rows = await cli.client.insights.activity(await cli.companyId(), {
       limit: integer(options, 'limit'),
-      before: text(options, 'before'),
+      before: before && /^\d{4}-\d{2}-\d{2}$/.test(before) ? `${before}T00:00:00Z` : before,
     })
     await cli.print(rows, () =>
       table(rows, [
@@ -71,7 +73,7 @@ export const dashboard: CommandSpec = {
         const name = (r: (typeof d.active_runs)[number]) => `${names.get(r.agent_id) ?? r.agent_id}${r.task_key ? ` on ${r.task_key}` : ''}`
         lines.push('', `Active runs: ${d.active_runs.map((r) => `${name(r)} (${r.status}${r.runner_id ? ` on ${r.runner_id}` : ''})`).join(', ')}`)
       }
-      if (d.for_you) lines.push('', `For you: ${d.for_you.open_tasks} open tasks you created, ${d.for_you.blocked_tasks} blocked`)
+      if (d.for_you) lines.push('', `For you: ${plural(d.for_you.open_tasks, 'open task')} you created, ${d.for_you.blocked_tasks} blocked`)
       return lines.join('\n')
     })
   },
@@ -100,6 +102,13 @@ export const costs: CommandSpec = {
         table(c.by_project, [
           { header: 'project', value: (p) => p.name },
           { header: 'cost', value: (p) => money(p.cost_cents), right: true },
+        ]),
+        '',
+        // The API lists every day of the month; the days without spend are left out here.
+        'By day',
+        table(c.by_day.filter((d) => d.cost_cents !== 0), [
+          { header: 'date', value: (d) => d.date },
+          { header: 'cost', value: (d) => money(d.cost_cents), right: true },
         ]),
       ].join('\n'),
     )

@@ -3,7 +3,7 @@
 import type { Member, Role } from '../../../client/index.ts'
 import { type Cli, type GroupSpec, isUuid, text } from '../cli.ts'
 import { CliError, EXIT, UsageError } from '../errors.ts'
-import { date, table, time } from '../format.ts'
+import { date, plural, table, time } from '../format.ts'
 
 const ROLES: readonly Role[] = ['owner', 'admin', 'member']
 
@@ -21,7 +21,8 @@ async function findMember(cli: Cli, companyId: string, ref: string): Promise<Mem
   const matches = byKey.length ? byKey : members.filter((m) => m.name.toLowerCase() === wanted)
   if (matches.length === 1) return matches[0]
   if (matches.length === 0) throw new CliError('NOT_FOUND', `Member not found: ${ref}`, EXIT.notFound)
-  throw new CliError('AMBIGUOUS', `${matches.length} members are called "${ref}": use the email`, EXIT.conflict)
+  const listed = matches.map((m) => `${m.name} <${m.email}>`).join(', ')
+  throw new CliError('AMBIGUOUS', `"${ref}" matches ${plural(matches.length, 'member')}: ${listed}. Type the email`, EXIT.conflict)
 }
 
 export const members: GroupSpec = {

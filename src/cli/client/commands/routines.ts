@@ -3,8 +3,7 @@ import type { Routine, RoutineUpdate } from '../../../client/index.ts'
 import type { OptionValues } from '../args.ts'
 import { type Cli, type GroupSpec, flag, longText, nullable, onOff, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
-import { details, nextFireText, table, time } from '../format.ts'
-import { shortId } from './runs.ts'
+import { details, nextFireText, shortId, table, time } from '../format.ts'
 
 const ROUTINE_NOTE = 'ROUTINE is a routine title, its id or the first characters of its id, as `routines list` shows them.'
 

@@ -1,18 +1,13 @@
 // Runs: list with filters, show with the transcript, cancel.
 import type { Run, RunStatus } from '../../../client/index.ts'
 import { type GroupSpec, integer, text } from '../cli.ts'
-import { details, money, table, time } from '../format.ts'
+import { details, money, plural, shortId, table, time } from '../format.ts'
 
 function duration(run: Run): string {
   if (!run.started_at) return '-'
   const end = run.ended_at ? Date.parse(run.ended_at) : Date.now()
   const seconds = Math.max(0, Math.round((end - Date.parse(run.started_at)) / 1000))
   return seconds < 60 ? `${seconds}s` : `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`
-}
-
-/** The start of a run's id, as lists show it; `runs show` and `runs cancel` take it. */
-export function shortId(id: string): string {
-  return id.slice(0, 8)
 }
 
 export const runs: GroupSpec = {
@@ -82,7 +77,7 @@ export const runs: GroupSpec = {
               ['Error', run.error],
             ]),
             '',
-            `Transcript (${run.transcript?.length ?? 0} entries)`,
+            `Transcript (${plural(run.transcript?.length ?? 0, 'entry')})`,
             ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
           ].join('\n')
         })

@@ -65,8 +65,17 @@ async function describe(cli: Cli, task: Task, comments: Comment[]) {
   ]
   if (task.description) lines.push('', task.description)
   lines.push('', `Comments (${comments.length})`)
+  // A comment names its author by id only (author_user_id or author_agent_id): people by the
+  // members list, fetched only when a person commented. One who left the company is "former member".
+  const people = comments.some((c) => c.author_user_id)
+    ? new Map((await cli.client.members.list(companyId).catch(() => [])).map((m) => [m.user_id, m.name]))
+    : new Map<string, string>()
   for (const c of comments) {
-    const author = c.author_agent_id ? agent(c.author_agent_id) : 'user'
+    const author = c.author_agent_id
+      ? agent(c.author_agent_id)
+      : c.author_user_id
+        ? (people.get(c.author_user_id) ?? 'former member')
+        : 'system'
     lines.push(`  ${time(c.created_at)} ${author}${c.kind === 'comment' ? '' : ` [${c.kind}]`}: ${c.body}`)
   }
   return lines.join('\n')
