@@ -71,8 +71,10 @@ describe('tables', () => {
     const op = await operator(api, url, 'WID')
     // Display widths 6, 5 and 9; lengths in UTF-16 code units 3, 6 and 9.
     const names = { '设计师': 6, 'E\u0301mile': 5, '🚀 Rocket': 9 }
-    for (const name of Object.keys(names)) await op.client.agents.hire(op.companyId, { name })
+    for (const name of Object.keys(names)) await op.client.agents.hire(op.companyId, { name, title: 'Tab\tin title' })
     const lines = (await op.run('agents', 'list')).stdout.trimEnd().split('\n')
+    // A tab, whose width depends on where it falls, is a space in a table.
+    expect(lines[1]).toContain('Tab in title')
     const status = lines[0].indexOf('STATUS')
     for (const [name, width] of Object.entries(names)) {
       const line = lines.find((l) => l.startsWith(name))!
@@ -105,7 +107,7 @@ describe('finding agents and companies', () => {
     expect(ambiguous.code).toBe(5)
     expect(ambiguous.stderr).toBe(
       `AMBIGUOUS: "twin" matches 2 agents: Twin (${twins[0].id.slice(0, 8)}), Twin (${twins[1].id.slice(0, 8)}). ` +
-        'Type more characters of the id, enough to match only one\n',
+        'Type the id of the one you mean, or enough of its start to match only it\n',
     )
   })
 
@@ -114,7 +116,7 @@ describe('finding agents and companies', () => {
     const second = await op.client.companies.create({ name: 'Company DUA', task_prefix: 'DUB' })
     const out = await op.run('companies', 'use', 'company dua')
     expect(out.code).toBe(5)
-    expect(out.stderr).toContain(`"company dua" matches 2 companies: Company DUA (DUA, ${op.companyId}), Company DUA (DUB, ${second.id}). Type the id`)
+    expect(out.stderr).toContain(`"company dua" matches 2 companies: Company DUA (DUA, ${op.companyId}), Company DUA (DUB, ${second.id}). Type the id of the one you mean\n`)
   })
 })
 

@@ -131,7 +131,7 @@ export class Cli {
     const matches = companies.filter(
       (c) => c.id === ref || c.name.toLowerCase() === wanted || c.task_prefix.toLowerCase() === wanted,
     )
-    return unique(matches, 'company', ref, (c) => `${c.name} (${c.task_prefix}, ${c.id})`, 'the id')
+    return unique(matches, 'company', ref, (c) => `${c.name} (${c.task_prefix}, ${c.id})`, ID_ONLY)
   }
 
   /**
@@ -178,7 +178,7 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.projects.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    return unique((await this.client.projects.list(companyId)).filter((p) => p.name.toLowerCase() === wanted), 'project', ref, (p) => `${p.name} (${p.id})`, 'the id')
+    return unique((await this.client.projects.list(companyId)).filter((p) => p.name.toLowerCase() === wanted), 'project', ref, (p) => `${p.name} (${p.id})`, ID_ONLY)
   }
 
   /** A goal by id or title (case-insensitive). */
@@ -186,7 +186,7 @@ export class Cli {
     const companyId = await this.companyId()
     if (isUuid(ref)) return this.client.goals.get(companyId, ref)
     const wanted = ref.toLowerCase()
-    return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'goal', ref, (g) => `${g.title} (${g.id})`, 'the id')
+    return unique((await this.client.goals.list(companyId)).filter((g) => g.title.toLowerCase() === wanted), 'goal', ref, (g) => `${g.title} (${g.id})`, ID_ONLY)
   }
 
   /** A routine by id, the start of its id as `routines list` shows it, or its title (case-insensitive). */
@@ -238,7 +238,9 @@ export class Cli {
 }
 
 /** What to type to pick one of several records found by an id start (or a shared name). */
-const ID_HINT = 'more characters of the id, enough to match only one'
+const ID_HINT = 'the id of the one you mean, or enough of its start to match only it'
+/** The same for records found by their whole id only (companies, projects, goals). */
+const ID_ONLY = 'the id of the one you mean'
 /** The start of an id as lists show it: at least 4 characters. */
 const ID_START = /^[0-9a-f-]{4,}$/
 

@@ -72,10 +72,13 @@ export function date(ts: string | null | undefined): string {
   return ts ? time(ts).slice(0, 10) : '-'
 }
 
-/** A value on one line of a table or details; made visible here already so widths are those shown. */
+/**
+ * A value on one line of a table or details: line breaks and tabs (whose width depends on the
+ * column) become a space, and it is made visible here already, so widths are those shown.
+ */
 function oneLine(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-'
-  return visible(String(value).replace(/\s*\n\s*/g, ' '))
+  return visible(String(value).replace(/\s*\n\s*|\t/g, ' '))
 }
 
 /**

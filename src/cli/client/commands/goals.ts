@@ -3,7 +3,7 @@ import type { Goal, GoalStatus, GoalUpdate } from '../../../client/index.ts'
 import type { OptionSpec, OptionValues } from '../args.ts'
 import { type Cli, type GroupSpec, longText, nullable, text } from '../cli.ts'
 import { UsageError } from '../errors.ts'
-import { date, details, tree, type TreeNode } from '../format.ts'
+import { date, details, plural, tree, type TreeNode } from '../format.ts'
 
 const FIELD_OPTIONS: OptionSpec[] = [
   { name: 'description', value: 'TEXT', help: 'description' },
@@ -26,7 +26,7 @@ async function goalFields(cli: Cli, options: OptionValues): Promise<GoalUpdate> 
 }
 
 function label(goal: Goal): string {
-  const progress = goal.tasks_total ? ` ${goal.tasks_done ?? 0}/${goal.tasks_total} tasks` : ''
+  const progress = goal.tasks_total ? ` ${goal.tasks_done ?? 0}/${plural(goal.tasks_total, 'task')}` : ''
   return `${goal.title} [${goal.status}]${progress}${goal.target_date ? ` due ${date(goal.target_date)}` : ''}`
 }
 
