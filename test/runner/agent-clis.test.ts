@@ -81,7 +81,7 @@ const TOOLS = [
 it('the start-up log names the CLIs found with their versions, and the runner claims them', () => {
   const found = runner.logs().find((l) => l.msg === 'agent CLIs found')
   expect(found.clis.agent_cli_1).toMatch(/^Claude Code 2\.0\.14 \(Claude Code\) \(.*\/claude\)$/)
-  expect(found.clis.agent_cli_2).toMatch(/^Codex codex-cli 0\.46\.0 /)
+  expect(found.clis.agent_cli_2).toMatch(/^Codex codex-cli 0\.140\.0 /)
   expect(found.clis.agent_cli_3).toMatch(/^Gemini CLI 0\.9\.0 /)
   expect(found.clis.agent_cli_4).toMatch(/^OpenCode 0\.15\.3 /)
   expect(found.clis.agent_cli_5).toContain(path.join(clis.bin, 'cursor-agent'))
@@ -96,7 +96,7 @@ it('the claims tell the server the versions found, shown in the runners list', a
     return list.find((r) => r.runner_id === 'cli-runner')?.versions?.claude ? list : null
   })
   expect(runners.find((r) => r.runner_id === 'cli-runner')!.versions).toEqual({
-    claude: '2.0.14 (Claude Code)', codex: 'codex-cli 0.46.0', gemini: '0.9.0', opencode: '0.15.3', 'cursor-agent': '2025.10.28-0a91dc2',
+    claude: '2.0.14 (Claude Code)', codex: 'codex-cli 0.140.0', gemini: '0.9.0', opencode: '0.15.3', 'cursor-agent': '2025.10.28-0a91dc2',
   })
 })
 

@@ -246,4 +246,19 @@ describe('kept agent homes (--agent-homes)', () => {
     expect(seen.argv.slice(seen.argv.indexOf('--resume'), seen.argv.indexOf('--resume') + 2)).toEqual(['--resume', first.session_id])
     expect(seen.homeEntries).toContain('.claude-ran')
   })
+  it("a resumed Codex thread is charged this run's tokens, not the thread's totals again", async () => {
+    const agent = await hire(homesWs, 'agent_cli_2', { model: 'gpt-5' })
+    const usage = { input: 1000, cacheRead: 20_000, cacheWrite: 0, output: 800 }
+    const { task, run: first } = await runTask(homesWs, agent.id, { reply: 'first pass', usage })
+    const own = { tokens_in: usage.input + usage.cacheRead, tokens_out: usage.output }
+    expect(first).toMatchObject({ status: 'succeeded', ...own })
+
+    const second = await homesWs.client.agents.wake(homesWs.companyId, agent.id, { task_id: task.id })
+    const done = await finished(homesWs, second.id)
+    // Codex reported the thread's totals (both runs); the run is charged its own share.
+    const seen = clis.seen(second.id)
+    expect(seen.argv.slice(seen.argv.indexOf('resume'), seen.argv.indexOf('resume') + 2)).toEqual(['resume', first.session_id])
+    expect(done).toMatchObject({ status: 'succeeded', session_id: first.session_id, ...own, cost_cents: first.cost_cents })
+    expect(done.transcript!.map((e) => e.text).join('')).toContain('Usage: 21,000 tokens in (1,000 uncached, 20,000 cache read, 0 cache write), 800 tokens out;')
+  })
 })

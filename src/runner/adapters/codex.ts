@@ -3,6 +3,14 @@
 // mcp_tool_call, web_search, error), `turn.completed` (usage: input_tokens with
 // cached_input_tokens among them, output_tokens), `turn.failed`, `error`. Codex reports no
 // cost: its tokens are priced by model.
+//
+// The usage of turn.completed is the thread's running total, and a resumed thread goes on from
+// the totals its rollout recorded last (codex-rs/core, `last_token_info_from_rollout`): after
+// `resume` it counts the earlier runs of the thread again. A resumed run is charged the
+// difference.
+import fs from 'node:fs'
+import { join } from 'node:path'
+import type { AdapterInput } from './adapter.ts'
 import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
 import { MCP_ENV, MCP_SERVER_NAME, mcpServer } from './cli/mcp.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
@@ -33,8 +41,9 @@ export const codex: Dialect = {
       '-', // the prompt on standard input
     ]
   },
-  parser({ config }, sink) {
-    const model = config.model ?? CODEX_DEFAULT_MODEL
+  parser(input, sink) {
+    const model = input.config.model ?? CODEX_DEFAULT_MODEL
+    const before = input.resumeSession ? recordedTotals(codexHome(input), input.resumeSession) : null
     let turns = 0
     let reply = ''
     let finished = false
@@ -71,7 +80,7 @@ export const codex: Dialect = {
         } else if (e.type === 'turn.completed') {
           finished = true
           streamError = null
-          const u = e.usage ?? {}
+          const u = thisRun(before, e.usage ?? {})
           const cached = u.cached_input_tokens ?? 0
           sink.meter.record(`turn-${turns++}`, model, { input: (u.input_tokens ?? 0) - cached, cacheRead: cached, output: u.output_tokens })
           sink.usageChanged()
@@ -85,6 +94,57 @@ export const codex: Dialect = {
       outcome: () => ({ finished, reply, error: turnError ?? (finished ? null : streamError) }),
     }
   },
+}
+
+/** Token counts as Codex reports them: input_tokens counts the cached ones too. */
+interface CodexUsage {
+  input_tokens?: number
+  cached_input_tokens?: number
+  output_tokens?: number
+}
+
+const USAGE_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens'] as const
+
+/** Where Codex keeps its state: $CODEX_HOME, else ~/.codex of the run's home. */
+function codexHome(input: AdapterInput): string {
+  return input.env.CODEX_HOME || join(input.home, '.codex')
+}
+
+/**
+ * The thread's totals as Codex recorded them last: the `total_token_usage` of the last
+ * `token_count` event in its rollout, `<codex home>/sessions/YYYY/MM/DD/rollout-<time>-<thread
+ * id>.jsonl`. Null when there is none.
+ */
+function recordedTotals(home: string, threadId: string): CodexUsage | null {
+  const sessions = join(home, 'sessions')
+  let lines: string[]
+  try {
+    const file = fs.readdirSync(sessions, { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith(`-${threadId}.jsonl`))
+    if (!file) return null
+    lines = fs.readFileSync(join(sessions, file), 'utf8').split('\n')
+  } catch {
+    return null
+  }
+  for (let i = lines.length - 1; i >= 0; i--) {
+    if (!lines[i].includes('"token_count"')) continue
+    try {
+      const totals = JSON.parse(lines[i]).payload?.info?.total_token_usage
+      if (totals) return totals
+    } catch {
+      // a line cut short
+    }
+  }
+  return null
+}
+
+/**
+ * This run's share of the thread's totals: less what the thread had before it. Totals below
+ * that in any count come from a Codex that started counting from zero (versions that did not
+ * carry a resumed thread's totals over): they are this run's own.
+ */
+function thisRun(before: CodexUsage | null, totals: CodexUsage): CodexUsage {
+  if (!before || USAGE_FIELDS.some((f) => (totals[f] ?? 0) < (before[f] ?? 0))) return totals
+  return Object.fromEntries(USAGE_FIELDS.map((f) => [f, (totals[f] ?? 0) - (before[f] ?? 0)]))
 }
 
 export const codexAdapter = (settings: CliSettings) => cliAdapter(codex, settings)

@@ -1,10 +1,27 @@
-// Stand-in for Codex: `codex exec --json`.
+// Stand-in for Codex: `codex exec --json [resume <thread id>] -`. Like Codex, it keeps a thread's
+// rollout in $CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl, with a
+// `token_count` event per model response holding the thread's totals and that response's share,
+// and a resumed thread goes on counting from the totals recorded last: its turn.completed usage
+// is the thread's, earlier runs included.
+import fs from 'node:fs'
+import path from 'node:path'
 import { begin } from './common.mjs'
 
-const s = begin('codex', 'codex-cli 0.46.0')
-const { plan, usage: u, session, emit } = s
+const s = begin('codex', 'codex-cli 0.140.0')
+const { plan, usage: u, emit } = s
+const resume = process.argv.indexOf('resume')
+const session = resume >= 0 ? process.argv[resume + 1] : s.session
+
+const sessions = path.join(process.env.CODEX_HOME ?? path.join(process.env.HOME, '.codex'), 'sessions')
+const now = new Date()
+const rollout = findRollout() ?? newRollout()
+const recorded = fs.readFileSync(rollout, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+const before = recorded.findLast((r) => r.payload?.type === 'token_count' && r.payload.info)?.payload.info.total_token_usage
+const record = (payload) => fs.appendFileSync(rollout, `${JSON.stringify({ timestamp: new Date().toISOString(), type: 'event_msg', payload })}\n`)
+
 emit({ type: 'thread.started', thread_id: session })
 emit({ type: 'turn.started' })
+record({ type: 'token_count', info: null, rate_limits: { primary: { used_percent: 7, window_minutes: 300 } } })
 emit({ type: 'item.completed', item: { id: 'item_0', type: 'reasoning', text: '**Reading the task**' } })
 for (const text of plan.text ?? ['Looking at the task.']) emit({ type: 'item.completed', item: { id: 'item_1', type: 'agent_message', text } })
 await s.pause()
@@ -25,6 +42,24 @@ if (plan.fail) {
   s.exit(1)
 } else {
   emit({ type: 'item.completed', item: { id: 'item_9', type: 'agent_message', text: plan.reply ?? 'Done.' } })
-  emit({ type: 'turn.completed', usage: { input_tokens: u.input + u.cacheRead, cached_input_tokens: u.cacheRead, output_tokens: u.output } })
+  const last = { input_tokens: u.input + u.cacheRead, cached_input_tokens: u.cacheRead, output_tokens: u.output, reasoning_output_tokens: 0, total_tokens: u.input + u.cacheRead + u.output }
+  const total = Object.fromEntries(Object.entries(last).map(([k, v]) => [k, v + (before?.[k] ?? 0)]))
+  record({ type: 'token_count', info: { total_token_usage: total, last_token_usage: last, model_context_window: 272000 }, rate_limits: null })
+  const { input_tokens, cached_input_tokens, output_tokens } = total
+  emit({ type: 'turn.completed', usage: { input_tokens, cached_input_tokens, output_tokens } })
   s.exit(0)
+}
+
+function findRollout() {
+  if (!fs.existsSync(sessions)) return null
+  const file = fs.readdirSync(sessions, { recursive: true }).find((f) => f.endsWith(`-${session}.jsonl`))
+  return file ? path.join(sessions, file) : null
+}
+
+function newRollout() {
+  const day = path.join(sessions, String(now.getFullYear()), String(now.getMonth() + 1).padStart(2, '0'), String(now.getDate()).padStart(2, '0'))
+  fs.mkdirSync(day, { recursive: true })
+  const file = path.join(day, `rollout-${now.toISOString().slice(0, 19).replace(/:/g, '-')}-${session}.jsonl`)
+  fs.writeFileSync(file, `${JSON.stringify({ timestamp: now.toISOString(), type: 'session_meta', payload: { id: session, cwd: process.cwd(), originator: 'codex_exec', cli_version: '0.140.0' } })}\n`)
+  return file
 }
