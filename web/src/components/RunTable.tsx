@@ -26,8 +26,8 @@ export function RunTable({ companyId, runs }: { companyId: string; runs: Run[] }
                   {run.started_at ? format.relative(run.started_at) : `queued ${format.relative(run.created_at)}`}
                 </Link>
               </td>
-              <td data-label="Agent">{agentName(run.agent_id) ?? 'an agent no longer here'}</td>
-              <td data-label="Task">
+              <td data-label="Agent" className="free">{agentName(run.agent_id) ?? 'an agent no longer here'}</td>
+              <td data-label="Task" className="free">
                 <RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run, no task</span>} />
               </td>
               <td data-label="Status"><Badge value={run.status} /></td>

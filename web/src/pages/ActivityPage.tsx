@@ -39,7 +39,7 @@ export function ActivityPage() {
                 <tr key={event.id} data-event={event.id}>
                   <td className="nowrap muted small lead" title={format.dateTime(event.created_at)}>{format.relative(event.created_at)}</td>
                   <td className="nowrap lead">{event.actor_type === 'system' ? 'Shopfloor' : event.actor_name}<span className="muted small actor-kind">{ACTOR[event.actor_type]}</span></td>
-                  <td>
+                  <td className="free">
                     <div>
                       {humanize(event.verb)} {event.entity_type} <Subject companyId={companyId} event={event} />
                       {event.run_id && <> <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: event.run_id }}>during a run</Link></>}

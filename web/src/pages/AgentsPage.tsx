@@ -38,7 +38,7 @@ export function AgentsPage() {
               {agents.data.map((agent) => (
                 <tr key={agent.id} className="clickable" onClick={() => navigate({ to: '/c/$companyId/agents/$agentId', params: { companyId, agentId: agent.id } })}>
                   <td><FavoriteButton agentId={agent.id} name={agent.name} /></td>
-                  <td>
+                  <td className="free">
                     <span className="row" style={{ gap: 8, flexWrap: 'nowrap' }}>
                       <AgentAvatar agent={agent} />
                       <span><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }} onClick={(e) => e.stopPropagation()}>{agent.name}</Link><br /><span className="muted small">{agent.title}</span></span>

@@ -54,7 +54,7 @@ export function CostsPage() {
                   <tbody>
                     {data.by_agent.map((row) => (
                       <tr key={row.agent_id}>
-                        <td><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{row.name}</Link></td>
+                        <td className="free"><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{row.name}</Link></td>
                         <td className="right">{row.runs}</td>
                         <td className="right hide-phone">{format.number(row.tokens_in)} / {format.number(row.tokens_out)}</td>
                         <td className="right">{format.money(row.cost_cents)}</td>
@@ -67,7 +67,7 @@ export function CostsPage() {
             <section className="panel" aria-label="By project">
               <h2>By project</h2>
               {data.by_project.length === 0 ? <p className="empty">No spend in projects.</p> : (
-                <table><tbody>{data.by_project.map((row) => <tr key={row.project_id ?? 'none'}><td>{row.name ?? 'No project'}</td><td className="right">{format.money(row.cost_cents)}</td></tr>)}</tbody></table>
+                <table><tbody>{data.by_project.map((row) => <tr key={row.project_id ?? 'none'}><td className="free">{row.name ?? 'No project'}</td><td className="right">{format.money(row.cost_cents)}</td></tr>)}</tbody></table>
               )}
             </section>
           </div>

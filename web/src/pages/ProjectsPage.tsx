@@ -57,7 +57,7 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
           {starred ? '★' : '☆'}
         </button>
       </td>
-      <td>
+      <td className="free">
         <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ project_id: project.id }}>{project.name}</Link>
         {project.description && <div className="muted small">{project.description}</div>}
         <ErrorText error={update.error} />
@@ -67,7 +67,7 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
           {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
         </select>
       </td>
-      <td className="hide-phone mono small">{project.repository ?? '—'}</td>
+      <td className="hide-phone mono small free">{project.repository ?? '—'}</td>
       <td>{project.monthly_budget_cents ? format.money(project.monthly_budget_cents) : '—'}</td>
       <td>
         <button className="link" onClick={() => setEditing(true)}>Edit</button>

@@ -54,7 +54,7 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
   })
   return (
     <tr>
-      <td>{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
+      <td className="free">{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
       <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
       <td className="mono nowrap">{routine.cron}</td>
       <td className="nowrap"><NextRun routine={routine} /></td>

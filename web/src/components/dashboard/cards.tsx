@@ -134,7 +134,7 @@ function ActiveRuns({ data, format, companyId, agentName }: CardContext) {
           {data.active_runs.map((run) => (
             <tr key={run.id}>
               <td><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{agentName(run.agent_id)}</Link></td>
-              <td><RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run</span>} /></td>
+              <td className="free"><RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run</span>} /></td>
               <td><Badge value={run.status} /></td>
               <td className="muted">{run.runner_id ? `on ${runnerName(run.runner_id)}` : 'waiting for a runner'}</td>
               <td className="muted right">{format.relative(run.started_at ?? run.created_at)}</td>

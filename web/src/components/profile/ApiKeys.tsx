@@ -64,7 +64,7 @@ export function ApiKeys() {
             <tbody>
               {keys.data.map((key) => (
                 <tr key={key.id}>
-                  <td>{key.name}</td>
+                  <td className="free">{key.name}</td>
                   <td className="mono">{key.prefix}…</td>
                   <td className="hide-phone">{format.date(key.created_at)}</td>
                   <td className="hide-phone">{format.relative(key.last_used)}</td>

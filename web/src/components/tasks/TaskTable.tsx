@@ -18,7 +18,7 @@ export function TaskTable({ companyId, tasks, agents }: { companyId: string; tas
           {tasks.map((task) => (
             <tr key={task.id} className="clickable" onClick={() => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })}>
               <td className="nowrap"><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: task.key }} onClick={(e) => e.stopPropagation()}>{task.key}</Link></td>
-              <td>{task.title}</td>
+              <td className="free">{task.title}</td>
               <td><Badge value={task.status} /></td>
               <td><Badge value={task.priority} /></td>
               <td className="hide-phone">{task.assignee_agent_id ? (agents.get(task.assignee_agent_id)?.name ?? '—') : '—'}</td>
