@@ -1,6 +1,6 @@
 // The board: one column per status in the spec's order. Cards move by drag and drop, or from
 // the keyboard with Shift+Left/Right on a focused card.
-import { type DragEvent, useState } from 'react'
+import { type DragEvent, useEffect, useRef, useState } from 'react'
 import type { Agent, Task, TaskStatus } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
@@ -22,6 +22,9 @@ interface BoardProps {
 
 export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps) {
   const [over, setOver] = useState<TaskStatus | null>(null)
+  // A card moved from the keyboard is a new element in its new column: the focus goes with it,
+  // so Shift+Arrow can move it on.
+  const [stepped, setStepped] = useState<{ id: string; status: TaskStatus } | null>(null)
   const byId = new Map(tasks.map((t) => [t.id, t]))
 
   function drop(event: DragEvent, status: TaskStatus) {
@@ -56,9 +59,12 @@ export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps
                 task={task}
                 assignee={task.assignee_agent_id ? agents.get(task.assignee_agent_id) : undefined}
                 companyId={companyId}
+                focus={stepped?.id === task.id && stepped.status === status}
                 onStep={(step) => {
                   const target = BOARD_COLUMNS[column + step]
-                  if (target) onMove(task, target)
+                  if (!target) return
+                  setStepped({ id: task.id, status: target })
+                  onMove(task, target)
                 }}
               />
             ))}
@@ -69,12 +75,17 @@ export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps
   )
 }
 
-function TaskCard({ task, assignee, companyId, onStep }: { task: Task; assignee?: Agent; companyId: string; onStep: (step: -1 | 1) => void }) {
+function TaskCard({ task, assignee, companyId, focus, onStep }: { task: Task; assignee?: Agent; companyId: string; focus: boolean; onStep: (step: -1 | 1) => void }) {
   const format = useFormat()
   const navigate = useNavigate()
+  const card = useRef<HTMLElement>(null)
+  useEffect(() => {
+    if (focus) card.current?.focus()
+  }, [focus])
   const open = () => navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: task.key } })
   return (
     <article
+      ref={card}
       className="task-card"
       draggable
       tabIndex={0}
