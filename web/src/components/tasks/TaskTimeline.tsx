@@ -17,22 +17,40 @@ import { Field } from '../form.tsx'
 import { RunItem } from '../runs/RunItem.tsx'
 
 type Item =
-  | { at: string; kind: 'comment'; comment: Comment }
-  | { at: string; kind: 'run'; run: Run }
-  | { at: string; kind: 'change'; change: AuditEvent }
+  | { at: number; kind: 'comment'; comment: Comment }
+  | { at: number; kind: 'run'; run: Run }
+  | { at: number; kind: 'change'; change: AuditEvent }
 
 /** An audit event of the task that moved it or changed its assignee (others stay on the Activity page). */
 const isStatusOrAssignee = (event: AuditEvent) => event.verb !== 'created' && ('status' in event.changes || 'assignee_agent_id' in event.changes)
+
+// At the same instant what queues a run (an assignment, a comment waking the agent) comes before the run.
+const KIND_ORDER: Record<Item['kind'], number> = { change: 0, comment: 1, run: 2 }
+
+/**
+ * When a run shows on the timeline. The audit event of an assignment is stamped as its write
+ * commits, after the run it queued was made (a few milliseconds, or the same instant): by time
+ * alone the run came before its cause. So a run queued by an assignment shows at the time of the
+ * assignment to its agent nearest to it when that one is later.
+ */
+function runTime(run: Run, changes: AuditEvent[]): number {
+  const at = Date.parse(run.created_at ?? '')
+  if (run.trigger !== 'assignment') return at
+  const assigned = changes.filter((c) => c.changes.assignee_agent_id?.[1] === run.agent_id).map((c) => Date.parse(c.created_at))
+  const nearest = assigned.sort((a, b) => Math.abs(a - at) - Math.abs(b - at))[0]
+  return nearest !== undefined && nearest > at ? nearest : at
+}
 
 export function TaskTimeline({ companyId, task }: { companyId: string; task: Task }) {
   const comments = useComments(companyId, task.id)
   const runs = useRuns(companyId, { task_id: task.id })
   const changes = useTaskChanges(companyId, task.id)
+  const shownChanges = (changes.data ?? []).filter(isStatusOrAssignee)
   const items: Item[] = [
-    ...(comments.data ?? []).map((comment): Item => ({ at: comment.created_at, kind: 'comment', comment })),
-    ...(runs.data ?? []).map((run): Item => ({ at: run.created_at ?? '', kind: 'run', run })),
-    ...(changes.data ?? []).filter(isStatusOrAssignee).map((change): Item => ({ at: change.created_at, kind: 'change', change })),
-  ].sort((a, b) => Date.parse(a.at) - Date.parse(b.at))
+    ...(comments.data ?? []).map((comment): Item => ({ at: Date.parse(comment.created_at), kind: 'comment', comment })),
+    ...(runs.data ?? []).map((run): Item => ({ at: runTime(run, shownChanges), kind: 'run', run })),
+    ...shownChanges.map((change): Item => ({ at: Date.parse(change.created_at), kind: 'change', change })),
+  ].sort((a, b) => a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
@@ -75,7 +93,7 @@ function CommentItem({ companyId, task, comment }: { companyId: string; task: Ta
         {comment.run_id && <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: comment.run_id }}>from its run</Link>}
         <span className="grow" />
         {!editing && <button className="link small" onClick={() => setEditing(true)} aria-label="Edit comment">Edit</button>}
-        <button className="link small" onClick={() => remove.mutate()} aria-label="Delete comment">Delete</button>
+        <button className="link small" onClick={() => window.confirm('Delete this comment?') && remove.mutate()} aria-label="Delete comment">Delete</button>
       </div>
       <ErrorText error={remove.error} />
       {editing

@@ -1,0 +1,140 @@
+// The task page and the board held to their rules in a real headless Chromium against a real
+// server: a title of one long word (or a long URL) stays inside its box at desktop and phone
+// widths, a comment is deleted only once confirmed, a card moved from the keyboard keeps the focus
+// in its new column, and on the timeline an assignment comes before the run it queued.
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ShopfloorClient } from '../../src/client/api.ts'
+import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
+
+const PASSWORD = 'correct horse battery'
+const LONG_WORD = 'Supercalifragilistic'.repeat(10) // 200 letters, no space
+const LONG_URL = `https://example.com/${'deeply/nested/'.repeat(12)}release-notes-for-the-spring-launch.html`
+
+let server: RunningServer
+let browser: Browser
+let page: Page
+let client: ShopfloorClient
+let companyId = ''
+
+/**
+ * The elements matching `selector` (at least one must show) that run out of their own box or out
+ * of the one around them (`within`: the page's main column, or a board column), described for the
+ * failure message; none when every one fits.
+ */
+async function overflowing(selector: string, within = 'main'): Promise<string[]> {
+  await page.locator(selector).first().waitFor()
+  return page.evaluate(([selector, within]) => {
+    return [...document.querySelectorAll<HTMLElement>(selector)].flatMap((el) => {
+      const box = el.getBoundingClientRect()
+      const right = Math.min(el.closest(within)!.getBoundingClientRect().right, el.closest(within) === document.querySelector('main') ? document.documentElement.clientWidth : Infinity)
+      return el.scrollWidth > el.clientWidth + 1 || box.right > right + 1
+        ? [`${selector}: ${box.width}px wide, ${el.scrollWidth}px of content, ending at ${box.right} of ${right}`]
+        : []
+    })
+  }, [selector, within] as const)
+}
+
+describe('the task page and the board', () => {
+  beforeAll(async () => {
+    server = await sharedServer()
+    client = new ShopfloorClient({ baseUrl: server.url })
+    const email = `tasks-${Date.now().toString(36)}@example.test`
+    await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
+    companyId = (await client.companies.create({ name: 'Longwords', task_prefix: 'LONG' })).id
+    browser = await launchBrowser()
+    page = browser.context.pages()[0] ?? (await browser.context.newPage())
+    page.setDefaultTimeout(15_000)
+    await signIn(page, server.url, email, PASSWORD, 'Longwords')
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('keeps a title of one long word or a long URL inside its box, on a desktop and on a phone', async () => {
+    const word = await client.tasks.create(companyId, { title: LONG_WORD, status: 'todo' })
+    await client.tasks.create(companyId, { title: LONG_URL, status: 'in_progress' })
+    await client.tasks.create(companyId, { title: `${LONG_WORD} too`, parent_id: word.id })
+    for (const viewport of [{ width: 1360, height: 860 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(viewport)
+      const where = viewport.width < 760 ? 'phone' : 'desktop'
+
+      await page.goto(`${server.url}/c/${companyId}/tasks/${word.key}`) // loaded at this width
+      await page.getByRole('heading', { level: 1, name: LONG_WORD }).waitFor()
+      expect(await overflowing('h1')).toEqual([])
+      expect(await overflowing('section[aria-label="Subtasks"] li')).toEqual([])
+      await screenshot(page, `long-title-task-${where}`)
+
+      await visit(page, `${server.url}/c/${companyId}/tasks`)
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'List' }).click()
+      await page.getByRole('cell', { name: LONG_URL }).waitFor()
+      expect(await overflowing('main td')).toEqual([])
+      expect(await overflowing('.table-wrap')).toEqual([])
+
+      await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Board' }).click()
+      await page.locator('.task-card', { hasText: LONG_URL }).waitFor()
+      expect(await overflowing('.task-card', '.column')).toEqual([])
+      await screenshot(page, `long-title-board-${where}`)
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width)
+    }
+    await page.setViewportSize({ width: 1360, height: 860 })
+  })
+
+  it('deletes a comment only once the deletion is confirmed', async () => {
+    const task = await client.tasks.create(companyId, { title: 'Answer the reviewers' })
+    await client.comments.create(companyId, task.id, { body: 'The second chapter needs a diagram.' })
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('The second chapter needs a diagram.').waitFor()
+
+    const asked: string[] = []
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.dismiss() })
+    await timeline.getByRole('button', { name: 'Delete comment' }).click()
+    await expect.poll(() => asked).toEqual(['Delete this comment?'])
+    await page.waitForTimeout(500) // a deletion sent anyway would be under way by now
+    expect(await client.comments.list(companyId, task.id)).toHaveLength(1)
+    await timeline.getByText('The second chapter needs a diagram.').waitFor()
+
+    page.once('dialog', (dialog) => void dialog.accept())
+    await timeline.getByRole('button', { name: 'Delete comment' }).click()
+    await timeline.getByText('The second chapter needs a diagram.').waitFor({ state: 'detached' })
+    expect(await client.comments.list(companyId, task.id)).toEqual([])
+  })
+
+  it('keeps the focus on a card moved from the keyboard, so it can be moved on', async () => {
+    const task = await client.tasks.create(companyId, { title: 'Proofread the index', status: 'backlog' })
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
+    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Board' }).click()
+    const card = page.locator(`.task-card[data-task="${task.key}"]`)
+    await card.focus()
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task ?? document.activeElement?.tagName)
+    const column = () => card.evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'))
+
+    await page.keyboard.press('Shift+ArrowRight')
+    await expect.poll(column).toBe('todo')
+    await expect.poll(focused).toBe(task.key)
+    await page.keyboard.press('Shift+ArrowRight')
+    await expect.poll(column).toBe('in_progress')
+    await expect.poll(focused).toBe(task.key)
+    await page.keyboard.press('Shift+ArrowLeft')
+    await expect.poll(column).toBe('todo')
+    await expect.poll(focused).toBe(task.key)
+    await expect.poll(async () => (await client.tasks.get(companyId, task.id)).status).toBe('todo')
+  })
+
+  it('shows an assignment on the timeline before the run it queued', async () => {
+    const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer' })
+    const task = await client.tasks.create(companyId, { title: 'Write the launch post', status: 'todo' })
+    await client.tasks.update(companyId, task.id, { assignee_agent_id: grace.id }) // queues Grace's run
+    expect((await client.runs.list(companyId, { task_id: task.id })).map((r) => r.trigger)).toEqual(['assignment'])
+
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByRole('listitem', { name: 'Run of Grace' }).waitFor()
+    await timeline.getByRole('listitem', { name: 'Ada Lovelace assigned it to Grace' }).waitFor()
+    const order = await timeline.locator('ol.timeline > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
+    expect(order).toEqual(['Ada Lovelace assigned it to Grace', 'Run of Grace'])
+    await screenshot(page, 'timeline-assignment-then-run')
+  })
+})
