@@ -1,7 +1,8 @@
 // The environment an agent process gets: an allow-list, never the runner's whole environment.
 // A runner holds secrets of its own (its API key, and on a shared machine DATABASE_URL,
 // JWT_SECRET_KEY, SMTP_*, REDIS_URL...); an agent sees only what it needs to work, its CLI's
-// credentials, the run's SHOPFLOOR_* variables and the names someone chose to pass on.
+// credentials, the run's SHOPFLOOR_* variables and the names its operator chose to pass on or
+// let agents ask for.
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RunContext } from '../client/index.ts'
@@ -17,9 +18,17 @@ export const BASE = ['PATH', 'HOME', 'LANG', 'TERM', 'TZ', 'USER', 'LOGNAME', 'S
  */
 const RUNNER_SECRETS = /^(SHOPFLOOR_.*|DATABASE_URL|TEST_DATABASE_URL|JWT_SECRET_KEY|REDIS_URL|TEST_REDIS_URL|SMTP_.*|METRICS_TOKEN|IDP_.*)$/
 
-/** Why an agent's own settings may not name this runner variable, or null when they may. */
-export function keptFromAgents(name: string): string | null {
-  return RUNNER_SECRETS.test(name) ? `${name} is the runner's own, never sent or passed on by an agent's settings` : null
+/**
+ * Why an agent's own settings may not name this runner variable, or null when they may. They
+ * may name only what the runner's operator allowed with --allow-agent-env (names, or prefixes
+ * ending in `*`): the runner's machine holds more secrets than this list knows of (cloud keys,
+ * tokens of other work), and a member of the company is not its operator, as for commands
+ * (--allow-agent-commands). The runner's own secrets stay out even when a pattern takes them.
+ */
+export function refusedForAgent(name: string, allowed: readonly string[]): string | null {
+  if (RUNNER_SECRETS.test(name)) return `${name} is the runner's own, never sent or passed on by an agent's settings`
+  const allows = (pattern: string) => (pattern.endsWith('*') ? name.startsWith(pattern.slice(0, -1)) : name === pattern)
+  return allowed.some(allows) ? null : `${name} is not one this runner lets agents name (its operator may allow it with --allow-agent-env ${name})`
 }
 
 /** Locale variables (LC_ALL, LC_CTYPE, ...). */
@@ -40,8 +49,10 @@ export interface AgentEnvironmentInput {
   credentials: readonly string[]
   /** Names passed on by the runner's --pass-env (its operator's choice: any name). */
   passEnv: readonly string[]
-  /** Names the agent's adapter_config.env asks for (a member's choice: not the runner's secrets). */
+  /** Names the agent's adapter_config.env asks for (a member's choice: only what --allow-agent-env allows). */
   agentEnv: readonly string[]
+  /** The runner's --allow-agent-env. */
+  allowAgentEnv: readonly string[]
 }
 
 export function agentEnvironment(input: AgentEnvironmentInput): Record<string, string> {
@@ -55,7 +66,7 @@ export function agentEnvironment(input: AgentEnvironmentInput): Record<string, s
   for (const name of Object.keys(runnerEnv)) if (LOCALE.test(name)) take(name)
   for (const name of input.credentials) take(name)
   for (const name of input.passEnv) take(name)
-  for (const name of input.agentEnv) if (!keptFromAgents(name)) take(name)
+  for (const name of input.agentEnv) if (!refusedForAgent(name, input.allowAgentEnv)) take(name)
 
   if (input.home) {
     env.HOME = input.home

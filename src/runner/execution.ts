@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
 import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/adapter.ts'
-import { agentEnvironment } from './environment.ts'
+import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
@@ -137,6 +137,7 @@ export class Execution {
           credentials: this.adapter.credentials ?? [],
           passEnv: this.options.passEnv,
           agentEnv: this.context.agent.adapter_config?.env ?? [],
+          allowAgentEnv: this.options.allowAgentEnv,
         }),
         config,
         resumeSession: keptHome ? await this.lastSession() : null,
@@ -255,7 +256,12 @@ export class Execution {
    * agent must not let a company member run commands here.
    */
   private settings(note: (text: string) => void): AgentSettings {
-    const { env: _env, ...config } = (this.context.agent.adapter_config ?? {}) as AgentSettings & { env?: string[] }
+    const { env = [], ...config } = (this.context.agent.adapter_config ?? {}) as AgentSettings & { env?: string[] }
+    // Named in the agent's env but not passed on (environment.ts): said, not silently dropped.
+    for (const name of env) {
+      const refused = refusedForAgent(name, this.options.allowAgentEnv)
+      if (refused) note(`Not passed to the agent: ${refused}.\n`)
+    }
     if (this.options.allowAgentCommands) return config
     const { command, args, ...rest } = config
     if (command !== undefined || args !== undefined) {

@@ -43,6 +43,8 @@ export interface RunnerOptions {
   allowAgentCommands: boolean
   /** Names of runner variables every agent gets (besides the allow-list of environment.ts). */
   passEnv: string[]
+  /** Runner variables an agent's own settings may name (adapter_config env, secret_env): names or prefixes ending in `*`. */
+  allowAgentEnv: string[]
   /** One kept home per agent under this folder (subscription logins, session resume); null: a new empty one per run. */
   agentHomes: string | null
   promptVia: PromptVia
@@ -86,6 +88,8 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
                             default claude, codex, gemini, opencode, cursor-agent found on PATH)
   --allow-agent-commands    use agents' own adapter_config command and args
   --pass-env NAME           a runner variable every agent gets (repeatable; SHOPFLOOR_PASS_ENV)
+  --allow-agent-env NAME    a runner variable agents' own settings may name (adapter_config env,
+                            secret_env); NAME or PREFIX* (repeatable; SHOPFLOOR_ALLOW_AGENT_ENV)
   --agent-homes DIR         keep one home per agent under DIR (logins, session resume)
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
@@ -117,6 +121,7 @@ const FLAGS = {
   'agent-cli-5-command': { type: 'string' },
   'allow-agent-commands': { type: 'boolean' },
   'pass-env': { type: 'string', multiple: true },
+  'allow-agent-env': { type: 'string', multiple: true },
   'agent-homes': { type: 'string' },
   'prompt-via': { type: 'string' },
   'success-status': { type: 'string' },
@@ -175,10 +180,13 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     const n = name.slice(-1)
     return [name, pick(`agent-cli-${n}-command` as keyof typeof FLAGS, `SHOPFLOOR_AGENT_CLI_${n}_COMMAND`, `${name}_command`) ?? null]
   })) as Record<CliAdapterName, string | null>
-  const passEnv = parsed['pass-env'] ?? (env.SHOPFLOOR_PASS_ENV ? env.SHOPFLOOR_PASS_ENV.split(',') : Array.isArray(file.pass_env) ? file.pass_env.map(String) : [])
-  for (const name of passEnv) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.trim())) throw new OptionsError(`--pass-env takes names of variables, got "${name}"`)
+  const names = (flag: 'pass-env' | 'allow-agent-env', variable: string, key: string, shape: RegExp, what: string) => {
+    const list = (parsed[flag] ?? (env[variable] ? env[variable].split(',') : Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((n) => n.trim())
+    for (const name of list) if (!shape.test(name)) throw new OptionsError(`--${flag} takes ${what}, got "${name}"`)
+    return list
   }
+  const passEnv = names('pass-env', 'SHOPFLOOR_PASS_ENV', 'pass_env', /^[A-Za-z_][A-Za-z0-9_]*$/, 'names of variables')
+  const allowAgentEnv = names('allow-agent-env', 'SHOPFLOOR_ALLOW_AGENT_ENV', 'allow_agent_env', /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/, 'names of variables or prefixes ending in *')
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
   const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
@@ -198,7 +206,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     agentCommand: pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null,
     cliCommands,
     allowAgentCommands: parsed['allow-agent-commands'] ?? file.allow_agent_commands === true,
-    passEnv: passEnv.map((n) => n.trim()),
+    passEnv,
+    allowAgentEnv,
     agentHomes: pick('agent-homes', 'SHOPFLOOR_AGENT_HOMES', 'agent_homes') ?? null,
     promptVia,
     successStatus,

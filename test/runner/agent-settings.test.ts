@@ -95,7 +95,9 @@ beforeAll(async () => {
   }
   runner = startRunner(
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'settings-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
-      '--flush-seconds', '0.2', '--allow-agent-commands'],
+      '--flush-seconds', '0.2', '--allow-agent-commands',
+      // What agents' own settings may name here; DATABASE_URL, the runner's own, stays out even so.
+      '--allow-agent-env', 'EXTRA_VAR', '--allow-agent-env', 'AGENT_*', '--allow-agent-env', 'NOT_SET_ANYWHERE', '--allow-agent-env', 'DATABASE_URL'],
     { SHOPFLOOR_API_KEY: ws.apiKey, ...env },
   )
   agentHomes = tempDir('shopfloor-agent-homes-')
@@ -174,6 +176,8 @@ describe('http', () => {
       // server's secrets anywhere.
       [{ url: `${endpointUrl}/sse`, secret_env: 'SHOPFLOOR_API_KEY' }, /^HTTP agent: secret_env refused: SHOPFLOOR_API_KEY is the runner's own/],
       [{ url: `${endpointUrl}/sse`, secret_env: 'DATABASE_URL' }, /^HTTP agent: secret_env refused: DATABASE_URL is the runner's own/],
+      // Nor any variable of the runner's machine its operator did not allow (--allow-agent-env).
+      [{ url: `${endpointUrl}/sse`, secret_env: 'OTHER_VAR' }, 'HTTP agent: secret_env refused: OTHER_VAR is not one this runner lets agents name (its operator may allow it with --allow-agent-env OTHER_VAR)'],
     ]
     for (const [config, error] of cases) {
       const agent = await hire(ws, 'http', config)
@@ -207,8 +211,8 @@ describe('a runner with some CLIs, without credentials for one, allowing agent c
     expect(clis.seen(run.id)).toBeNull()
   })
 
-  it("runs an agent's own command and args, and passes the variables it names", async () => {
-    const agent = await hire(ws, 'agent_cli_2', { command: path.join(clis.bin, 'codex'), args: ['--search'], env: ['EXTRA_VAR', 'DATABASE_URL'] })
+  it("runs an agent's own command and args, and passes the variables it names that the runner allows", async () => {
+    const agent = await hire(ws, 'agent_cli_2', { command: path.join(clis.bin, 'codex'), args: ['--search'], env: ['EXTRA_VAR', 'DATABASE_URL', 'OTHER_VAR'] })
     const { run } = await runTask(ws, agent.id, { reply: 'custom' })
     expect(run).toMatchObject({ status: 'succeeded', summary: 'custom' })
     const seen = clis.seen(run.id)
@@ -218,6 +222,11 @@ describe('a runner with some CLIs, without credentials for one, allowing agent c
     // Not the runner's secrets, whatever the agent's settings name.
     expect(seen.env.DATABASE_URL).toBeUndefined()
     expect(seen.env.SHOPFLOOR_API_KEY).not.toBe(ws.apiKey)
+    // Nor what the runner's operator did not allow; the transcript says what was left out.
+    const notes = entries(run, 'system').join('')
+    expect(notes).toContain("Not passed to the agent: DATABASE_URL is the runner's own, never sent or passed on by an agent's settings.\n")
+    expect(notes).toContain('Not passed to the agent: OTHER_VAR is not one this runner lets agents name (its operator may allow it with --allow-agent-env OTHER_VAR).\n')
+    expect(notes).not.toContain('EXTRA_VAR')
   })
 
   it('a missing executable fails the run saying so', async () => {

@@ -15,7 +15,7 @@ describe('runner options', () => {
     expect(parse(base)).toMatchObject({
       url: 'http://api.example.test', apiKey: KEY, companyId: COMPANY, concurrency: 2, pollSeconds: 30, heartbeatSeconds: 30,
       flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, backoffScale: 1, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
-      agentCommand: null, allowAgentCommands: false, passEnv: [], agentHomes: null, agentIds: [],
+      agentCommand: null, allowAgentCommands: false, passEnv: [], allowAgentEnv: [], agentHomes: null, agentIds: [],
       cliCommands: { agent_cli_1: null, agent_cli_2: null, agent_cli_3: null, agent_cli_4: null, agent_cli_5: null },
     })
   })
@@ -56,11 +56,18 @@ describe('runner options', () => {
     expect(parse([...base, '--config', file, '--agent-command', 'from-flag'], { SHOPFLOOR_AGENT_COMMAND: 'from-env' }).agentCommand).toBe('from-flag')
   })
 
-  it('reads --allow-agent-commands, --pass-env and --agent-homes', () => {
+  it('reads --allow-agent-commands, --pass-env, --allow-agent-env and --agent-homes', () => {
     const options = parse([...base, '--allow-agent-commands', '--pass-env', 'GITHUB_TOKEN', '--pass-env', 'NPM_TOKEN', '--agent-homes', '/var/agents'])
     expect(options).toMatchObject({ allowAgentCommands: true, passEnv: ['GITHUB_TOKEN', 'NPM_TOKEN'], agentHomes: '/var/agents' })
     expect(parse(base, { SHOPFLOOR_PASS_ENV: 'A,B', SHOPFLOOR_AGENT_HOMES: '/homes' })).toMatchObject({ passEnv: ['A', 'B'], agentHomes: '/homes' })
     expect(() => parse([...base, '--pass-env', 'NOT-A-NAME'])).toThrow(/names of variables/)
+    // What agents' own settings may name: names and prefixes, by flag, variable or file.
+    expect(parse([...base, '--allow-agent-env', 'GITHUB_TOKEN', '--allow-agent-env', 'AWS_*']).allowAgentEnv).toEqual(['GITHUB_TOKEN', 'AWS_*'])
+    expect(parse(base, { SHOPFLOOR_ALLOW_AGENT_ENV: 'A, B_*' }).allowAgentEnv).toEqual(['A', 'B_*'])
+    const file = path.join(tempDir('shopfloor-runner-file-'), 'runner.json')
+    fs.writeFileSync(file, JSON.stringify({ allow_agent_env: ['*'] }))
+    expect(parse([...base, '--config', file]).allowAgentEnv).toEqual(['*'])
+    expect(() => parse([...base, '--allow-agent-env', 'A*B'])).toThrow(/--allow-agent-env takes names of variables or prefixes ending in \*, got "A\*B"/)
   })
 
   it('reads url, company, key and options from a config file', () => {

@@ -10,7 +10,7 @@
 // cache_read_tokens, cache_write_tokens (among tokens_in), cost_cents or cost_usd, model.
 // One JSON reply: {reply, session_id, usage: {...}, error}.
 import type { Adapter, AdapterInput, AdapterResult } from './adapter.ts'
-import { keptFromAgents } from '../environment.ts'
+import { refusedForAgent } from '../environment.ts'
 import { failureMessage } from './cli/errors.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
 import { UsageMeter } from './cli/usage.ts'
@@ -18,11 +18,12 @@ import { UsageMeter } from './cli/usage.ts'
 const PRODUCT = 'HTTP agent'
 export const HTTP_DEFAULT_TIMEOUT_SECONDS = 600
 
-export function httpAdapter(runnerEnv: NodeJS.ProcessEnv): Adapter {
-  return { name: 'http', run: (input) => runHttp(input, runnerEnv) }
+/** `allowAgentEnv`: the runner's --allow-agent-env, what an agent's secret_env may name. */
+export function httpAdapter(runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[]): Adapter {
+  return { name: 'http', run: (input) => runHttp(input, runnerEnv, allowAgentEnv) }
 }
 
-async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv): Promise<AdapterResult> {
+async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[]): Promise<AdapterResult> {
   const { config, context } = input
   if (!config.url) return { ok: false, reply: '', error: `${PRODUCT}: the agent has no adapter_config.url` }
   const headers: Record<string, string> = {
@@ -30,8 +31,8 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv): Promi
     accept: 'text/event-stream, application/x-ndjson, application/json',
   }
   if (config.secret_env) {
-    const kept = keptFromAgents(config.secret_env)
-    if (kept) return { ok: false, reply: '', error: `${PRODUCT}: secret_env refused: ${kept}` }
+    const refused = refusedForAgent(config.secret_env, allowAgentEnv)
+    if (refused) return { ok: false, reply: '', error: `${PRODUCT}: secret_env refused: ${refused}` }
     const secret = runnerEnv[config.secret_env]
     if (!secret) return { ok: false, reply: '', error: `${PRODUCT}: credentials missing: ${config.secret_env} is not set in the runner's environment` }
     headers.authorization = `Bearer ${secret}`
