@@ -2,7 +2,7 @@
 // receivers on this machine: subscribing shows the signing secret once, a delivery to a working
 // receiver shows in the log, a failing receiver's delivery is sent again from the page's Retry
 // once the receiver works, and a member is told plainly that only owners and admins manage them.
-import type { Page } from 'playwright-core'
+import type { Page, Response } from 'playwright-core'
 import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
@@ -35,6 +35,16 @@ async function signIn(who: { email: string }, landing: string) {
 }
 
 const shot = (name: string) => screenshot(page, name, { fullPage: true })
+
+/** The statuses of the page's requests for a webhook's delivery log, from now until stop(). */
+function deliveriesAsked(hookId: string): { statuses: number[]; stop(): void } {
+  const statuses: number[] = []
+  const listen = (response: Response) => {
+    if (response.url().includes(`/webhooks/${hookId}/deliveries`)) statuses.push(response.status())
+  }
+  page.on('response', listen)
+  return { statuses, stop: () => page.off('response', listen) }
+}
 
 describe('the Webhooks page', () => {
   beforeAll(async () => {
@@ -164,10 +174,35 @@ describe('the Webhooks page', () => {
     await panel.getByText('Disabled', { exact: true }).waitFor()
     expect((await client.webhooks.get(companyId, (await client.webhooks.list(companyId)).find((h) => h.url === failing.url)!.id)).enabled).toBe(false)
 
+    // Deleted with its delivery log open: the log is not asked for again (it would be a 404).
+    const hookId = (await client.webhooks.list(companyId)).find((h) => h.url === failing.url)!.id
+    const asked = deliveriesAsked(hookId)
+    await panel.getByRole('button', { name: 'Hide deliveries' }).waitFor() // open since the retry
+    await panel.getByRole('row', { name: 'goal.created' }).waitFor()
     page.once('dialog', (confirm) => void confirm.accept())
     await panel.getByRole('button', { name: 'Delete' }).click()
     await panel.waitFor({ state: 'detached' })
     expect((await client.webhooks.list(companyId)).map((h) => h.url)).toEqual([working.url])
+    await page.waitForTimeout(4_000) // more than the log's 3 seconds between fetches
+    asked.stop()
+    expect(asked.statuses.filter((status) => status !== 200)).toEqual([])
+  })
+
+  it('stops asking for the delivery log of a webhook deleted elsewhere', async () => {
+    const hook = await client.webhooks.create(companyId, { url: `${working.url}/elsewhere`, events: ['agent.*'] })
+    await page.reload()
+    const panel = page.getByRole('region', { name: hook.url })
+    const asked = deliveriesAsked(hook.id)
+    await panel.getByRole('button', { name: 'Show deliveries' }).click()
+    await panel.getByText('Nothing sent yet.', { exact: false }).waitFor()
+    await client.webhooks.delete(companyId, hook.id) // by someone else, or in another tab
+    await panel.getByText('This webhook does not exist or was deleted.').waitFor()
+    await shot('webhook-deleted-elsewhere')
+    const after404 = asked.statuses.length
+    await page.waitForTimeout(7_000) // two more fetches, were the log still polled
+    asked.stop()
+    expect(asked.statuses.slice(after404)).toEqual([])
+    expect(asked.statuses.filter((status) => status === 404)).toHaveLength(1)
   })
 
   it('tells a member in a sentence that only owners and admins manage webhooks', async () => {

@@ -3,6 +3,7 @@
 import { type QueryClient, type UseQueryResult, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
 import type { Agent, ApprovalStatus, Run, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
 import { api } from './api.ts'
+import { errorCode } from './errors.ts'
 
 // A safety net under the live stream: lists refetch now and then even without events.
 const POLL_MS = 60_000
@@ -159,7 +160,8 @@ export const useDeliveries = (cid: string, webhookId: string, enabled = true) =>
     queryKey: keys.company(cid, 'webhooks', webhookId, 'deliveries'),
     queryFn: () => api.webhooks.deliveries(cid, webhookId, { limit: 20 }),
     enabled,
-    refetchInterval: 3_000,
+    // A webhook deleted meanwhile (elsewhere) has no log to poll: its 404 ends the polling.
+    refetchInterval: (query) => (errorCode(query.state.error) === 'NOT_FOUND' ? false : 3_000),
   })
 export const useTemplates = () => useQuery({ queryKey: ['templates'], queryFn: () => api.companies.templates(), staleTime: Infinity })
 // A task's own audit events (status and assignee changes on its timeline); every live event

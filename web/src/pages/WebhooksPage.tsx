@@ -73,7 +73,15 @@ function WebhookPanel({ companyId, hook }: { companyId: string; hook: Webhook })
   const [open, setOpen] = useState(false)
   const refresh = () => client.invalidateQueries({ queryKey: keys.company(companyId, 'webhooks') })
   const toggle = useMutation({ mutationFn: (enabled: boolean) => api.webhooks.update(companyId, hook.id, { enabled }), onSuccess: refresh })
-  const remove = useMutation({ mutationFn: () => api.webhooks.delete(companyId, hook.id), onSuccess: refresh })
+  const remove = useMutation({
+    mutationFn: () => api.webhooks.delete(companyId, hook.id),
+    onSuccess() {
+      // Its delivery log is gone with it: closed, so that it is not asked for again (a 404) while the list is.
+      setOpen(false)
+      client.removeQueries({ queryKey: keys.company(companyId, 'webhooks', hook.id) })
+      return refresh()
+    },
+  })
   return (
     <section className="panel" aria-label={hook.url}>
       <div className="row">
