@@ -3,7 +3,7 @@
 // one (API-DECISIONS.md, "People"); the server's refusal is shown in words if a rule is missed.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Company, Member, Role } from '#src/client/types.ts'
+import type { Company, Invitation, Member, Role } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
@@ -22,7 +22,15 @@ export function People({ company }: { company: Company }) {
   const refresh = () => client.invalidateQueries({ queryKey: keys.company(company.id, 'company') })
   const setRole = useMutation({ mutationFn: ({ userId, role }: { userId: string; role: Role }) => api.members.setRole(company.id, userId, role), onSuccess: refresh })
   const remove = useMutation({ mutationFn: (userId: string) => api.members.remove(company.id, userId), onSuccess: refresh })
-  const revoke = useMutation({ mutationFn: (id: string) => api.invitations.revoke(company.id, id), onSuccess: refresh })
+  // What became of the last invitation sent or revoked here: a revoked one is no longer "emailed".
+  const [note, setNote] = useState<string | null>(null)
+  const revoke = useMutation({
+    mutationFn: (invitation: Invitation) => api.invitations.revoke(company.id, invitation.id),
+    onSuccess(_answer, invitation) {
+      setNote(`The invitation to ${invitation.email} was revoked: its link no longer works.`)
+      return refresh()
+    },
+  })
   const roles: Role[] = company.role === 'owner' ? ['owner', 'admin', 'member'] : ['admin', 'member']
   const editable = (m: Member) => canManage && m.role !== 'owner'
 
@@ -36,8 +44,8 @@ export function People({ company }: { company: Company }) {
           <tbody>
             {members.data?.map((m) => (
               <tr key={m.user_id} aria-label={m.name}>
-                <td>{m.name}{m.user_id === me.data?.id && <span className="muted"> (you)</span>}</td>
-                <td>{m.email}</td>
+                <td className="free">{m.name}{m.user_id === me.data?.id && <span className="muted"> (you)</span>}</td>
+                <td className="free">{m.email}</td>
                 <td>
                   {editable(m) ? (
                     <select aria-label={`Role of ${m.name}`} value={m.role} style={{ width: 'auto' }} onChange={(e) => setRole.mutate({ userId: m.user_id, role: e.target.value as Role })}>
@@ -67,13 +75,14 @@ export function People({ company }: { company: Company }) {
                 {invitations.data.map((inv) => (
                   <li key={inv.id} className="row small">
                     <span>{inv.email}</span><span className="muted">as {humanize(inv.role)} · expires {format.relative(inv.expires_at)}</span>
-                    <button className="link danger small" onClick={() => revoke.mutate(inv.id)} aria-label={`Revoke the invitation of ${inv.email}`}>Revoke</button>
+                    <button className="link danger small" onClick={() => revoke.mutate(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>Revoke</button>
                   </li>
                 ))}
               </ul>
             </>
           )}
-          <InviteForm companyId={company.id} onInvited={refresh} />
+          {note && <p className="notice small" role="status">{note}</p>}
+          <InviteForm companyId={company.id} onInvited={(invitation) => { setNote(`Invitation emailed to ${invitation.email}. The link works for 7 days.`); void refresh() }} />
         </>
       ) : (
         <p className="muted small">Owners and admins invite people and change roles.</p>
@@ -82,19 +91,16 @@ export function People({ company }: { company: Company }) {
   )
 }
 
-function InviteForm({ companyId, onInvited }: { companyId: string; onInvited: () => void }) {
+function InviteForm({ companyId, onInvited }: { companyId: string; onInvited: (invitation: Invitation) => void }) {
   const form = useForm({ email: '', role: 'member' })
-  const [sent, setSent] = useState<string | null>(null)
   const submit = useSubmit(async () => {
     const invitation = await api.invitations.create(companyId, { email: form.values.email.trim(), role: form.values.role as 'admin' | 'member' })
     form.reset()
-    onInvited()
-    setSent(invitation.email)
+    onInvited(invitation)
   })
   return (
     <form onSubmit={submit.onSubmit} style={{ marginTop: 12 }} aria-label="Invite someone">
       <ErrorText error={submit.error} />
-      {sent && <p className="notice small" role="status">Invitation emailed to {sent}. The link works for 7 days.</p>}
       <div className="form-grid">
         <Field label="Invite by email"><input type="email" required {...form.bind('email')} /></Field>
         <Field label="As">
