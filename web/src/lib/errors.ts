@@ -7,10 +7,19 @@ interface ValidationProblem {
   loc?: (string | number)[]
   message?: string
   msg?: string
+  type?: string
+}
+
+/** What a field with a set form takes, said in words: a refusal never shows the pattern itself. */
+export const FIELD_FORMS: Record<string, string> = {
+  locale: 'Locale: use a language tag such as en-US.',
+  currency: 'Currency: use a three-letter currency code such as EUR.',
+  task_prefix: 'Task prefix: capital letters and digits, starting with a letter, such as ACME.',
 }
 
 function problemText(problem: ValidationProblem): string {
   const field = (problem.loc ?? []).slice(1).join('.')
+  if (problem.type === 'string_pattern_mismatch') return FIELD_FORMS[field] ?? `${field || 'A value'}: not in the form expected.`
   const message = problem.message ?? problem.msg ?? 'is not valid'
   return field ? `${field}: ${message}` : message
 }

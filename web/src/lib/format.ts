@@ -11,14 +11,18 @@ export interface Formatter {
   day(yyyyMmDd: string): string
 }
 
-function safeTimeZone(zone: string | undefined): string | undefined {
-  if (!zone) return undefined
+/** True for a time zone this browser knows, under any of its names ("Asia/Calcutta" too). */
+export function isTimeZone(zone: string): boolean {
   try {
     new Intl.DateTimeFormat('en', { timeZone: zone })
-    return zone
+    return true
   } catch {
-    return undefined
+    return false
   }
+}
+
+function safeTimeZone(zone: string | undefined): string | undefined {
+  return zone && isTimeZone(zone) ? zone : undefined
 }
 
 function safeLocale(locale: string | undefined): string | undefined {

@@ -125,6 +125,14 @@ describe('errorLines', () => {
     expect(errorLines(error)).toEqual(['title: must NOT have fewer than 1 characters', 'monthly_budget_cents: must be >= 0'])
   })
 
+  it('says what a field with a set form takes, never the pattern it did not match', () => {
+    const mismatch = (field: string) => new ApiError(422, 'VALIDATION_ERROR', field, {
+      errors: [{ loc: ['body', field], message: "String should match pattern '^[A-Z]+$'", type: 'string_pattern_mismatch' }],
+    })
+    expect(errorLines(mismatch('locale'))).toEqual(['Locale: use a language tag such as en-US.'])
+    expect(errorLines(mismatch('code'))).toEqual(['code: not in the form expected.'])
+  })
+
   it('uses the server message, and words for a network failure', () => {
     expect(errorLines(new ApiError(400, 'ALREADY_DECIDED', 'Approval already decided'))).toEqual(['Approval already decided'])
     expect(errorLines(new NetworkError('fetch failed'))[0]).toMatch(/Cannot reach the server/)
