@@ -117,6 +117,7 @@ describe('the task page and the board', () => {
     await page.keyboard.press('Shift+ArrowRight')
     await expect.poll(column).toBe('in_progress')
     await expect.poll(focused).toBe(task.key)
+    await screenshot(page, 'board-keyboard-move')
     await page.keyboard.press('Shift+ArrowLeft')
     await expect.poll(column).toBe('todo')
     await expect.poll(focused).toBe(task.key)
