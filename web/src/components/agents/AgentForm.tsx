@@ -92,10 +92,10 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
       {takes.has('max_turns') && <Field label="Max turns" hint="optional"><input inputMode="numeric" {...form.bind('max_turns')} /></Field>}
       {takes.has('url') && <Field label="URL"><input type="url" maxLength={2000} placeholder="https://agents.example.com/run" {...form.bind('url')} /></Field>}
       {takes.has('timeout_seconds') && <Field label="Timeout (seconds)" hint="optional"><input inputMode="numeric" {...form.bind('timeout_seconds')} /></Field>}
-      {takes.has('secret_env') && <Field label="Secret variable" hint="runner variable with the bearer secret; the runner must allow it (--allow-agent-env)"><input maxLength={200} className="mono" {...form.bind('secret_env')} /></Field>}
+      {takes.has('secret_env') && <Field label="Secret variable" hint={<>runner variable with the bearer secret, which the runner must allow: <span className="nowrap">--allow-agent-env</span></>}><input maxLength={200} className="mono" {...form.bind('secret_env')} /></Field>}
       {takes.has('command') && <Field label="Command" hint="used only by runners started with --allow-agent-commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
       {takes.has('args') && <Field label="Extra arguments" hint="one per line"><textarea rows={2} className="mono" {...form.bind('args')} /></Field>}
-      {takes.has('env') && <Field label="Environment passed through" hint="runner variables, comma-separated; a runner passes those it allows (--allow-agent-env)"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+      {takes.has('env') && <Field label="Environment passed through" hint={<>comma-separated; passed only by runners started with <span className="nowrap">--allow-agent-env</span> naming them</>}><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
     </fieldset>
   )
 }
