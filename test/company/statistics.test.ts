@@ -127,10 +127,11 @@ describe('a company unknown to the statistics', () => {
     }
     // This month's costs read this month's totals (a row a day here, twice: the figures and
     // the forecast, with the former versions of those rows the fill left in the index), not
-    // ten years of them.
+    // ten years of them. (From 410 days back: the seeded runs reach 399 days and up to a day of
+    // seconds before now, so past midnight their oldest days held rows 400 and 401 days back.)
     await t.ctx.db.query(
       `INSERT INTO run_totals (company_id, day, agent_id, runs, runs_succeeded, cost_cents)
-       SELECT $1, current_date - d, $2, 1, 1, 5 FROM generate_series(400, 3650) d`,
+       SELECT $1, current_date - d, $2, 1, 1, 5 FROM generate_series(410, 3650) d`,
       [big.companyId, bigAgent],
     )
     const month = await step('costs', 'run_totals', () => call(t.app, 'GET', `${big.base}/costs`, { token }))
