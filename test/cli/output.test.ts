@@ -20,8 +20,9 @@ afterAll(async () => {
 
 // Clears the screen, writes the clipboard (OSC 52), rings the bell, returns to the start of the
 // line to overwrite it, and opens a C1 control sequence (CSI as one character).
-const HOSTILE = 'Evil\u001b[2J\u001b]52;c;cHduZWQ=\u0007\rX\u009b31m'
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/
+// And reverses what follows (RLO, closed by PDI) where the terminal orders bidirectional text.
+const HOSTILE = 'Evil\u001b[2J\u001b]52;c;cHduZWQ=\u0007\rX\u009b31m\u202exe.txt\u2069'
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/
 
 describe('text from the server', () => {
   it('reaches the terminal with its control characters shown, not acted on; --json keeps it exact', async () => {
@@ -36,7 +37,7 @@ describe('text from the server', () => {
     const claimed = await op.client.runs.claim(op.companyId, { runner_id: 'r' })
     await op.client.runs.report(op.companyId, claimed!.run.id, { runner_id: 'r', status: 'succeeded', transcript: [{ text: `Said ${HOSTILE}` }] })
 
-    const shown = 'Evil^[[2J^[]52;c;cHduZWQ=^G^MX\ufffd31m'
+    const shown = 'Evil^[[2J^[]52;c;cHduZWQ=^G^MX\ufffd31m\ufffdxe.txt\ufffd'
     const outputs = {
       taskShow: await op.run('tasks', 'show', task.key),
       taskList: await op.run('tasks', 'list'),

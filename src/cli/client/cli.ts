@@ -257,12 +257,12 @@ function unique<T>(matches: T[], entity: string, ref: string, label: (match: T) 
 }
 
 /**
- * JSON as the API sent it. JSON.stringify escapes C0 controls but leaves DEL and the C1 range
- * (U+0080-U+009F) raw, and a terminal may act on those; escaped as \u00XX they parse to the
- * same strings.
+ * JSON as the API sent it. JSON.stringify escapes C0 controls but leaves DEL, the C1 range
+ * (U+0080-U+009F) and the bidirectional controls (format.ts, visible()) raw, and a terminal may
+ * act on those; escaped as \uXXXX they parse to the same strings.
  */
 export function jsonText(data: unknown, indent?: number): string {
-  return JSON.stringify(data ?? null, null, indent).replace(/[\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
+  return JSON.stringify(data ?? null, null, indent).replace(/[\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 // --- Option readers -------------------------------------------------------------------------

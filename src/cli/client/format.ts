@@ -85,12 +85,14 @@ function oneLine(value: string | number | null | undefined): string {
  * Text from the server (titles, names, comment bodies, transcripts...) made safe for a terminal:
  * C0 and C1 control characters would otherwise act on it (ESC [ sequences recolour or move the
  * cursor, OSC 52 writes the clipboard, BEL rings, a carriage return overwrites the line), so they
- * are shown instead: C0 and DEL in caret notation (^[, ^G, ^M, ^?), C1 as U+FFFD. Newline and tab
+ * are shown instead: C0 and DEL in caret notation (^[, ^G, ^M, ^?), C1 as U+FFFD. So are the
+ * bidirectional embeddings, overrides and isolates (U+202A-202E, U+2066-2069): in a terminal
+ * that orders right-to-left text they make a line read otherwise than it is. Newline and tab
  * stay, for multi-line bodies; a CRLF line end becomes a newline. Every human line the client
  * writes, on stdout and stderr, goes through this (Cli.print, Cli.emit, Cli.warn, the error line).
  */
 export function visible(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => {
+  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g, (c) => {
     const code = c.charCodeAt(0)
     if (code >= 0x80) return '\ufffd'
     return `^${String.fromCharCode(code ^ 0x40)}`
