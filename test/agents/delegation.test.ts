@@ -42,7 +42,7 @@ describe('the last agent-made subtask closing', () => {
     expect((await person(o, 'PATCH', `/tasks/${b.id}`, { status: 'cancelled' })).status).toBe(200)
     const runs = await queued(o, o.manager)
     expect(runs).toHaveLength(1)
-    expect(runs[0]).toMatchObject({ task_id: o.taskId, trigger: 'manual' })
+    expect(runs[0]).toMatchObject({ task_id: o.taskId, trigger: 'assignment' })
     expect(runs[0].first).toBe(`The subtasks of ORG-1 are finished: ${a.key} Write the copy (done); ${b.key} Build the page (cancelled)`)
     expect(events).toContainEqual({ type: 'run.created', id: runs[0].id, agent_id: o.manager })
     const audit = await t.ctx.db.one<{ actor_type: string; actor_user_id: string }>(
@@ -98,7 +98,7 @@ describe('a person answering a task an agent blocked', () => {
     expect((await person(o, 'POST', `/tasks/${o.taskId}/comments`, { body: 'Blue.' })).status).toBe(201)
     const runs = await queued(o, o.manager)
     expect(runs).toHaveLength(1)
-    expect(runs[0]).toMatchObject({ task_id: o.taskId, trigger: 'manual', first: 'Runs Tester answered on ORG-1: Blue.' })
+    expect(runs[0]).toMatchObject({ task_id: o.taskId, trigger: 'assignment', first: 'Runs Tester answered on ORG-1: Blue.' })
     expect(events).toContainEqual({ type: 'run.created', id: runs[0].id, agent_id: o.manager })
 
     // blocked by a person: a comment is just a comment

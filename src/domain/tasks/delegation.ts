@@ -10,9 +10,10 @@ import { type Task, taskLabel } from './model.ts'
 //   the parent's assignee for the parent, saying which subtasks finished;
 // - a person's comment on a task that an agent's run moved to `blocked` wakes the task's
 //   assignee for it: the answer to its question.
-// An agent is never woken by its own change; dormant agents are not woken. The wake is a
-// `manual` run queued by queueRun: audited with the actor who caused it, published, and an
-// identical queued run is reused.
+// An agent is never woken by its own change; dormant agents are not woken. The wake is an
+// `assignment` run (work came back to the agent; `manual` is a wake someone asked for), queued
+// by queueRun: audited with the actor who caused it, published, and an identical queued run is
+// reused.
 
 const CLOSED = ['done', 'cancelled']
 /** How much of the answer goes into the wake's first transcript entry. */
@@ -57,7 +58,7 @@ export async function wakeOnSubtasksClosed(tx: Tx, companyId: string, task: Task
     agentId: assignee.id,
     agentName: assignee.name,
     taskId: parent.id,
-    trigger: 'manual',
+    trigger: 'assignment',
     reason: `The subtasks of ${parent.key} are finished: ${finished}`,
     actor,
   })
@@ -78,7 +79,7 @@ export async function wakeOnAnswer(tx: Tx, companyId: string, task: Task, actor:
     agentId: assignee.id,
     agentName: assignee.name,
     taskId: task.id,
-    trigger: 'manual',
+    trigger: 'assignment',
     reason: `${actor.name} answered on ${task.key}: ${answer}`,
     actor,
   })
