@@ -4,3 +4,5 @@
 
 export const TASK_STATUSES = ['backlog', 'todo', 'in_progress', 'in_review', 'blocked', 'done', 'cancelled'] as const
 export const TASK_PRIORITIES = ['urgent', 'high', 'medium', 'low', 'none'] as const
+/** A task title's length: 1 to this many characters (SPEC.md limits). */
+export const TASK_TITLE_MAX = 300

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox'
 import { Nullable, NullableText, NullableTimestampInput, NullableUuid, StringEnum, Timestamp, Uuid, OrNull } from './common.ts'
-import { TASK_PRIORITIES, TASK_STATUSES } from './task-values.ts'
+import { TASK_PRIORITIES, TASK_STATUSES, TASK_TITLE_MAX } from './task-values.ts'
 
 // Tasks. A task is named by its UUID or its key (the company's prefix and the task number).
 
@@ -17,7 +17,7 @@ export function queuesRun(status: string): boolean {
   return !(NO_RUN_STATUSES as readonly string[]).includes(status)
 }
 
-const Title = Type.String({ minLength: 1, maxLength: 300 })
+const Title = Type.String({ minLength: 1, maxLength: TASK_TITLE_MAX })
 const fields = {
   description: Type.Optional(NullableText),
   status: Type.Optional(TaskStatus),

@@ -38,23 +38,26 @@ async function tools() {
   const call = async (name, args = {}) => {
     const r = await client.callTool({ name, arguments: args })
     const text = r.content.map((c) => c.text).join('')
-    return r.isError ? { error: text } : JSON.parse(text)
+    return r.isError ? { error: text } : text
   }
   return { call, close: () => client.close() }
 }
 
 if (record.agent === 'Manager') {
   const mcp = await tools()
+  // The tools answer in words: the agent reads its reports and its manager by name.
   const context = await mcp.call('get_context')
-  const woken = (context.run.transcript ?? []).map((e) => e.text).find((t) => t.includes('subtasks'))
+  const woken = context.match(/^Run \\S+ \\(assignment\\): (The subtasks of .*)$/m)
   if (woken) {
-    record.woken = woken
+    record.woken = woken[1]
   } else {
     record.created = []
-    for (const report of context.reports) {
-      record.created.push(await mcp.call('create_task', { title: 'Part for ' + report.name, assignee_agent_id: report.id }))
+    for (const name of context.match(/^Your reports: (.*)\\.$/m)[1].split(', ')) {
+      const created = await mcp.call('create_task', { title: 'Part for ' + name, assignee_agent_id: name })
+      record.created.push(created.match(/^Created (\\S+) /)[1])
     }
-    record.calls.forUp = await mcp.call('create_task', { title: 'For my manager', assignee_agent_id: context.manager?.id ?? '00000000-0000-4000-8000-000000000000' })
+    const manager = context.match(/reporting to (.*)\\.$/m)[1]
+    record.calls.forUp = await mcp.call('create_task', { title: 'For my manager', assignee_agent_id: manager })
     record.calls.me = (await http('GET', '/api/me')).status
     record.calls.keys = (await http('POST', '/api/me/api-keys', { name: 'steal' })).status
     record.calls.otherCompany = await http('GET', '/api/companies/' + process.env.STANDIN_OTHER_COMPANY + '/tasks')
@@ -112,10 +115,10 @@ describe('a manager delegating to its reports through a real runner', () => {
     const bob = await client.agents.hire(companyId, { name: 'Bob', adapter: STAND_IN_ADAPTER, reports_to_id: manager.id })
     const parent = await client.tasks.create(companyId, { title: 'Launch the site', assignee_agent_id: manager.id })
 
-    // The manager's second run: woken on the parent once both parts are done.
+    // The manager's second run (runs come newest first): woken on the parent once both parts are done.
     const wake = await waitFor(async () => {
       const runs = await client.runs.list(companyId, { agent_id: manager.id, task_id: parent.id })
-      const done = runs.find((r) => r.trigger === 'manual' && r.status === 'succeeded')
+      const done = runs.length === 2 && runs[0].status === 'succeeded' ? runs[0] : null
       return done && recorded(done.id) ? done : null
     }, 90_000).catch(async (err) => {
       // What happened instead, for the failure message.
@@ -123,8 +126,10 @@ describe('a manager delegating to its reports through a real runner', () => {
       const detail = runs.map((r) => `${r.agent_id} ${r.trigger} ${r.status} ${r.error ?? ''}`).join('\n')
       throw new Error(`${err.message}\nruns:\n${detail}\nfiles: ${fs.readdirSync(out).join(', ')}\nrunner:\n${runner.output().slice(-3000)}`)
     })
-    const [first] = (await client.runs.list(companyId, { agent_id: manager.id, task_id: parent.id })).filter((r) => r.trigger === 'assignment')
+    expect(wake.trigger).toBe('assignment')
+    const first = (await client.runs.list(companyId, { agent_id: manager.id, task_id: parent.id })).at(-1)!
     const plan = recorded(first.id)
+    plan.created = await Promise.all(plan.created.map((key: string) => client.tasks.get(companyId, key)))
 
     // It acted with its run credential, not the runner's key.
     expect(plan.key).not.toBe(ws.apiKey)

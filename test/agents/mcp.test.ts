@@ -24,9 +24,10 @@ async function connect(env: Record<string, string>): Promise<Client> {
 function text(result: any): string {
   return result.content.map((c: { text: string }) => c.text).join('')
 }
-function json(result: any): any {
+/** The text of a successful call. */
+function ok(result: any): string {
   expect(result.isError ?? false, text(result)).toBe(false)
-  return JSON.parse(text(result))
+  return text(result)
 }
 
 describe('shopfloor mcp', () => {
@@ -55,39 +56,73 @@ describe('shopfloor mcp', () => {
     )
   })
 
-  it('get_context answers the run, the agent, its manager, reports and task', async () => {
-    const context = json(await mcp.callTool({ name: 'get_context', arguments: {} }))
-    expect(context.run.id).toBe(claimed.run.id)
-    expect(context.agent.id).toBe(ids.manager)
-    expect(context.manager.id).toBe(ids.ceo)
-    expect(context.reports.map((a: any) => a.id)).toEqual([ids.report])
-    expect(context.task).toMatchObject({ id: claimed.task!.id, title: 'Launch the site', comments: [] })
-    expect(context.company.id).toBe(ws.companyId)
+  it('get_context answers in words: who the agent is, its manager, reports and task', async () => {
+    const context = text(await mcp.callTool({ name: 'get_context', arguments: {} }))
+    expect(context).toContain(`You are Manager (engineer), agent id ${ids.manager}, reporting to Ceo.`)
+    expect(context).toContain('Your reports: Report.')
+    expect(context).toContain(`Run ${claimed.run.id} (assignment)`)
+    expect(context).toContain(`Your task: ${claimed.task!.key} Launch the site (in_progress, medium priority, assigned to Manager)`)
   })
 
-  it('delegates: create_task defaults to a subtask of the run’s task, attributed to the agent', async () => {
-    const task = json(await mcp.callTool({ name: 'create_task', arguments: { title: 'Write the copy', assignee_agent_id: ids.report } }))
+  it('delegates by the agent’s name: create_task defaults to a subtask of the run’s task, attributed to the agent', async () => {
+    const created = ok(await mcp.callTool({ name: 'create_task', arguments: { title: 'Write the copy', assignee_agent_id: 'report' } }))
+    const key = created.match(/^Created (\S+) Write the copy/)?.[1]
+    expect(created, created).toContain(`(todo, medium priority, assigned to Report, subtask of ${claimed.task!.key})`)
+    const task = await ws.client.tasks.get(ws.companyId, key!)
     expect(task).toMatchObject({ parent_id: claimed.task!.id, assignee_agent_id: ids.report, created_by_agent_id: ids.manager, created_by_user_id: null })
-    const listed = json(await mcp.callTool({ name: 'list_tasks', arguments: { parent_id: claimed.task!.id } }))
-    expect(listed.map((t: any) => t.id)).toEqual([task.id])
-    const updated = json(await mcp.callTool({ name: 'update_task', arguments: { task: task.key, priority: 'high' } }))
-    expect(updated.priority).toBe('high')
+    const listed = ok(await mcp.callTool({ name: 'list_tasks', arguments: { parent_id: claimed.task!.key, assignee_agent_id: 'Report' } }))
+    expect(listed).toBe(`${key} Write the copy (todo, medium priority, assigned to Report, subtask of ${claimed.task!.key})`)
+    const updated = ok(await mcp.callTool({ name: 'update_task', arguments: { task: key, priority: 'high' } }))
+    expect(updated).toMatch(new RegExp(`^Updated ${key} Write the copy \\(todo, high priority, assigned to Report`))
   })
 
-  it('add_comment defaults to the run’s task; get_task shows it', async () => {
-    const comment = json(await mcp.callTool({ name: 'add_comment', arguments: { body: 'Which colour?', kind: 'question' } }))
-    expect(comment).toMatchObject({ kind: 'question', author_agent_id: ids.manager, run_id: claimed.run.id, task_id: claimed.task!.id })
-    const task = json(await mcp.callTool({ name: 'get_task', arguments: { task: claimed.task!.key } }))
-    expect(task.comments.map((c: any) => c.body)).toEqual(['Which colour?'])
+  it('add_comment defaults to the run’s task; get_task shows the task with its comments and subtasks', async () => {
+    expect(ok(await mcp.callTool({ name: 'add_comment', arguments: { body: 'Which colour?', kind: 'question' } })))
+      .toMatch(new RegExp(`^Added a question to ${claimed.task!.key}`))
+    const task = ok(await mcp.callTool({ name: 'get_task', arguments: { task: claimed.task!.key } }))
+    expect(task).toContain(`${claimed.task!.key} Launch the site (in_progress, medium priority, assigned to Manager)`)
+    expect(task).toMatch(/Subtasks:\n- \S+ Write the copy \(todo, high priority, assigned to Report/)
+    expect(task).toMatch(/Comments:\n- Manager \(question, [^)]+\): Which colour\?/)
+    // get_context was asked before the comment: it answers the task as it is now
+    expect(ok(await mcp.callTool({ name: 'get_context', arguments: {} }))).toMatch(/Comments:\n- Manager \(question, [^)]+\): Which colour\?/)
   })
 
-  it('list_agents answers the org chart and propose_hire opens an approval', async () => {
-    const org = json(await mcp.callTool({ name: 'list_agents', arguments: {} }))
-    expect(org[0].agent.id).toBe(ids.ceo)
-    const hired = json(await mcp.callTool({ name: 'propose_hire', arguments: { name: 'Designer', role: 'designer' } }))
-    expect(hired).toMatchObject({ status: 'pending_approval', reports_to_id: ids.manager })
+  it('list_agents answers the org chart as a tree and propose_hire opens an approval', async () => {
+    const org = ok(await mcp.callTool({ name: 'list_agents', arguments: {} }))
+    expect(org).toMatch(/^- Ceo \(engineer, idle\), id \S+\n {2}- Manager \(engineer, running\), id \S+ \(you\)\n {4}- Report /)
+    const hired = ok(await mcp.callTool({ name: 'propose_hire', arguments: { name: 'Designer', role: 'designer' } }))
+    expect(hired).toMatch(/^Proposed hiring Designer \(designer\), reporting to Manager: it waits for a person's approval/)
     const approvals = await ws.client.approvals.list(ws.companyId, { status: 'pending' })
-    expect(approvals.find((a) => a.agent_id === hired.id)).toMatchObject({ type: 'hire_agent', requested_by_agent_id: ids.manager })
+    const agents = await ws.client.agents.list(ws.companyId)
+    const designer = agents.find((a) => a.name === 'Designer')!
+    expect(designer).toMatchObject({ status: 'pending_approval', reports_to_id: ids.manager })
+    expect(approvals.find((a) => a.agent_id === designer.id)).toMatchObject({ type: 'hire_agent', requested_by_agent_id: ids.manager })
+  })
+
+  it('bad input is a tool error naming the problem, and the server keeps answering', async () => {
+    await ws.client.agents.hire(ws.companyId, { name: 'Twin', adapter: 'process', reports_to_id: ids.manager })
+    await ws.client.agents.hire(ws.companyId, { name: 'twin', adapter: 'process', reports_to_id: ids.manager })
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['create_task', { title: 'x', assignee_agent_id: 'Nobody' }, /^No agent is named "Nobody"/],
+      ['create_task', { title: 'x', assignee_agent_id: 'Twin' }, /^2 agents are named "Twin": give the id of the one you mean/],
+      ['create_task', { title: 'x', assignee: 'Report' }, /Unrecognized key.*"assignee"/],
+      ['create_task', { title: '' }, /title/],
+      ['create_task', { title: 'x'.repeat(301) }, /title/],
+      ['create_task', { title: 'x', parent_id: 'NOPE-99' }, /^NOT_FOUND: Task not found/],
+      ['update_task', { status: 'finished' }, /status/],
+      ['update_task', { task: 'NOPE-99', status: 'done' }, /^NOT_FOUND: Task not found/],
+      ['add_comment', { body: '' }, /body/],
+      ['add_comment', { body: 'x', kind: 'system' }, /kind/],
+      ['list_tasks', { assignee_agent_id: 'Nobody' }, /^No agent is named "Nobody"/],
+    ]
+    for (const [name, args, message] of cases) {
+      const r = await mcp.callTool({ name, arguments: args })
+      expect(r.isError, `${name} ${JSON.stringify(args)}`).toBe(true)
+      expect(text(r), `${name} ${JSON.stringify(args)}`).toMatch(message)
+    }
+    const long = ok(await mcp.callTool({ name: 'create_task', arguments: { title: 'y'.repeat(300), status: 'backlog' } }))
+    expect(long).toMatch(/^Created \S+ y{300} \(backlog/)
+    expect((await ws.client.tasks.list(ws.companyId, { q: 'x' })).filter((t) => t.title === 'x')).toEqual([])
   })
 
   it('an API refusal is a tool error with the API’s code and message', async () => {
@@ -115,8 +150,8 @@ describe('shopfloor mcp outside a run', () => {
   it('with a person’s key and SHOPFLOOR_COMPANY_ID the tools act with the person’s rights; get_context has no run', async () => {
     const mcp = await connect({ SHOPFLOOR_API_URL: server.url, SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_COMPANY_ID: ws.companyId })
     try {
-      const created = json(await mcp.callTool({ name: 'create_task', arguments: { title: 'By hand' } }))
-      expect(created).toMatchObject({ parent_id: null, created_by_agent_id: null })
+      const created = ok(await mcp.callTool({ name: 'create_task', arguments: { title: 'By hand' } }))
+      expect(created).toMatch(/^Created \S+ By hand \(todo, medium priority, assigned to nobody\)/)
       const context = await mcp.callTool({ name: 'get_context', arguments: {} })
       expect(context.isError).toBe(true)
       expect(text(context)).toMatch(/not a run credential/)
