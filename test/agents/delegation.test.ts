@@ -86,6 +86,25 @@ describe('the last agent-made subtask closing', () => {
   })
 })
 
+describe('a wake that finds the agent already waiting', () => {
+  it('adds its reason to the queued run’s first entry, once', async () => {
+    const o = await seedOrg(t)
+    const { a, b } = await delegate(o)
+    expect((await agent(o, 'PATCH', `/tasks/${o.taskId}`, { status: 'blocked' })).status).toBe(200)
+    expect((await person(o, 'POST', `/tasks/${o.taskId}/comments`, { body: 'Blue.' })).status).toBe(201)
+    expect((await person(o, 'PATCH', `/tasks/${a.id}`, { status: 'done' })).status).toBe(200)
+    expect((await person(o, 'PATCH', `/tasks/${b.id}`, { status: 'done' })).status).toBe(200)
+    const runs = await queued(o, o.manager)
+    expect(runs).toHaveLength(1)
+    expect(runs[0].first).toBe(
+      `Runs Tester answered on ORG-1: Blue.\nThe subtasks of ORG-1 are finished: ${a.key} Write the copy (done); ${b.key} Build the page (done)`,
+    )
+    // the same reason again adds nothing
+    expect((await person(o, 'POST', `/agents/${o.manager}/wake`, { task_id: o.taskId, reason: 'Runs Tester answered on ORG-1: Blue.' })).status).toBe(201)
+    expect((await queued(o, o.manager))[0].first).toBe(runs[0].first)
+  })
+})
+
 describe('a person answering a task an agent blocked', () => {
   it('wakes the assignee with the answer; the agent’s own comments and people-blocked tasks wake nobody', async () => {
     const o = await seedOrg(t)

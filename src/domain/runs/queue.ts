@@ -17,8 +17,8 @@ export interface QueueRunInput {
 
 /**
  * Queues a run (queue_run(), db/functions/queue_run.sql), or reuses the identical queued run
- * (same agent, task and routine) when there is one: a partial unique index allows only one, so
- * concurrent callers cannot make two.
+ * (same agent, task and routine) when there is one, adding the reason to it: a partial unique
+ * index allows only one, so concurrent callers cannot make two.
  * Either way `run.created` is published (after commit) with the run's id. The caller has
  * already decided the agent may be woken (not dormant).
  */
@@ -42,12 +42,30 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
       [input.agentId, taskId, routineId],
     )
     if (existing) {
+      // Not the scheduler's: another heartbeat slot while one waits says nothing new.
+      if (input.reason && input.actor.type !== 'system') await addReason(tx, existing.id, input.reason)
       tx.publish(input.companyId, { type: 'run.created', id: existing.id, agent_id: input.agentId })
       return { run: existing, created: false }
     }
     // The identical run was claimed between our insert and select: try again.
   }
   throw new Error('could not queue a run')
+}
+
+/**
+ * A wake that reuses a queued run adds its reason to the run's first entry (unless it says so
+ * already), so the agent learns everything it was woken for: a person's answer and its finished
+ * subtasks may well arrive before it runs.
+ */
+async function addReason(tx: Tx, runId: string, reason: string): Promise<void> {
+  await tx.query(
+    `UPDATE runs SET transcript = CASE
+        WHEN jsonb_array_length(transcript) = 0
+          THEN jsonb_build_array(jsonb_build_object('timestamp', now(), 'role', 'system', 'text', $2::text))
+        ELSE jsonb_set(transcript, '{0,text}', to_jsonb((transcript->0->>'text') || E'\\n' || $2::text)) END
+      WHERE id = $1 AND status = 'queued' AND strpos(coalesce(transcript->0->>'text', ''), $2::text) = 0`,
+    [runId, reason],
+  )
 }
 
 /** What follows a run just queued by queue_run(): its audit event `queued` and `run.created`. */
