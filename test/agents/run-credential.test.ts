@@ -153,12 +153,13 @@ describe('what an agent may do with it', () => {
       ['resume', 'POST', `/agents/${o.report}/resume`, undefined, /pause, resume or terminate agents/],
       ['terminate', 'POST', `/agents/${o.report}/terminate`, undefined, /pause, resume or terminate agents/],
       ['delete task', 'DELETE', `/tasks/${o.taskId}`, undefined, /delete tasks/],
-      ['claim', 'POST', '/runs/claim', { runner_id: 'x' }, /POST \/runs\/claim/],
-      ['report', 'PATCH', `/runs/${o.runId}`, { runner_id: 'test-runner', status: 'succeeded' }, /PATCH \/runs\/:run_id/],
-      ['cancel', 'POST', `/runs/${o.runId}/cancel`, undefined, /POST \/runs\/:run_id\/cancel/],
-      ['heartbeat', 'POST', `/runs/${o.runId}/heartbeat`, { runner_id: 'test-runner' }, /heartbeat/],
-      ['expire', 'POST', '/runs/expire-stale', undefined, /expire-stale/],
-      ['routine', 'POST', '/routines', { agent_id: o.report, title: 'r', cron: '0 * * * *' }, /POST \/routines/],
+      ['claim', 'POST', '/runs/claim', { runner_id: 'x' }, /lacks the right to use the runner routes/],
+      ['report', 'PATCH', `/runs/${o.runId}`, { runner_id: 'test-runner', status: 'succeeded' }, /lacks the right to use the runner routes/],
+      ['cancel', 'POST', `/runs/${o.runId}/cancel`, undefined, /lacks the right to use the runner routes/],
+      ['heartbeat', 'POST', `/runs/${o.runId}/heartbeat`, { runner_id: 'test-runner' }, /lacks the right to use the runner routes/],
+      ['expire', 'POST', '/runs/expire-stale', undefined, /lacks the right to use the runner routes/],
+      ['routine', 'POST', '/routines', { agent_id: o.report, title: 'r', cron: '0 * * * *' }, /lacks the right to manage routines/],
+      ['webhook', 'POST', '/webhooks', { url: 'https://example.com/hook', events: ['*'] }, /lacks the right to manage webhooks/],
     ]
     for (const [name, method, path, body, right] of cases) {
       const r = await as(o, method, path, body)
