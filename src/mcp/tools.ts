@@ -175,7 +175,10 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
         const co = await company()
         const { run, agent, task } = context
         const reports = (await co.agents()).filter((a) => a.reports_to_id === agent.id).map((a) => a.name)
-        const why = run.transcript?.find((e) => e.role === 'system')?.text
+        // Why it was woken: the first entry when it was written before the run started (by the
+        // wake); later ones are the runner's and the agent's own.
+        const first = run.transcript?.[0]
+        const why = first?.role === 'system' && run.started_at && Date.parse(first.timestamp) <= Date.parse(run.started_at) ? first.text : null
         const parts = [
           `You are ${agent.name}${agent.title ? `, ${agent.title}` : ''} (${agent.role}), agent id ${agent.id}, reporting to ${context.manager?.name ?? 'nobody'}.`,
           `Your reports: ${reports.length ? reports.join(', ') : 'none'}.`,

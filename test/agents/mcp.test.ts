@@ -57,7 +57,10 @@ describe('shopfloor mcp', () => {
   })
 
   it('get_context answers in words: who the agent is, its manager, reports and task', async () => {
+    // what the runner writes once the run has started is not why the agent was woken
+    await ws.client.runs.report(ws.companyId, claimed.run.id, { runner_id: 'mcp-test', transcript: [{ role: 'system', text: 'Runner mcp-test started the run' }] })
     const context = text(await mcp.callTool({ name: 'get_context', arguments: {} }))
+    expect(context).toMatch(new RegExp(`^Run ${claimed.run.id} \\(assignment\\)$`, 'm'))
     expect(context).toContain(`You are Manager (engineer), agent id ${ids.manager}, reporting to Ceo.`)
     expect(context).toContain('Your reports: Report.')
     expect(context).toContain(`Run ${claimed.run.id} (assignment)`)
