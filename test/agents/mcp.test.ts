@@ -100,6 +100,7 @@ describe('shopfloor mcp', () => {
     const designer = agents.find((a) => a.name === 'Designer')!
     expect(designer).toMatchObject({ status: 'pending_approval', reports_to_id: ids.manager })
     expect(approvals.find((a) => a.agent_id === designer.id)).toMatchObject({ type: 'hire_agent', requested_by_agent_id: ids.manager })
+    expect(ok(await mcp.callTool({ name: 'propose_hire', arguments: { name: 'Intern', reports_to_id: 'Report' } }))).toMatch(/^Proposed hiring Intern \(engineer\), reporting to Report:/)
   })
 
   it('bad input is a tool error naming the problem, and the server keeps answering', async () => {
