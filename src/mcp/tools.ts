@@ -151,8 +151,6 @@ class Company {
   }
 }
 
-const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a')
-
 export function registerTools(server: McpServer, client: ShopfloorClient, identity: () => Promise<Identity>): void {
   const company = async () => new Company(client, (await identity()).companyId)
   const runTask = async (): Promise<string> => {
@@ -289,7 +287,7 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
       attempt(async () => {
         const co = await company()
         const comment = await client.comments.create(co.id, task ?? (await runTask()), strip({ body, kind }))
-        return `Added ${article(comment.kind)} ${comment.kind} to ${await co.taskKey(comment.task_id)} (comment id ${comment.id}).`
+        return `Added a ${comment.kind} to ${await co.taskKey(comment.task_id)} (comment id ${comment.id}).`
       }),
   )
 
