@@ -28,6 +28,17 @@ export function isFinished(status: string): boolean {
 export const TranscriptEntry = Type.Object({ timestamp: Timestamp, role: TranscriptRole, text: Type.String() })
 export type TranscriptEntry = Static<typeof TranscriptEntry>
 
+/**
+ * Why a run was queued, in words: its first transcript entry when that is a system entry written
+ * before the run started (a wake's or a delegation's reason, written with the queued run); the
+ * entries after it are the runner's and the agent's own. Null when there is none.
+ */
+export function wakeReason(run: { transcript?: TranscriptEntry[]; started_at?: string | null }): string | null {
+  const first = run.transcript?.[0]
+  if (first?.role !== 'system' || !run.started_at) return null
+  return Date.parse(first.timestamp) <= Date.parse(run.started_at) ? first.text.trim() : null
+}
+
 export const Run = Type.Object({
   id: Uuid,
   company_id: Uuid,

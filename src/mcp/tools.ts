@@ -11,6 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { ApiError, type ShopfloorClient } from '../client/index.ts'
 import type * as T from '../client/types.ts'
+import { wakeReason } from '../contract/runs.ts'
 import { TASK_PRIORITIES, TASK_STATUSES, TASK_TITLE_MAX } from '../contract/task-values.ts'
 
 /** Who the tools act for: the run behind the credential, or only a company (a person's key). */
@@ -173,10 +174,7 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
         const co = await company()
         const { run, agent, task } = context
         const reports = (await co.agents()).filter((a) => a.reports_to_id === agent.id).map((a) => a.name)
-        // Why it was woken: the first entry when it was written before the run started (by the
-        // wake); later ones are the runner's and the agent's own.
-        const first = run.transcript?.[0]
-        const why = first?.role === 'system' && run.started_at && Date.parse(first.timestamp) <= Date.parse(run.started_at) ? first.text : null
+        const why = wakeReason(run)
         const parts = [
           `You are ${agent.name}${agent.title ? `, ${agent.title}` : ''} (${agent.role}), agent id ${agent.id}, reporting to ${context.manager?.name ?? 'nobody'}.`,
           `Your reports: ${reports.length ? reports.join(', ') : 'none'}.`,

@@ -1,7 +1,8 @@
-// The prompt an agent receives: company mission, the agent's instructions, the task with its
+// The prompt an agent receives: company mission, the agent's instructions, why it was woken, the task with its
 // last comments (the claim returns at most 20), the goal chain above the task, and for agent
 // CLIs (which get the Shopfloor MCP server) what its tools are for.
 import type { Comment, RunContext } from '../client/index.ts'
+import { wakeReason } from '../contract/runs.ts'
 
 export function buildPrompt(context: RunContext, options: { tools?: boolean } = {}): string {
   const { company, agent, manager, task, goal_chain: goals } = context
@@ -14,6 +15,9 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean } = 
   parts.push(`# You are ${agent.name}${role ? ` (${role})` : ''}`)
   if (manager) parts.push(`You report to ${manager.name}${manager.title ? ` (${manager.title})` : ''}.`)
   if (agent.instructions) parts.push(`Instructions:\n${agent.instructions}`)
+  // A wake, a delegation coming back, a person's answer: the agent starts from why it is here.
+  const why = wakeReason(context.run)
+  if (why) parts.push(`# Why you were woken\n${why}`)
 
   if (task) {
     parts.push(`# Task ${task.key}: ${task.title}\nStatus: ${task.status}. Priority: ${task.priority}.`)

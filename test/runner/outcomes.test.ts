@@ -122,7 +122,7 @@ describe('a successful run', () => {
     expect(seen.env.HOME).toBe(process.env.HOME) // the process adapter keeps the runner's HOME
   })
 
-  it('runs a wake without a task: the prompt says so and nothing is posted', async () => {
+  it('runs a wake without a task: the prompt says why and that there is no task, and nothing is posted', async () => {
     const worker = await hire()
     const woken = await ws.client.agents.wake(ws.companyId, worker.id, { reason: 'Morning check' })
     const run = await waitFor(async () => {
@@ -131,6 +131,7 @@ describe('a successful run', () => {
     })
     expect(run.transcript![0]).toMatchObject({ role: 'system', text: 'Morning check' })
     const seen = agent.started(run.id)
+    expect(seen.prompt).toContain('# Why you were woken\nMorning check\n')
     expect(seen.prompt).toContain('# No task is attached to this run')
     expect(seen.env.SHOPFLOOR_TASK_KEY).toBe('')
   })
