@@ -1,6 +1,6 @@
-// Settings said in words, in a real headless Chromium against a real server: a revoked invitation
-// is no longer said to be emailed, a locale that is no language tag is refused with an example
-// (not the pattern it failed), and a time zone is picked from those that exist.
+// Settings said in words, in a real headless Chromium against a real server: revoking an invitation
+// asks first, a revoked invitation is no longer said to be emailed, a locale that is no language tag
+// is refused with an example (not the pattern it failed), and a time zone is picked from those that exist.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
@@ -38,6 +38,15 @@ describe('settings in words', () => {
     await people.getByRole('button', { name: 'Send invitation' }).click()
     await people.getByRole('status').filter({ hasText: 'Invitation emailed to bob@example.test' }).waitFor()
 
+    // Revoking asks first, as every destructive action does: dismissing the prompt keeps the invitation.
+    const asked: string[] = []
+    page.once('dialog', (dialog) => { asked.push(dialog.message()); void dialog.dismiss() })
+    await people.getByRole('button', { name: 'Revoke the invitation of bob@example.test' }).click()
+    await expect.poll(() => asked).toEqual(['Revoke the invitation of bob@example.test? Its link stops working.'])
+    expect((await client.invitations.list(companyId)).map((i) => i.email)).toEqual(['bob@example.test'])
+    await people.getByText('bob@example.test', { exact: true }).waitFor()
+
+    page.once('dialog', (dialog) => void dialog.accept())
     await people.getByRole('button', { name: 'Revoke the invitation of bob@example.test' }).click()
     await people.getByRole('status').filter({ hasText: 'The invitation to bob@example.test was revoked' }).waitFor()
     expect(await people.getByText('Invitation emailed', { exact: false }).count()).toBe(0)

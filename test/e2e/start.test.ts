@@ -92,6 +92,7 @@ describe('the guided start', () => {
     await owner.auth.login(email, PASSWORD)
     expect((await owner.invitations.list(companyId)).map((i) => [i.email, i.role])).toEqual([['bob@example.test', 'admin']])
     await shot('settings-people')
+    page.once('dialog', (dialog) => void dialog.accept())
     await people.getByRole('button', { name: 'Revoke the invitation of bob@example.test' }).click()
     await people.getByText('as Admin').waitFor({ state: 'detached' })
     expect(await owner.invitations.list(companyId)).toEqual([])

@@ -75,7 +75,7 @@ export function People({ company }: { company: Company }) {
                 {invitations.data.map((inv) => (
                   <li key={inv.id} className="row small">
                     <span>{inv.email}</span><span className="muted">as {humanize(inv.role)} · expires {format.relative(inv.expires_at)}</span>
-                    <button className="link danger small" onClick={() => revoke.mutate(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>Revoke</button>
+                    <button className="link danger small" onClick={() => window.confirm(`Revoke the invitation of ${inv.email}? Its link stops working.`) && revoke.mutate(inv)} aria-label={`Revoke the invitation of ${inv.email}`}>Revoke</button>
                   </li>
                 ))}
               </ul>
