@@ -1,7 +1,8 @@
 // The task page and the board held to their rules in a real headless Chromium against a real
 // server: a title of one long word (or a long URL) stays inside its box at desktop and phone
 // widths, a comment is deleted only once confirmed, a card moved from the keyboard keeps the focus
-// in its new column, and on the timeline an assignment comes before the run it queued.
+// in its new column (and in its old one, with the error shown, when the server refuses the move),
+// and on the timeline an assignment comes before the run it queued.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
@@ -122,6 +123,35 @@ describe('the task page and the board', () => {
     await expect.poll(column).toBe('todo')
     await expect.poll(focused).toBe(task.key)
     await expect.poll(async () => (await client.tasks.get(companyId, task.id)).status).toBe('todo')
+  })
+
+  it('keeps the focus on a card whose keyboard move the server refuses, back in its column, and says why', async () => {
+    const task = await client.tasks.create(companyId, { title: 'Check the footnotes', status: 'todo' })
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
+    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Board' }).click()
+    const card = page.locator(`.task-card[data-task="${task.key}"]`)
+    await card.focus()
+    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task ?? document.activeElement?.tagName)
+    const column = () => card.evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'))
+
+    // The API refuses this one move (as it would for a right taken away meanwhile).
+    const route = `**/api/companies/${companyId}/tasks/${task.id}`
+    await page.route(route, (request) => request.request().method() === 'PATCH'
+      ? request.fulfill({ status: 403, contentType: 'application/json', body: JSON.stringify({ error: { code: 'FORBIDDEN', message: 'You may not move this task', details: {} } }) })
+      : request.fallback())
+    await page.keyboard.press('Shift+ArrowRight')
+    await page.getByRole('alert').getByText('You may not move this task', { exact: false }).waitFor()
+    await expect.poll(column).toBe('todo')
+    await expect.poll(focused).toBe(task.key)
+    await screenshot(page, 'board-keyboard-move-refused')
+    await page.unroute(route)
+
+    // Still focused, so the next try goes from the keyboard at once.
+    await page.keyboard.press('Shift+ArrowRight')
+    await expect.poll(column).toBe('in_progress')
+    await expect.poll(focused).toBe(task.key)
+    await expect.poll(async () => (await client.tasks.get(companyId, task.id)).status).toBe('in_progress')
+    expect(await page.getByRole('alert').count()).toBe(0)
   })
 
   it('shows an assignment on the timeline before the run it queued', async () => {

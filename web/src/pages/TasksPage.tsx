@@ -50,7 +50,7 @@ export function TasksPage() {
       {view === 'board' ? (
         <>
           <ErrorText error={board.error ?? move.error} retry={board.refetch} />
-          {board.tasks && <TaskBoard companyId={companyId} tasks={board.tasks} more={board.more} agents={agentMap} onMove={(task, status) => move.mutate({ task, status })} />}
+          {board.tasks && <TaskBoard companyId={companyId} tasks={board.tasks} more={board.more} agents={agentMap} onMove={(task, status, refused) => move.mutate({ task, status }, { onError: refused })} />}
           {!board.tasks && !board.error && <p className="muted">Loading…</p>}
         </>
       ) : (

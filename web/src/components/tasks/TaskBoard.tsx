@@ -17,13 +17,15 @@ interface BoardProps {
   /** Statuses with more tasks than their column shows: the count reads "100+". */
   more: Set<TaskStatus>
   agents: Map<string, Agent>
-  onMove: (task: Task, status: TaskStatus) => void
+  /** `refused` is called when the server refuses the move (the card is then back in its column). */
+  onMove: (task: Task, status: TaskStatus, refused?: () => void) => void
 }
 
 export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps) {
   const [over, setOver] = useState<TaskStatus | null>(null)
   // A card moved from the keyboard is a new element in its new column: the focus goes with it,
-  // so Shift+Arrow can move it on.
+  // so Shift+Arrow can move it on. A refused move puts the card back, a new element again in its
+  // old column: the focus follows it there too.
   const [stepped, setStepped] = useState<{ id: string; status: TaskStatus } | null>(null)
   const byId = new Map(tasks.map((t) => [t.id, t]))
 
@@ -64,7 +66,7 @@ export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps
                   const target = BOARD_COLUMNS[column + step]
                   if (!target) return
                   setStepped({ id: task.id, status: target })
-                  onMove(task, target)
+                  onMove(task, target, () => setStepped({ id: task.id, status }))
                 }}
               />
             ))}
