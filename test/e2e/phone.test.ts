@@ -164,4 +164,17 @@ describe('the web app on a phone', () => {
       await page.screenshot({ path: path.join(survey, `${where || 'dashboard'}.png`), fullPage: true })
     }
   })
+
+  it('says the live updates are down in a word that fits the top bar', async () => {
+    await page.route('**/events*', (route) => route.abort())
+    try {
+      await page.reload() // the open stream would stay open; a new page load meets the refusal
+      await expect.poll(() => page.locator('[data-live]').getAttribute('data-live'), { timeout: 20_000 }).toBe('down')
+      await page.getByText('Offline', { exact: true }).waitFor()
+      await fitsWidth() // the sentence wrapped a letter a line and pushed Sign out off the screen
+      await shot('phone-live-down')
+    } finally {
+      await page.unroute('**/events*')
+    }
+  })
 })
