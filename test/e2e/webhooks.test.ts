@@ -145,13 +145,18 @@ describe('the Webhooks page', () => {
     await other.getByRole('button', { name: 'Show deliveries' }).click()
     await other.getByRole('row', { name: 'task.created' }).waitFor()
     await shot('webhooks')
-    // At phone width the page fits the screen; the log scrolls sideways inside its panel.
+    // At phone width the page fits the screen, and each delivery is a card of named lines, its
+    // Retry button in view (as a table the log squeezed "Attempts" to a letter a line).
     const phone = await browser.context.newPage()
     await phone.setViewportSize({ width: 390, height: 844 })
     await phone.goto(page.url())
     await phone.getByRole('region', { name: failing.url }).getByRole('button', { name: 'Show deliveries' }).click()
     await phone.getByRole('row', { name: 'goal.created' }).waitFor()
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    const retry = (await phone.getByRole('button', { name: 'Retry goal.created' }).boundingBox())!
+    expect(retry.x + retry.width).toBeLessThanOrEqual(390)
+    const attempts = await phone.getByRole('row', { name: 'goal.created' }).getByRole('cell').nth(2).evaluate((td) => getComputedStyle(td, '::before').content)
+    expect(attempts).toBe('"Attempts: "')
     await screenshot(phone, 'webhooks-phone', { fullPage: true })
     await phone.close()
 

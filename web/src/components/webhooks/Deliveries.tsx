@@ -15,8 +15,8 @@ export function Deliveries({ companyId, webhookId }: { companyId: string; webhoo
   if (deliveries.data.length === 0) return <p className="empty">Nothing sent yet. Each matching change in the company is delivered here.</p>
   return (
     <div className="table-wrap">
-      <table aria-label="Deliveries">
-        <thead><tr><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th className="hide-phone">Next attempt</th><th /></tr></thead>
+      <table className="stack" aria-label="Deliveries">
+        <thead><tr><th>Event</th><th>Status</th><th>Attempts</th><th>Last response</th><th>Next attempt</th><th /></tr></thead>
         <tbody>{deliveries.data.map((d) => <DeliveryRow key={d.id} companyId={companyId} webhookId={webhookId} delivery={d} />)}</tbody>
       </table>
     </div>
@@ -39,15 +39,15 @@ function DeliveryRow({ companyId, webhookId, delivery }: { companyId: string; we
         <span className="mono">{delivery.type}</span>
         <div className="muted small" title={format.dateTime(delivery.created_at)}>{format.relative(delivery.created_at)}</div>
       </td>
-      <td><Badge value={delivery.status} /></td>
-      <td>{delivery.attempts}</td>
-      <td className="small">
+      <td data-label="Status"><Badge value={delivery.status} /></td>
+      <td data-label="Attempts">{delivery.attempts}</td>
+      <td className="small" data-label="Last response">
         {code}
         {error && <div className={code ? 'muted' : undefined}>{error}</div>}
         {!code && !error && <span className="muted">Not tried yet</span>}
         {delivery.last_attempt_at && <div className="muted" title={format.dateTime(delivery.last_attempt_at)}>{format.relative(delivery.last_attempt_at)}</div>}
       </td>
-      <td className="hide-phone small muted" title={format.dateTime(delivery.next_attempt_at)}>
+      <td className="small muted" data-label="Next attempt" title={format.dateTime(delivery.next_attempt_at)}>
         {delivery.next_attempt_at ? format.relative(delivery.next_attempt_at) : '—'}
       </td>
       <td className="nowrap">
