@@ -1,5 +1,5 @@
 import type { Queryable } from '../server/db/db.ts'
-import { isUuid } from '../server/http/guards.ts'
+import { isUuid } from '../contract/common.ts'
 import {
   addMember, MEMBER_ROLES, MemberError, type MemberRole, removeMember, setMemberRole,
 } from '../domain/companies/members.ts'

@@ -7,6 +7,17 @@ import { type Static, type TSchema, Type } from 'typebox'
 // the typed client and the web app can all stand on it.
 
 export const Uuid = Type.String({ format: 'uuid' })
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** A UUID in its text form (any case), as ids are written: to tell an id from a name or key. */
+export function isUuid(value: string): boolean
+/** For a value of any type, also says it is a string. */
+export function isUuid(value: unknown): value is string
+export function isUuid(value: unknown): boolean {
+  return typeof value === 'string' && UUID.test(value)
+}
+
 /** ISO 8601 with microseconds and an offset, as the server writes every stamp. */
 export const Timestamp = Type.String({ format: 'date-time' })
 /** `YYYY-MM-DD`. */

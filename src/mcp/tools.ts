@@ -11,6 +11,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { ApiError, type ShopfloorClient } from '../client/index.ts'
 import type * as T from '../client/types.ts'
+import { isUuid } from '../contract/common.ts'
 import { wakeReason } from '../contract/runs.ts'
 import { TASK_PRIORITIES, TASK_STATUSES, TASK_TITLE_MAX } from '../contract/task-values.ts'
 
@@ -63,8 +64,6 @@ function strip<V extends Record<string, unknown>>(value: V): V {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as V
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
 /**
  * What one call needs to know of its company, asked at most once per call: the agents (to name
  * them and to find one by name), task keys by id, the members (to name comment authors).
@@ -90,7 +89,7 @@ class Company {
 
   /** An agent's id from its id or its name (any case; terminated agents aside), which must name one agent. */
   async agentId(ref: string): Promise<string> {
-    if (UUID.test(ref)) return ref
+    if (isUuid(ref)) return ref
     const name = ref.trim().toLowerCase()
     const found = (await this.agents()).filter((a) => a.status !== 'terminated' && a.name.toLowerCase() === name)
     if (found.length === 0) throw new ToolError(`No agent is named "${ref}": list_agents shows the org chart`)
@@ -103,7 +102,7 @@ class Company {
 
   /** A task's id from its key or id; an unknown one is the API's NOT_FOUND. */
   async taskId(ref: string): Promise<string> {
-    return UUID.test(ref) ? ref : (await this.task(ref)).id
+    return isUuid(ref) ? ref : (await this.task(ref)).id
   }
 
   async task(ref: string): Promise<T.Task> {

@@ -2,8 +2,8 @@
 // by id or name (case-insensitive), resolved once at start through the API. A name matching
 // several is an error naming the candidates, never a guess.
 import type { ShopfloorClient } from '../client/index.ts'
+import { isUuid } from '../contract/common.ts'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 export class ResolveError extends Error {}
 
@@ -15,7 +15,7 @@ function one<T>(matches: T[], what: string, ref: string, describe: (m: T) => str
 
 /** The company's id: an id as given, else the one company with that name or task prefix. */
 export async function resolveCompany(client: ShopfloorClient, ref: string): Promise<string> {
-  if (UUID.test(ref)) return ref
+  if (isUuid(ref)) return ref
   const wanted = ref.toLowerCase()
   const companies = await client.companies.list()
   const matches = companies.filter((c) => c.name.toLowerCase() === wanted || c.task_prefix.toLowerCase() === wanted)
@@ -24,10 +24,10 @@ export async function resolveCompany(client: ShopfloorClient, ref: string): Prom
 
 /** Agent ids for ids or names of the company's agents. */
 export async function resolveAgents(client: ShopfloorClient, companyId: string, refs: string[]): Promise<string[]> {
-  if (refs.every((ref) => UUID.test(ref))) return refs
+  if (refs.every((ref) => isUuid(ref))) return refs
   const agents = await client.agents.list(companyId)
   return refs.map((ref) => {
-    if (UUID.test(ref)) return ref
+    if (isUuid(ref)) return ref
     const wanted = ref.toLowerCase()
     return one(agents.filter((a) => a.name.toLowerCase() === wanted), 'agent', ref, (a) => `${a.name} ${a.id}`).id
   })

@@ -1,6 +1,7 @@
 // What every client command gets: the API client for the chosen server and credentials, the
 // config file, the current company, and output that is JSON with --json and text otherwise.
 import { type Agent, type Credentials, type Goal, type Project, type Routine, type Run, ShopfloorClient, type Webhook, type WebhookDelivery } from '../../client/index.ts'
+import { isUuid } from '../../contract/common.ts'
 import { nextFire } from '../../contract/schedule.ts'
 import type { OptionSpec, OptionValues } from './args.ts'
 import { ConfigStore } from './config.ts'
@@ -9,11 +10,6 @@ import { plural, shortId, visible } from './format.ts'
 import { readStdin } from './prompt.ts'
 
 export const DEFAULT_URL = 'http://127.0.0.1:8000'
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value)
-}
 
 export interface Input {
   /** Positional arguments by the names in the command's `args`. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../server/db/db.ts'
 import { notFound } from '../../server/errors.ts'
-import { isUuid } from '../../server/http/guards.ts'
+import { isUuid } from '../../contract/common.ts'
 import { TASK_SELECT, type Task } from './model.ts'
 
 const KEY = /^([A-Za-z][A-Za-z0-9]*)-([1-9]\d{0,9})$/ // no leading zeros: OPS-01 is not OPS-1

@@ -3,6 +3,7 @@ import type { Actor } from '../actor.ts'
 import { authenticate, bearer, type Principal, type Role } from '../auth/authenticate.ts'
 import type { AppContext } from '../context.ts'
 import { AppError, invalidField } from '../errors.ts'
+import { isUuid } from '../../contract/common.ts'
 
 /** The caller's company and role, loaded by requireMember for /api/companies/{company_id}/... */
 export interface Membership {
@@ -15,12 +16,6 @@ declare module 'fastify' {
     principal: Principal
     membership: Membership
   }
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === 'string' && UUID.test(value)
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { isUuid } from './guards.ts'
+import { isUuid } from '../../contract/common.ts'
 
 // Ids are UUIDs (SPEC.md conventions), which PostgreSQL reads in either case and always writes
 // in lower case. A client may send them in capitals; lowering them on the way in keeps every

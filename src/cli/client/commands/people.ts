@@ -1,7 +1,8 @@
 // People of the current company: members (list, change a role, remove) and invitations by
 // email (invite, list, revoke, accept). Members are named by email, name or id.
 import type { Member, Role } from '../../../client/index.ts'
-import { type Cli, type GroupSpec, isUuid, text } from '../cli.ts'
+import { isUuid } from '../../../contract/common.ts'
+import { type Cli, type GroupSpec, text } from '../cli.ts'
 import { CliError, EXIT, UsageError } from '../errors.ts'
 import { date, plural, table, time } from '../format.ts'
 
