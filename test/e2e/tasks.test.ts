@@ -103,14 +103,21 @@ describe('the task page and the board', () => {
     expect(await client.comments.list(companyId, task.id)).toEqual([])
   })
 
-  it('keeps the focus on a card moved from the keyboard, so it can be moved on', async () => {
-    const task = await client.tasks.create(companyId, { title: 'Proofread the index', status: 'backlog' })
+  /** Opens the board with the focus on a task's card: what has the focus, and the card's column. */
+  async function focusOnBoard(key: string) {
     await visit(page, `${server.url}/c/${companyId}/tasks`)
     await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Board' }).click()
-    const card = page.locator(`.task-card[data-task="${task.key}"]`)
+    const card = page.locator(`.task-card[data-task="${key}"]`)
     await card.focus()
-    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task ?? document.activeElement?.tagName)
-    const column = () => card.evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'))
+    return {
+      focused: () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task ?? document.activeElement?.tagName),
+      column: () => card.evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column')),
+    }
+  }
+
+  it('keeps the focus on a card moved from the keyboard, so it can be moved on', async () => {
+    const task = await client.tasks.create(companyId, { title: 'Proofread the index', status: 'backlog' })
+    const { focused, column } = await focusOnBoard(task.key)
 
     await page.keyboard.press('Shift+ArrowRight')
     await expect.poll(column).toBe('todo')
@@ -127,12 +134,7 @@ describe('the task page and the board', () => {
 
   it('keeps the focus on a card whose keyboard move the server refuses, back in its column, and says why', async () => {
     const task = await client.tasks.create(companyId, { title: 'Check the footnotes', status: 'todo' })
-    await visit(page, `${server.url}/c/${companyId}/tasks`)
-    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Board' }).click()
-    const card = page.locator(`.task-card[data-task="${task.key}"]`)
-    await card.focus()
-    const focused = () => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.task ?? document.activeElement?.tagName)
-    const column = () => card.evaluate((el) => el.closest('[data-column]')?.getAttribute('data-column'))
+    const { focused, column } = await focusOnBoard(task.key)
 
     // The API refuses this one move (as it would for a right taken away meanwhile).
     const route = `**/api/companies/${companyId}/tasks/${task.id}`

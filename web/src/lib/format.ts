@@ -25,7 +25,8 @@ function safeTimeZone(zone: string | undefined): string | undefined {
   return zone && isTimeZone(zone) ? zone : undefined
 }
 
-function safeLocale(locale: string | undefined): string | undefined {
+/** The locale in its canonical form, or undefined when it is no language tag this browser reads. */
+export function safeLocale(locale: string | undefined): string | undefined {
   if (!locale) return undefined
   try {
     return Intl.getCanonicalLocales(locale)[0]

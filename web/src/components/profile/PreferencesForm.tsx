@@ -2,7 +2,7 @@
 import { useState } from 'react'
 import type { Preferences, PreferencesPatch } from '#src/client/types.ts'
 import { FIELD_FORMS } from '../../lib/errors.ts'
-import { isTimeZone } from '../../lib/format.ts'
+import { isTimeZone, safeLocale } from '../../lib/format.ts'
 import { useSavePreferences } from '../../lib/preferences.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 
@@ -51,14 +51,7 @@ function TextPreference({ label, hint, value, onSave, placeholder, check }: Text
 }
 
 /** A locale the browser cannot read is refused before it is sent (the server checks its form too). */
-function languageTagProblem(tag: string): string | null {
-  try {
-    Intl.getCanonicalLocales(tag)
-    return null
-  } catch {
-    return FIELD_FORMS.locale
-  }
-}
+const languageTagProblem = (tag: string) => (safeLocale(tag) ? null : FIELD_FORMS.locale)
 
 /**
  * The time zone, picked from those the browser knows (and UTC, which it lists under no name of its
