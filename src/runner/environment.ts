@@ -43,8 +43,8 @@ export interface AgentEnvironmentInput {
   apiKey: string
   /** The run's configuration folder (SHOPFLOOR_CONFIG_DIR, XDG_CONFIG_HOME). */
   configDir: string
-  /** The agent's HOME when it is not the runner's (CLI adapters: the run's home folder). */
-  home: string | null
+  /** The agent's HOME: the run's home folder (never the runner's). */
+  home: string
   /** The adapter's own credential variables (ANTHROPIC_API_KEY, ...). */
   credentials: readonly string[]
   /** Names passed on by the runner's --pass-env (its operator's choice: any name). */
@@ -68,11 +68,14 @@ export function agentEnvironment(input: AgentEnvironmentInput): Record<string, s
   for (const name of input.passEnv) take(name)
   for (const name of input.agentEnv) if (!refusedForAgent(name, input.allowAgentEnv)) take(name)
 
-  if (input.home) {
-    env.HOME = input.home
-    // Commits made by the agent keep the identity (and credential helper) of the runner's user.
-    const gitConfig = runnerEnv.HOME ? join(runnerEnv.HOME, '.gitconfig') : null
-    if (gitConfig && existsSync(gitConfig) && !existsSync(join(input.home, '.gitconfig'))) env.GIT_CONFIG_GLOBAL = gitConfig
+  env.HOME = input.home
+  // Commits are the agent's own, never in the name (or with the credential helpers) of the
+  // runner's user, whose git settings it does not get: a git identity of the agent's, unless its
+  // kept home has git settings of its own or the operator passed one on.
+  if (!existsSync(join(input.home, '.gitconfig')) && !env.GIT_AUTHOR_NAME && !env.GIT_AUTHOR_EMAIL) {
+    const name = context.agent.name.replace(/[<>\n\r]/g, '').trim() || 'Agent'
+    const email = `${context.agent.id}@agents.invalid`
+    Object.assign(env, { GIT_AUTHOR_NAME: name, GIT_AUTHOR_EMAIL: email, GIT_COMMITTER_NAME: name, GIT_COMMITTER_EMAIL: email })
   }
   // The run's own variables last: nothing passed on may replace them.
   Object.assign(env, {

@@ -18,6 +18,7 @@ import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './t
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
 import { prepareWorkspace } from './workspace.ts'
+import { confinementNote } from './sandbox.ts'
 
 /** Answers that mean the run is not ours to continue. */
 const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
@@ -111,7 +112,8 @@ export class Execution {
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
-      transcript.add('system', `Runner ${this.options.runnerId} started the run (adapter ${this.adapter.name}).\n`)
+      const sandbox = this.options.confinement ?? null
+      transcript.add('system', `Runner ${this.options.runnerId} started the run (adapter ${this.adapter.name}).${confinementNote(sandbox, this.adapter.name)}\n`)
       let result: AdapterResult
       try {
         workspace = await prepareWorkspace(this.context, this.options, this.log)
@@ -133,12 +135,13 @@ export class Execution {
           // The run's own credential, with the agent's rights for this run only; never the runner's key.
           apiKey: this.context.run_token ?? '',
           configDir: home,
-          home: this.adapter.ownHome ? home : null,
+          home,
           credentials: this.adapter.credentials ?? [],
           passEnv: this.options.passEnv,
           agentEnv: this.context.agent.adapter_config?.env ?? [],
           allowAgentEnv: this.options.allowAgentEnv,
         }),
+        sandbox,
         config,
         resumeSession: keptHome ? await this.lastSession() : null,
         transcript: (role, text) => transcript.add(role, text),

@@ -1,14 +1,13 @@
 // `shopfloor runner`: claims and executes agents' runs through the public API only.
-import { ApiError, DEFAULT_RETRY, ShopfloorClient } from '../client/index.ts'
-import { createLogger } from '../server/logger.ts'
+import { isKeyChild, receiveKey, runWithoutKey } from './key-handoff.ts'
 import { OptionsError, parseRunnerOptions, RUNNER_USAGE } from './options.ts'
-import { ResolveError, resolveAgents, resolveCompany } from './resolve.ts'
-import { Runner } from './runner.ts'
 
 export async function runRunnerProcess(args: string[]): Promise<void> {
+  // The key is read here once; the process that runs agents gets it handed, never in its environment.
+  const handedKey = isKeyChild() ? await receiveKey() : undefined
   let options
   try {
-    options = parseRunnerOptions(args)
+    options = parseRunnerOptions(args, process.env, handedKey)
   } catch (err) {
     if (!(err instanceof OptionsError)) throw err
     process.stderr.write(`shopfloor runner: ${err.message}\n\n${RUNNER_USAGE}`)
@@ -18,6 +17,14 @@ export async function runRunnerProcess(args: string[]): Promise<void> {
     process.stdout.write(RUNNER_USAGE)
     return
   }
+  if (handedKey === undefined) {
+    runWithoutKey(options.apiKey)
+    return
+  }
+  // Loaded only by the process that runs: the one that hands the key over stays small.
+  const [{ ApiError, DEFAULT_RETRY, ShopfloorClient }, { createLogger }, { ResolveError, resolveAgents, resolveCompany }, { Runner }] = await Promise.all([
+    import('../client/index.ts'), import('../server/logger.ts'), import('./resolve.ts'), import('./runner.ts'),
+  ])
   const log = createLogger({ production: process.env.ENVIRONMENT === 'production', logLevel: process.env.LOG_LEVEL || 'info' })
   const client = new ShopfloorClient({
     baseUrl: options.url,

@@ -2,7 +2,7 @@
 // config file ($XDG_CONFIG_HOME/shopfloor/runner.json or --config), then defaults.
 import { existsSync, readFileSync } from 'node:fs'
 import { homedir, hostname } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
 export type SuccessStatus = 'in_review' | 'done'
@@ -55,6 +55,20 @@ export interface RunnerOptions {
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
+  /** --no-sandbox: real agents run unconfined, as the runner's user (sandbox.ts). */
+  noSandbox: boolean
+  /** The bubblewrap executable (--bwrap). */
+  bwrap: string
+  /** Agents reach the network (--agent-network on|off). */
+  agentNetwork: boolean
+  /** More folders every agent sees, read-only and writable (--agent-read, --agent-write). */
+  agentRead: string[]
+  agentWrite: string[]
+  /** The folder of the runner's config file, and its key file: never shown to agents. */
+  configDir: string
+  apiKeyFile: string | null
+  /** The sandbox agents run in, made at start (null: none); set by the runner. */
+  confinement?: import('./sandbox.ts').Sandbox | null
   /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
   versions?: Record<string, string>
 }
@@ -64,12 +78,14 @@ export class OptionsError extends Error {}
 export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
 
 Claims the company's queued runs and executes them. Needs a personal API key in
-SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refused.
+SHOPFLOOR_API_KEY, "api_key" in the config file or --api-key-file; a password session is refused.
+Agents run in a bubblewrap sandbox (docs/sandbox.md).
 
   --url URL                 server address (SHOPFLOOR_URL)
   --company COMPANY         company to work for: id, name or task prefix (SHOPFLOOR_COMPANY)
   --config FILE             JSON file with url, api_key, company and any option below
                             (default $XDG_CONFIG_HOME/shopfloor/runner.json)
+  --api-key-file FILE       read the API key from FILE
   --runner-id ID            name reported with claims (default <host>-<pid>)
   --concurrency N           runs at the same time (default 2)
   --poll-seconds N          safety-net claim poll, at least 5 (default 30)
@@ -97,12 +113,18 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
   --cache-dir DIR           repository clones and worktrees
                             (default $XDG_CACHE_HOME/shopfloor/runner)
   --agent AGENT             only runs of this agent, id or name (repeatable)
+  --no-sandbox              run agents without a sandbox, as this user, seeing all it sees
+  --agent-network on|off    agents reach the network (default on; off: nothing, not even the API)
+  --agent-read DIR, --agent-write DIR
+                            a folder every agent sees read-only, or may write (repeatable)
+  --bwrap PATH              the bubblewrap executable (default bwrap on PATH)
 `
 
 const FLAGS = {
   url: { type: 'string' },
   company: { type: 'string' },
   config: { type: 'string' },
+  'api-key-file': { type: 'string' },
   'runner-id': { type: 'string' },
   concurrency: { type: 'string' },
   'poll-seconds': { type: 'string' },
@@ -128,11 +150,20 @@ const FLAGS = {
   workdir: { type: 'string' },
   'cache-dir': { type: 'string' },
   agent: { type: 'string', multiple: true },
+  'no-sandbox': { type: 'boolean' },
+  'agent-network': { type: 'string' },
+  'agent-read': { type: 'string', multiple: true },
+  'agent-write': { type: 'string', multiple: true },
+  bwrap: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
-/** Parses flags, environment and config file; throws OptionsError with a message for people. */
-export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = process.env): RunnerOptions | 'help' {
+/**
+ * Parses flags, environment and config file; throws OptionsError with a message for people.
+ * `handedKey` is the key the runner's first process read and handed on (main.ts): the process
+ * that runs agents has none in its environment.
+ */
+export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = process.env, handedKey?: string): RunnerOptions | 'help' {
   let parsed
   try {
     parsed = parseArgs({ args, options: FLAGS, strict: true, allowPositionals: false }).values
@@ -140,7 +171,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     throw new OptionsError(err.message)
   }
   if (parsed.help) return 'help'
-  const file = readConfigFile(parsed.config ?? defaultConfigPath(env), parsed.config !== undefined)
+  const configPath = parsed.config ?? defaultConfigPath(env)
+  const file = readConfigFile(configPath, parsed.config !== undefined)
   /** A setting's value from each source, in order: flag, environment, config file. */
   const sources = (flag: keyof typeof FLAGS, envName: string | null, fileKey: string): (string | undefined)[] => {
     const fromFlag = parsed[flag]
@@ -165,8 +197,9 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   if (!url) throw new OptionsError('no server address: use --url or SHOPFLOOR_URL')
   const companyId = pick('company', 'SHOPFLOOR_COMPANY', 'company')
   if (!companyId) throw new OptionsError('no company: use --company or SHOPFLOOR_COMPANY')
-  const apiKey = env.SHOPFLOOR_API_KEY?.trim() || (typeof file.api_key === 'string' ? file.api_key.trim() : '')
-  if (!apiKey) throw new OptionsError('no API key: set SHOPFLOOR_API_KEY (or api_key in the config file); the runner does not use password sessions')
+  const apiKeyFile = pick('api-key-file', null, 'api_key_file') ?? null
+  const apiKey = handedKey ?? (apiKeyFile ? readKeyFile(apiKeyFile) : env.SHOPFLOOR_API_KEY?.trim() || (typeof file.api_key === 'string' ? file.api_key.trim() : ''))
+  if (!apiKey) throw new OptionsError('no API key: set SHOPFLOOR_API_KEY (or api_key in the config file, or --api-key-file); the runner does not use password sessions')
   if (!/^svc_(live|test)_/.test(apiKey)) {
     throw new OptionsError('SHOPFLOOR_API_KEY is not an API key (svc_live_...); the runner refuses password sessions and access tokens')
   }
@@ -180,6 +213,10 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     const n = name.slice(-1)
     return [name, pick(`agent-cli-${n}-command` as keyof typeof FLAGS, `SHOPFLOOR_AGENT_CLI_${n}_COMMAND`, `${name}_command`) ?? null]
   })) as Record<CliAdapterName, string | null>
+  const agentNetwork = pick('agent-network', 'SHOPFLOOR_AGENT_NETWORK', 'agent_network') ?? 'on'
+  if (agentNetwork !== 'on' && agentNetwork !== 'off') throw new OptionsError('--agent-network must be on or off')
+  const folders = (flag: 'agent-read' | 'agent-write', key: string) =>
+    (parsed[flag] ?? (Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((dir) => resolve(dir))
   const names = (flag: 'pass-env' | 'allow-agent-env', variable: string, key: string, shape: RegExp, what: string) => {
     const list = (parsed[flag] ?? (env[variable] ? env[variable].split(',') : Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((n) => n.trim())
     for (const name of list) if (!shape.test(name)) throw new OptionsError(`--${flag} takes ${what}, got "${name}"`)
@@ -214,6 +251,21 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),
     cacheDir: pick('cache-dir', null, 'cache_dir') ?? join(cacheBase, 'shopfloor', 'runner'),
     agentIds,
+    noSandbox: parsed['no-sandbox'] ?? file.no_sandbox === true,
+    bwrap: pick('bwrap', null, 'bwrap') ?? 'bwrap',
+    agentNetwork: agentNetwork === 'on',
+    agentRead: folders('agent-read', 'agent_read'),
+    agentWrite: folders('agent-write', 'agent_write'),
+    configDir: resolve(dirname(configPath)),
+    apiKeyFile: apiKeyFile ? resolve(apiKeyFile) : null,
+  }
+}
+
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8').trim()
+  } catch (err: any) {
+    throw new OptionsError(`cannot read the API key file ${path}: ${err.message}`)
   }
 }
 

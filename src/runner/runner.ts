@@ -9,6 +9,7 @@ import { adapterFor, buildAdapters, claimableAdapters } from './adapters/index.t
 import type { Adapter } from './adapters/adapter.ts'
 import { Execution } from './execution.ts'
 import type { RunnerOptions } from './options.ts'
+import { prepareSandbox, runsLocally } from './sandbox.ts'
 
 const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
 
@@ -33,6 +34,7 @@ export class Runner {
   /** Finds the agent CLIs it can run, then claims. */
   async start(): Promise<void> {
     this.adapters = await buildAdapters(this.options, this.log)
+    await this.confine()
     this.claimable = claimableAdapters(this.options, this.adapters)
     this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: this.claimable ?? 'all (simulated)',
       concurrency: this.options.concurrency }, 'runner started')
@@ -40,6 +42,24 @@ export class Runner {
     this.pollTimer = setInterval(() => this.claim(), this.options.pollSeconds * 1000)
     this.followEvents()
     this.claim()
+  }
+
+  /**
+   * Makes the sandbox agents run in. Where it cannot be made, runs of agents that are processes
+   * here (CLIs, commands) are left to other runners, unless the operator chose --no-sandbox.
+   */
+  private async confine(): Promise<void> {
+    const { sandbox, problem, checkMs } = await prepareSandbox(this.options)
+    this.options.confinement = sandbox
+    if (problem) {
+      const refused = [...this.adapters.keys()].filter(runsLocally)
+      for (const name of refused) this.adapters.delete(name)
+      this.log.error({ refused }, `agents cannot be confined: ${problem}; runs of CLI and command agents are refused (start the runner with --no-sandbox to run them unconfined)`)
+    } else if (sandbox) {
+      this.log.info({ bwrap: sandbox.bwrap, network: sandbox.network, check_ms: checkMs }, 'agents run in a bubblewrap sandbox')
+    } else {
+      this.log.warn('agents run without a sandbox (--no-sandbox): each can read and change whatever this user can, this runner\'s key included')
+    }
   }
 
   /** Requests a claim round; rounds never overlap, a request during one causes another. */

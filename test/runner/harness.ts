@@ -158,13 +158,19 @@ export interface RunnerProcess {
   /** Log lines (JSON) the runner has written so far. */
   logs(): any[]
   output(): string
+  /** The process that claims runs and starts agents (the one started hands it the key and waits): from its logs. */
+  workerPid(): number | null
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-/** `shopfloor runner` with the given flags; the API key (or anything else) comes in `env`. */
-export function startRunner(args: string[], env: Record<string, string>): RunnerProcess {
-  const child = spawn(process.execPath, [BIN, 'runner', ...args], {
+/**
+ * `shopfloor runner` with the given flags; the API key (or anything else) comes in `env`. Its
+ * agents run unconfined (`--no-sandbox`: the fake agents write to the test's folders and their
+ * process ids are read from outside) unless `sandbox` is set, as in sandbox*.test.ts.
+ */
+export function startRunner(args: string[], env: Record<string, string>, { sandbox = false } = {}): RunnerProcess {
+  const child = spawn(process.execPath, [BIN, 'runner', ...(sandbox ? [] : ['--no-sandbox']), ...args], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: 'info', XDG_CONFIG_HOME: tempDir('shopfloor-runner-config-'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -175,14 +181,16 @@ export function startRunner(args: string[], env: Record<string, string>): Runner
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.once('exit', (code, signal) => resolve({ code, signal })),
   )
+  const logs = () =>
+    output
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
   return {
     child,
     output: () => output,
-    logs: () =>
-      output
-        .split('\n')
-        .filter((l) => l.startsWith('{'))
-        .map((l) => JSON.parse(l)),
+    logs,
+    workerPid: () => logs().find((l) => typeof l.pid === 'number')?.pid ?? null,
     exited,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal)

@@ -117,11 +117,12 @@ describe.concurrent('stopping a run', () => {
     const { worker, run } = await assign(ws, { sleep: 30 })
     const seen = await agentStarted(run.id)
     // The runner freezes (a suspended machine, a debugger) for longer than the 2-second lease.
-    r.child.kill('SIGSTOP')
+    const frozen = r.workerPid()!
+    process.kill(frozen, 'SIGSTOP')
     try {
       await runStatus(ws, run.id, 'failed')
     } finally {
-      r.child.kill('SIGCONT')
+      process.kill(frozen, 'SIGCONT')
     }
     await waitFor(() => !alive(seen.pid), 15_000)
     const after = await ws.client.runs.get(ws.companyId, run.id)

@@ -82,7 +82,8 @@ describe('a successful run', () => {
       summary: 'Gathering numbers\nWriting\nReport written: sales up 4%.', error: null,
     })
     expect(transcriptText(run)).toContain('Gathering numbers\nWriting\n')
-    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter process).\n')
+    // The first line says the agent ran unconfined (this runner has --no-sandbox, test/runner/harness.ts).
+    expect(transcriptText(run)).toContain('Runner outcomes-runner started the run (adapter process). Without a sandbox (--no-sandbox)')
     expect(transcriptText(run)).not.toContain('SHOPFLOOR_USAGE')
 
     expect((await ws.client.tasks.get(ws.companyId, task.id)).status).toBe('in_review')
@@ -119,7 +120,13 @@ describe('a successful run', () => {
     for (const secret of ['DATABASE_URL', 'JWT_SECRET_KEY', 'SMTP_PASSWORD', 'REDIS_URL', 'SHOPFLOOR_AGENT_COMMAND', 'LOG_LEVEL']) {
       expect(seen.env[secret], secret).toBeUndefined()
     }
-    expect(seen.env.HOME).toBe(process.env.HOME) // the process adapter keeps the runner's HOME
+    // The run's home, never the runner's, and a git identity of the agent's own, not the runner user's settings.
+    expect(seen.env.HOME).toBe(seen.env.SHOPFLOOR_CONFIG_DIR)
+    expect(seen.env).toMatchObject({
+      GIT_AUTHOR_NAME: 'Wren Worker', GIT_AUTHOR_EMAIL: `${worker.id}@agents.invalid`,
+      GIT_COMMITTER_NAME: 'Wren Worker', GIT_COMMITTER_EMAIL: `${worker.id}@agents.invalid`,
+    })
+    expect(seen.env.GIT_CONFIG_GLOBAL).toBeUndefined()
   })
 
   it('runs a wake without a task: the prompt says why and that there is no task, and nothing is posted', async () => {

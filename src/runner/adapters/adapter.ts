@@ -1,4 +1,5 @@
 import type { RunContext } from '../../client/index.ts'
+import type { Sandbox } from '../sandbox.ts'
 
 export type TranscriptRole = 'agent' | 'tool' | 'system' | 'user'
 
@@ -21,6 +22,8 @@ export interface AdapterInput {
   home: string
   /** Environment of the agent process: the allow-list of environment.ts. */
   env: Record<string, string>
+  /** The sandbox its processes start in (sandbox.ts `sandboxed`); null: none (--no-sandbox). */
+  sandbox: Sandbox | null
   /** The agent's `adapter_config`, less `command`/`args` unless the runner allows them. */
   config: AgentSettings
   /** The CLI session to resume (the last one of this agent on this task), with --agent-homes. */
@@ -57,7 +60,7 @@ export interface Adapter {
   readonly name: string
   /** Credential variables of the CLI passed to the agent (environment.ts). */
   readonly credentials?: readonly string[]
-  /** Whether the agent's HOME is the run's home folder (CLI adapters) or the runner's (process). */
+  /** Whether the agent has the Shopfloor MCP tools (CLI adapters), which its prompt then names. */
   readonly ownHome?: boolean
   run(input: AdapterInput): Promise<AdapterResult>
 }

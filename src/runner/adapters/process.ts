@@ -9,6 +9,7 @@
 // and as much of its end as fits in the run's error.
 import { spawn } from 'node:child_process'
 import type { PromptVia } from '../options.ts'
+import { sandboxed } from '../sandbox.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../text.ts'
 import type { Adapter, AdapterInput, AdapterResult, Usage } from './adapter.ts'
 import { splitLines, superviseAgent } from './child.ts'
@@ -35,7 +36,7 @@ async function runAgentCommand(settings: ProcessSettings, input: AdapterInput): 
   // `"$@"` passes the arguments (and the prompt) as they are; no quoting of ours involved.
   const extra = [...(input.config.args ?? []), ...(viaArg ? [input.prompt] : [])]
   const script = extra.length ? `${command} "$@"` : command
-  const child = spawn('/bin/sh', ['-c', script, 'shopfloor-agent', ...extra], {
+  const child = spawn(...sandboxed(input, '/bin/sh', ['-c', script, 'shopfloor-agent', ...extra]), {
     cwd: input.cwd,
     env: input.env,
     detached: true,

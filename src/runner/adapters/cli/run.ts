@@ -2,6 +2,7 @@
 // the prompt on standard input, its JSON-lines output read by the CLI's dialect (transcript,
 // usage, session id, final reply, errors), standard error kept for a failure's message.
 import { spawn } from 'node:child_process'
+import { sandboxed } from '../../sandbox.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
 import { splitLines, superviseAgent } from '../child.ts'
@@ -89,7 +90,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const parser = dialect.parser(input, sink)
   const stderr = new Tail(STDERR_KEEP_CHARS)
 
-  const child = spawn(executable, args, { cwd: input.cwd, env: input.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env: input.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   splitLines(child.stdout, (line) => {
     if (!line.trim()) return
     let event: unknown

@@ -1,0 +1,233 @@
+// Agents run confined. Every real agent process (an agent CLI, a `process` command, the MCP
+// server a CLI starts and whatever they spawn) is started inside a bubblewrap sandbox: its own
+// user, PID, IPC, UTS and cgroup namespaces and its own /proc (no runner, no other run to see or
+// signal), every capability dropped, a read-only view of the system, and writable only the run's
+// working folder (with its repository's git data) and the agent's home. The runner's home,
+// configuration, key file, cache and the other agents' homes are not there at all. The network
+// stays (agents call their model and the Shopfloor API) unless the operator cuts it.
+//
+// The view is an allow-list: a fresh root holding the system folders, Shopfloor's own code (the
+// MCP server runs from it), Node, the agent's executable and what the operator adds. Anything not
+// named is absent, so a secret kept somewhere new is hidden without anyone thinking of it.
+import { execFile } from 'node:child_process'
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { findExecutable } from './adapters/detect.ts'
+
+/** The settings a sandbox is made from (the runner's options). */
+export interface SandboxSettings {
+  /** --no-sandbox: agents run as the runner's user, seeing what it sees. */
+  noSandbox: boolean
+  /** The bubblewrap executable (--bwrap; `bwrap` on PATH). */
+  bwrap: string
+  /** --agent-network: on (default) or off. */
+  agentNetwork: boolean
+  /** --agent-read, --agent-write: more folders the operator shows every agent. */
+  agentRead: string[]
+  agentWrite: string[]
+  /** Folders and files that must stay out of sight even inside a visible folder. */
+  cacheDir: string
+  agentHomes: string | null
+  /** The runner's configuration folder and its key file, when it has one. */
+  configDir: string
+  apiKeyFile: string | null
+}
+
+export interface Sandbox {
+  bwrap: string
+  network: boolean
+  /** Visible read-only besides the system: Shopfloor's own code, Node, --agent-read. */
+  readOnly: string[]
+  /** Writable for every agent besides its own folder and home: --agent-write. */
+  writable: string[]
+  /** Folders never visible, even inside a visible one. */
+  hiddenDirs: string[]
+  /** Files never visible, even inside a visible folder. */
+  hiddenFiles: string[]
+}
+
+/** What an agent process is started for: its sandbox (null: none), working folder, home and environment. */
+export interface SandboxTarget {
+  sandbox: Sandbox | null
+  cwd: string
+  home: string
+  env: Record<string, string>
+}
+
+/** The system, read-only: programs, libraries and settings (the resolver's too, for the network). */
+const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/run/systemd/resolve']
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
+/** Shopfloor's own code (the MCP server runs from it), not the rest of its folder. */
+const OWN_CODE = ['bin', 'src', 'node_modules', 'package.json', 'tsconfig.json'].map((name) => join(ROOT, name))
+
+/** The adapters whose agents are processes on this machine (the others need no sandbox). */
+export function runsLocally(adapter: string): boolean {
+  return adapter === 'process' || adapter.startsWith('agent_cli_')
+}
+
+/**
+ * The command line that starts `command` with `args` for the target: the bwrap command line
+ * around it in the target's sandbox, or the command as it is without one. Every spawn of an
+ * agent process goes through here.
+ */
+export function sandboxed(target: SandboxTarget, command: string, args: string[]): [string, string[]] {
+  const { sandbox } = target
+  if (!sandbox) return [command, args]
+  return [sandbox.bwrap, [...bwrapArgs(sandbox, target, command), '--', command, ...args]]
+}
+
+type Mount = { kind: 'ro' | 'rw' | 'hide-dir' | 'hide-file' | 'tmpfs'; path: string }
+
+function bwrapArgs(sandbox: Sandbox, target: SandboxTarget, command: string): string[] {
+  const args = [
+    '--unshare-all', ...(sandbox.network ? ['--share-net'] : []),
+    // Running as root, bwrap would keep root's capabilities inside; nobody inside needs any.
+    '--cap-drop', 'ALL',
+    '--proc', '/proc', '--dev', '/dev',
+  ]
+  // No --new-session: the runner starts the agent as the leader of a session and process group
+  // of its own, without a terminal, and stops it by signalling that group (adapters/child.ts).
+  for (const path of SYSTEM) {
+    const link = symlinkAt(path)
+    if (link !== null) args.push('--symlink', link, path)
+    else if (existsSync(path)) args.push('--ro-bind', path, path)
+  }
+  const visible: Mount[] = [
+    { kind: 'tmpfs' as const, path: '/tmp' },
+    { kind: 'tmpfs' as const, path: '/var/tmp' },
+    ...[...OWN_CODE, ...sandbox.readOnly, ...nodeInstall(), ...executableInstall(command, target.env.PATH)].map((path) => ({ kind: 'ro' as const, path })),
+    ...[...sandbox.writable, target.cwd, ...gitData(target.cwd), target.home].map((path) => ({ kind: 'rw' as const, path })),
+  ].filter((m) => m.kind === 'tmpfs' || existsSync(m.path))
+  const underVisible = (path: string) => visible.some((m) => m.kind !== 'tmpfs' && inside(path, m.path))
+  const hidden: Mount[] = [
+    ...sandbox.hiddenDirs.filter(underVisible).map((path) => ({ kind: 'hide-dir' as const, path })),
+    ...sandbox.hiddenFiles.filter(underVisible).map((path) => ({ kind: 'hide-file' as const, path })),
+  ]
+  // Parents before children: a folder mounted later lies over what an earlier mount showed there
+  // (the run's worktree inside the hidden cache, its home inside the hidden homes folder).
+  const mounts = [...visible, ...hidden].sort((a, b) => depth(a.path) - depth(b.path))
+  for (const { kind, path } of mounts) {
+    if (kind === 'tmpfs' || kind === 'hide-dir') args.push('--tmpfs', path)
+    else if (kind === 'hide-file') args.push('--ro-bind', '/dev/null', path)
+    else args.push(kind === 'ro' ? '--ro-bind' : '--bind', path, path)
+  }
+  if (target.env.TMPDIR !== undefined) args.push('--setenv', 'TMPDIR', '/tmp')
+  args.push('--chdir', target.cwd)
+  return args
+}
+
+/** Where a symbolic link at `path` points (merged /usr: /bin -> usr/bin), or null when it is none. */
+function symlinkAt(path: string): string | null {
+  try {
+    return lstatSync(path).isSymbolicLink() ? readlinkSync(path) : null
+  } catch {
+    return null
+  }
+}
+
+function inside(path: string, folder: string): boolean {
+  return path === folder || path.startsWith(folder.endsWith(sep) ? folder : folder + sep)
+}
+
+function depth(path: string): number {
+  return path.split(sep).filter(Boolean).length
+}
+
+const inSystem = (path: string) => SYSTEM.some((folder) => inside(path, folder))
+
+/** Node's installation, when it is not part of the system (nvm, a tarball in the user's home). */
+function nodeInstall(): string[] {
+  const prefix = dirname(dirname(realpathSync(process.execPath)))
+  return inSystem(realpathSync(process.execPath)) ? [] : [prefix]
+}
+
+/**
+ * What the agent's executable needs to be run: the folder it is found in, and where it really
+ * lives (the `node_modules` folder of an npm-installed CLI, whose launcher loads its platform's
+ * binary from a package beside it), unless that is part of the system.
+ */
+function executableInstall(command: string, path: string | undefined): string[] {
+  const found = command.includes('/') ? resolve(command) : findExecutable(command, path)
+  if (!found) return [] // bwrap then says it cannot find it
+  let real: string
+  try {
+    real = realpathSync(found)
+  } catch {
+    return []
+  }
+  const folders = [dirname(found), packageFolder(real)]
+  return [...new Set(folders.filter((folder) => !inSystem(folder)))]
+}
+
+function packageFolder(file: string): string {
+  const parts = file.split(sep)
+  const at = parts.lastIndexOf('node_modules')
+  return at > 0 ? parts.slice(0, at + 1).join(sep) : dirname(file)
+}
+
+/**
+ * The repository data a git worktree's commits are written to: its `.git` is a file naming the
+ * worktree's folder in the clone, whose `commondir` names the clone's own `.git`.
+ */
+function gitData(cwd: string): string[] {
+  try {
+    const dotGit = join(cwd, '.git')
+    if (!lstatSync(dotGit).isFile()) return []
+    const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
+    if (!match) return []
+    const gitDir = resolve(cwd, match[1].trim())
+    const commonFile = join(gitDir, 'commondir')
+    const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir
+    return [common]
+  } catch {
+    return []
+  }
+}
+
+/** The sandbox the runner's settings ask for; `problem` says why agents cannot run in one. */
+export interface Confinement {
+  sandbox: Sandbox | null
+  /** Set when agents should run confined but cannot: real agents are then refused. */
+  problem: string | null
+  /** How long a sandbox took to start and end at the check (milliseconds). */
+  checkMs: number | null
+}
+
+/**
+ * Makes the sandbox and checks that bubblewrap works here (installed, and allowed to make user
+ * namespaces) by starting `true` in one.
+ */
+export async function prepareSandbox(settings: SandboxSettings): Promise<Confinement> {
+  if (settings.noSandbox) return { sandbox: null, problem: null, checkMs: null }
+  const bwrap = findExecutable(settings.bwrap)
+  if (!bwrap) {
+    return { sandbox: null, problem: `bubblewrap (${settings.bwrap}) is not installed (Debian and Ubuntu: apt-get install bubblewrap)`, checkMs: null }
+  }
+  const absolute = (paths: string[]) => paths.map((p) => resolve(p))
+  const sandbox: Sandbox = {
+    bwrap,
+    network: settings.agentNetwork,
+    readOnly: absolute(settings.agentRead),
+    writable: absolute(settings.agentWrite),
+    hiddenDirs: absolute([settings.cacheDir, settings.configDir, ...(settings.agentHomes ? [settings.agentHomes] : [])]),
+    hiddenFiles: settings.apiKeyFile ? absolute([settings.apiKeyFile]) : [],
+  }
+  const started = performance.now()
+  const failure = await new Promise<string | null>((done) => {
+    const probe = tmpdir()
+    const [command, args] = sandboxed({ sandbox, cwd: probe, home: probe, env: {} }, 'true', [])
+    execFile(command, args, { timeout: 15_000 }, (err, _stdout, stderr) => done(err ? `${String(stderr).trim() || err.message}` : null))
+  })
+  if (failure) return { sandbox: null, problem: `bubblewrap cannot make a sandbox here: ${failure}`, checkMs: null }
+  return { sandbox, problem: null, checkMs: Math.round(performance.now() - started) }
+}
+
+/** What the run's first transcript line says of the confinement of a local agent ('' for the others). */
+export function confinementNote(sandbox: Sandbox | null, adapter: string): string {
+  if (!runsLocally(adapter)) return ''
+  if (!sandbox) return ' Without a sandbox (--no-sandbox): the agent can read and change whatever the runner\'s user can.'
+  return ` In a bubblewrap sandbox: it sees the system read-only and writes only its working folder and home; network ${sandbox.network ? 'on' : 'off'}.`
+}

@@ -1,0 +1,214 @@
+// Agents run confined, tried as an attacker would: a real runner with a real bubblewrap sandbox
+// runs an agent command that looks for the runner's key and secrets everywhere it might be
+// (its parent's environment, every process's, the runner's configuration, cache and home, other
+// agents' homes, the key file) and tries to kill the runner. It finds none of them and the runner
+// goes on; the same agent still writes its folder, commits with git as itself and reaches a local
+// HTTP server. An agent CLI (the Claude Code stand-in) runs inside too and uses the Shopfloor MCP
+// server from there. Without bubblewrap, the runner refuses agents that are processes.
+import fs from 'node:fs'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ROOT, tempDir } from '../server-process.ts'
+import {
+  alive,
+  makeWorkspace,
+  planDescription,
+  type RunnerProcess,
+  sharedTestServer,
+  standIns,
+  startRunner,
+  type TestServer,
+  waitFor,
+  type Workspace,
+} from './harness.ts'
+
+let server: TestServer
+const runners: RunnerProcess[] = []
+
+beforeAll(async () => {
+  server = await sharedTestServer()
+})
+
+afterAll(async () => {
+  await Promise.all(runners.splice(0).map((r) => r.stop('SIGKILL')))
+  await server?.close()
+})
+
+const CANARY = `canary-${Math.random().toString(36).slice(2)}`
+const RUNNER_ARGS = ['--heartbeat-seconds', '1', '--poll-seconds', '5', '--flush-seconds', '0.2']
+
+function runner(ws: Workspace, args: string[], env: Record<string, string>, sandbox = true): RunnerProcess {
+  const r = startRunner(['--url', server.url, '--company', ws.companyId, ...RUNNER_ARGS, ...args], env, { sandbox })
+  runners.push(r)
+  return r
+}
+
+async function finished(ws: Workspace, taskId: string) {
+  const run = await waitFor(async () => {
+    const [latest] = await ws.client.runs.list(ws.companyId, { task_id: taskId })
+    return latest && ['succeeded', 'failed'].includes(latest.status) ? latest : null
+  }, 30_000)
+  return ws.client.runs.get(ws.companyId, run.id)
+}
+
+/** Writes `text` to a new file (and its folders). */
+function plant(file: string, text: string): string {
+  fs.mkdirSync(path.dirname(file), { recursive: true })
+  fs.writeFileSync(file, text)
+  return file
+}
+
+describe('an agent command in the sandbox', () => {
+  let ws: Workspace
+  let r: RunnerProcess
+  let work: string
+  let folders: Record<'config' | 'cache' | 'homes' | 'runnerHome', string>
+  let listener: http.Server
+  let port = 0
+  const heard: string[] = []
+
+  beforeAll(async () => {
+    ws = await makeWorkspace(server.url)
+    listener = http.createServer((req, res) => {
+      heard.push(req.url ?? '')
+      res.end('pong')
+    })
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+    port = (listener.address() as AddressInfo).port
+
+    // Every place the runner keeps something of its own, each holding the canary.
+    work = tempDir('shopfloor-sandbox-work-')
+    folders = {
+      config: tempDir('shopfloor-sandbox-config-'),
+      cache: tempDir('shopfloor-sandbox-cache-'),
+      homes: tempDir('shopfloor-sandbox-homes-'),
+      runnerHome: tempDir('shopfloor-sandbox-runner-home-'),
+    }
+    plant(path.join(folders.config, 'shopfloor', 'runner.json'), JSON.stringify({ note: CANARY }))
+    plant(path.join(folders.config, 'shopfloor', 'credentials.json'), JSON.stringify({ refresh_token: CANARY }))
+    plant(path.join(folders.cache, 'repos', 'other', 'secret.txt'), CANARY)
+    plant(path.join(folders.homes, 'another-agent', '.claude', '.credentials.json'), CANARY)
+    plant(path.join(folders.runnerHome, '.gitconfig'), `[user]\n\tname = ${CANARY}\n[credential]\n\thelper = store --file ${folders.runnerHome}/.git-credentials\n`)
+    plant(path.join(folders.runnerHome, '.git-credentials'), `https://user:${CANARY}@example.test\n`)
+
+    r = runner(ws, ['--agent-command', 'sh ./attack.sh', '--workdir', work, '--cache-dir', folders.cache, '--agent-homes', folders.homes], {
+      SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_CANARY: CANARY, XDG_CONFIG_HOME: folders.config, HOME: folders.runnerHome,
+    })
+    await waitFor(() => r.logs().find((l) => l.msg === 'runner started'), 30_000)
+  })
+
+  afterAll(() => listener?.close())
+
+  it('finds no key or secret of the runner, cannot kill it, and still works: its folder, git, a local server', async () => {
+    const workerPid = r.workerPid()!
+    // The attack, as a prompt-injected agent would run it; what it finds goes to found.txt.
+    fs.writeFileSync(path.join(work, 'attack.sh'), `
+exec > found.txt 2>&1
+echo "== parent $PPID"; tr '\\0' '\\n' < /proc/$PPID/environ
+echo "== every process"; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < "$f"; done
+echo "== config"; cat "${folders.config}"/shopfloor/* ~/.config/shopfloor/* "$XDG_CONFIG_HOME"/shopfloor/*
+echo "== cache"; find "${folders.cache}" -type f -exec cat {} +
+echo "== homes"; find "${folders.homes}" -type f -exec cat {} +
+echo "== runner home"; cat "${folders.runnerHome}"/.gitconfig "${folders.runnerHome}"/.git-credentials; git config --global --list
+echo "== kill"; kill -KILL ${workerPid} ${r.child.pid}; echo "kill: $?"
+echo "== own folder"; echo written > written.txt && echo "wrote: $?"
+echo "== git"; rm -rf repo; git init -q repo && cd repo && echo x > f && git add f && git commit -qm "agent work" && git log --format='%an <%ae>'; cd ..
+echo "== network"; node -e "fetch('http://127.0.0.1:${port}/from-the-agent').then((r) => r.text()).then(console.log, (e) => console.log('fetch failed', e.message))"
+echo "== done"
+`)
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Mallory', adapter: 'process' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Read the issue', assignee_agent_id: agent.id })
+    const run = await finished(ws, task.id)
+    const found = fs.readFileSync(path.join(work, 'found.txt'), 'utf8')
+
+    expect(run.status).toBe('succeeded')
+    expect(found).toContain('== done')
+    for (const secret of [ws.apiKey, 'svc_live_', 'svc_test_', CANARY, 'SHOPFLOOR_CANARY']) expect(found, secret).not.toContain(secret)
+    // The runner is untouched: both its processes live and it goes on taking work.
+    expect(alive(workerPid)).toBe(true)
+    expect(alive(r.child.pid!)).toBe(true)
+    // Its folder, git as itself (not the runner user's identity), the local server.
+    expect(fs.readFileSync(path.join(work, 'written.txt'), 'utf8')).toBe('written\n')
+    expect(found).toContain(`Mallory <${agent.id}@agents.invalid>`)
+    expect(found).toContain('pong')
+    expect(heard).toContain('/from-the-agent')
+    // The first transcript line says how it ran.
+    expect(run.transcript![0].text).toContain('In a bubblewrap sandbox')
+
+    const next = await ws.client.tasks.create(ws.companyId, { title: 'Again', assignee_agent_id: agent.id })
+    expect((await finished(ws, next.id)).status).toBe('succeeded')
+  })
+
+  it('the process that starts agents holds no key in its environment', () => {
+    const environ = fs.readFileSync(`/proc/${r.workerPid()}/environ`, 'utf8')
+    expect(environ).toContain(`SHOPFLOOR_CANARY=${CANARY}`) // it is the runner's environment
+    expect(environ).not.toContain(ws.apiKey)
+  })
+})
+
+describe('the key from a file', () => {
+  it('is read by the runner and hidden from the agent, even in a folder the agent sees', async () => {
+    const ws = await makeWorkspace(server.url)
+    const shared = tempDir('shopfloor-sandbox-shared-')
+    const keyFile = plant(path.join(shared, 'runner.key'), `${ws.apiKey}\n`)
+    const work = tempDir('shopfloor-sandbox-work-')
+    const r = runner(ws, ['--api-key-file', keyFile, '--agent-read', shared, '--workdir', work,
+      '--agent-command', `ls "${shared}" > seen.txt; cat "${keyFile}" >> seen.txt; echo read`], {})
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Keyless', adapter: 'process' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Look around', assignee_agent_id: agent.id })
+    const run = await finished(ws, task.id)
+    expect(run.status).toBe('succeeded')
+    const seen = fs.readFileSync(path.join(work, 'seen.txt'), 'utf8')
+    expect(seen).toContain('runner.key') // the folder is there, the key is not
+    expect(seen).not.toContain(ws.apiKey)
+    expect(fs.readFileSync(`/proc/${r.workerPid()}/environ`, 'utf8')).not.toContain(ws.apiKey)
+  })
+})
+
+describe('an agent CLI in the sandbox', () => {
+  it('starts, reaches the Shopfloor MCP server from inside and acts through it', async () => {
+    const ws = await makeWorkspace(server.url)
+    const clis = standIns(['claude'])
+    const out = path.dirname(clis.bin) + '/out'
+    runner(ws, ['--agent-read', path.join(ROOT, 'test', 'runner', 'stand-ins'), '--agent-write', out], {
+      SHOPFLOOR_API_KEY: ws.apiKey, PATH: `${clis.bin}:${process.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-test',
+    })
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Claude inside', adapter: 'agent_cli_1' })
+    const task = await ws.client.tasks.create(ws.companyId, {
+      title: 'Report progress', assignee_agent_id: agent.id, description: planDescription({ mcp: 'Progress from inside.', reply: 'Done.' } as any),
+    })
+    const run = await finished(ws, task.id)
+    expect(run.status).toBe('succeeded')
+    expect(run.transcript![0].text).toContain('In a bubblewrap sandbox')
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.find((c) => c.body === 'Progress from inside.')).toMatchObject({ author_agent_id: agent.id, run_id: run.id })
+    expect(clis.seen(run.id).env.HOME).toBe(clis.seen(run.id).env.SHOPFLOOR_CONFIG_DIR)
+  })
+})
+
+describe('without bubblewrap', () => {
+  it('the runner says so and refuses agents that are processes, unless --no-sandbox', async () => {
+    const ws = await makeWorkspace(server.url)
+    const r = runner(ws, ['--bwrap', '/nonexistent/bwrap', '--agent-command', 'echo hi', '--runner-id', 'no-bwrap'], { SHOPFLOOR_API_KEY: ws.apiKey })
+    const started = await waitFor(() => r.logs().find((l) => l.msg === 'runner started'), 30_000)
+    expect(started.adapters).toEqual(['simulated', 'http'])
+    const refusal = r.logs().find((l) => l.level >= 50 && /cannot be confined/.test(l.msg))
+    expect(refusal.msg).toContain('bubblewrap (/nonexistent/bwrap) is not installed')
+    expect(refusal.msg).toContain('--no-sandbox')
+    expect(refusal.refused).toEqual(expect.arrayContaining(['process']))
+
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Waiting', adapter: 'process' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Wait', assignee_agent_id: agent.id })
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const [queued] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    expect(queued.status).toBe('queued')
+
+    const unconfined = runner(ws, ['--bwrap', '/nonexistent/bwrap', '--agent-command', 'echo hi'], { SHOPFLOOR_API_KEY: ws.apiKey }, false)
+    await waitFor(() => unconfined.logs().find((l) => l.msg.startsWith('agents run without a sandbox')), 30_000)
+    const run = await finished(ws, task.id)
+    expect(run.status).toBe('succeeded')
+    expect(run.transcript![0].text).toContain('Without a sandbox (--no-sandbox)')
+  })
+})
