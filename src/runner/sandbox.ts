@@ -79,7 +79,7 @@ export function sandboxed(target: SandboxTarget, command: string, args: string[]
   return [sandbox.bwrap, [...bwrapArgs(sandbox, target, command), '--', command, ...args]]
 }
 
-type Mount = { kind: 'ro' | 'rw' | 'hide-dir' | 'hide-file' | 'tmpfs'; path: string }
+type Mount = { kind: 'ro' | 'rw' | 'hide-dir' | 'hide-file' | 'tmpfs' | 'empty'; path: string }
 
 function bwrapArgs(sandbox: Sandbox, target: SandboxTarget, command: string): string[] {
   const args = [
@@ -95,13 +95,15 @@ function bwrapArgs(sandbox: Sandbox, target: SandboxTarget, command: string): st
     if (link !== null) args.push('--symlink', link, path)
     else if (existsSync(path)) args.push('--ro-bind', path, path)
   }
+  const git = worktreeData(target.cwd)
   const visible: Mount[] = [
     { kind: 'tmpfs' as const, path: '/tmp' },
     { kind: 'tmpfs' as const, path: '/var/tmp' },
     ...[...OWN_CODE, ...sandbox.readOnly, ...nodeInstall(), ...executableInstall(command, target.env.PATH)].map((path) => ({ kind: 'ro' as const, path })),
-    ...[...sandbox.writable, target.cwd, ...gitData(target.cwd), target.home].map((path) => ({ kind: 'rw' as const, path })),
-  ].filter((m) => m.kind === 'tmpfs' || existsSync(m.path))
-  const underVisible = (path: string) => visible.some((m) => m.kind !== 'tmpfs' && inside(path, m.path))
+    ...[...sandbox.writable, target.cwd, ...(git ? [git.common] : []), target.home].map((path) => ({ kind: 'rw' as const, path })),
+    ...gitControls(git, target.cwd),
+  ].filter((m) => m.kind === 'tmpfs' || m.kind === 'empty' || existsSync(m.path))
+  const underVisible = (path: string) => visible.some((m) => (m.kind === 'ro' || m.kind === 'rw') && inside(path, m.path))
   const hidden: Mount[] = [
     ...sandbox.hiddenDirs.filter(underVisible).map((path) => ({ kind: 'hide-dir' as const, path })),
     ...sandbox.hiddenFiles.filter(underVisible).map((path) => ({ kind: 'hide-file' as const, path })),
@@ -111,6 +113,7 @@ function bwrapArgs(sandbox: Sandbox, target: SandboxTarget, command: string): st
   const mounts = [...visible, ...hidden].sort((a, b) => depth(a.path) - depth(b.path))
   for (const { kind, path } of mounts) {
     if (kind === 'tmpfs' || kind === 'hide-dir') args.push('--tmpfs', path)
+    else if (kind === 'empty') args.push('--tmpfs', path, '--remount-ro', path)
     else if (kind === 'hide-file') args.push('--ro-bind', '/dev/null', path)
     else args.push(kind === 'ro' ? '--ro-bind' : '--bind', path, path)
   }
@@ -168,23 +171,45 @@ function packageFolder(file: string): string {
   return at > 0 ? parts.slice(0, at + 1).join(sep) : dirname(file)
 }
 
+/** A git worktree's data: its own folder in the clone (`gitDir`) and the clone's `.git` (`common`). */
+interface GitData {
+  gitDir: string
+  common: string
+}
+
 /**
- * The repository data a git worktree's commits are written to: its `.git` is a file naming the
- * worktree's folder in the clone, whose `commondir` names the clone's own `.git`.
+ * Where a git worktree's commits are written: its `.git` is a file naming the worktree's folder
+ * in the clone, whose `commondir` names the clone's own `.git`. Null when `cwd` is no worktree.
  */
-function gitData(cwd: string): string[] {
+function worktreeData(cwd: string): GitData | null {
   try {
     const dotGit = join(cwd, '.git')
-    if (!lstatSync(dotGit).isFile()) return []
+    if (!lstatSync(dotGit).isFile()) return null
     const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, 'utf8'))
-    if (!match) return []
+    if (!match) return null
     const gitDir = resolve(cwd, match[1].trim())
     const commonFile = join(gitDir, 'commondir')
     const common = existsSync(commonFile) ? resolve(gitDir, readFileSync(commonFile, 'utf8').trim()) : gitDir
-    return [common]
+    return { gitDir, common }
   } catch {
-    return []
+    return null
   }
+}
+
+/**
+ * What in a worktree's git data decides which commands git runs: the clone's settings
+ * (core.fsmonitor, filters, core.hooksPath...) and hooks, and the files that say where the
+ * worktree's data is (its `.git`, its `commondir`). The runner runs git in the worktree and the
+ * clone outside the sandbox, so the agent may write commits and refs but none of these: they are
+ * read-only, and being mount points they cannot be replaced either. Hooks are an empty
+ * read-only folder: the clone's are the runner's business.
+ */
+function gitControls(data: GitData | null, cwd: string): Mount[] {
+  if (!data) return []
+  return [
+    ...[join(cwd, '.git'), join(data.gitDir, 'commondir'), join(data.common, 'config')].map((path) => ({ kind: 'ro' as const, path })),
+    { kind: 'empty', path: join(data.common, 'hooks') },
+  ]
 }
 
 /** The sandbox the runner's settings ask for; `problem` says why agents cannot run in one. */

@@ -5,6 +5,7 @@
 // goes on; the same agent still writes its folder, commits with git as itself and reaches a local
 // HTTP server. An agent CLI (the Claude Code stand-in) runs inside too and uses the Shopfloor MCP
 // server from there. Without bubblewrap, the runner refuses agents that are processes.
+import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -145,6 +146,43 @@ echo "== done"
     const environ = fs.readFileSync(`/proc/${r.workerPid()}/environ`, 'utf8')
     expect(environ).toContain(`SHOPFLOOR_CANARY=${CANARY}`) // it is the runner's environment
     expect(environ).not.toContain(ws.apiKey)
+  })
+})
+
+describe('an agent in a worktree of its project\'s repository', () => {
+  it('commits there, but cannot change what makes the runner\'s own git run commands', async () => {
+    const repo = tempDir('shopfloor-sandbox-repo-')
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } })
+    git(repo, 'init', '-q', '-b', 'main')
+    plant(path.join(repo, 'README.md'), 'widgets\n')
+    git(repo, 'add', 'README.md')
+    git(repo, 'commit', '-q', '-m', 'first')
+    const cache = tempDir('shopfloor-sandbox-cache-')
+    const scripts = tempDir('shopfloor-sandbox-scripts-')
+    const attack = plant(path.join(scripts, 'attack.sh'), `
+common=$(git rev-parse --path-format=absolute --git-common-dir); own=$(git rev-parse --path-format=absolute --git-dir)
+echo change > README.md && git commit -qam "agent change" && git branch agent-work && echo "committed"
+echo 'touch /tmp/pwned' > "$common/hooks/post-checkout" || echo "hooks refused"
+git config core.fsmonitor 'touch /tmp/pwned' || echo "config refused"
+echo "gitdir: /tmp/evil" > .git || echo "dot-git refused"
+echo /tmp/evil > "$own/commondir" || echo "commondir refused"
+`)
+    const ws = await makeWorkspace(server.url)
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: repo })
+    runner(ws, ['--cache-dir', cache, '--agent-read', scripts, '--agent-command', `sh ${attack}`], { SHOPFLOOR_API_KEY: ws.apiKey })
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Committer', adapter: 'process' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Change the readme', assignee_agent_id: agent.id, project_id: project.id })
+    const run = await finished(ws, task.id)
+    expect(run.status).toBe('succeeded')
+    for (const line of ['committed', 'hooks refused', 'config refused', 'dot-git refused', 'commondir refused']) expect(run.summary).toContain(line)
+
+    const [clone] = fs.readdirSync(path.join(cache, 'repos')).map((name) => path.join(cache, 'repos', name))
+    expect(git(clone, 'log', '--all', '--format=%s %an <%ae>')).toContain(`agent change Committer <${agent.id}@agents.invalid>`)
+    expect(fs.readFileSync(path.join(clone, '.git', 'config'), 'utf8')).not.toContain('fsmonitor')
+    expect(fs.existsSync(path.join(clone, '.git', 'hooks', 'post-checkout'))).toBe(false)
+    // The runner removed the worktree after the run, with its own git.
+    await waitFor(() => !fs.existsSync(path.join(cache, 'worktrees', run.id)), 10_000)
   })
 })
 
