@@ -23,7 +23,7 @@ const home = mkdtempSync(join(scratch, 'home-'))
 const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }
 
 const confinement = await prepareSandbox({
-  noSandbox: false, bwrap: 'bwrap', agentNetwork: true, agentRead: [], agentWrite: [],
+  noSandbox: false, bwrap: 'bwrap', agentNetwork: true, workDir: cwd, agentRead: [], agentWrite: [],
   cacheDir: join(scratch, 'cache'), agentHomes: null, configDir: join(scratch, 'config'), apiKeyFile: null,
 })
 if (!confinement.sandbox) {

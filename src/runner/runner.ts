@@ -49,7 +49,7 @@ export class Runner {
    * here (CLIs, commands) are left to other runners, unless the operator chose --no-sandbox.
    */
   private async confine(): Promise<void> {
-    const { sandbox, problem, checkMs } = await prepareSandbox(this.options)
+    const { sandbox, problem, checkMs, exposesHome } = await prepareSandbox(this.options)
     this.options.confinement = sandbox
     if (problem) {
       const refused = [...this.adapters.keys()].filter(runsLocally)
@@ -57,6 +57,9 @@ export class Runner {
       this.log.error({ refused }, `agents cannot be confined: ${problem}; runs of CLI and command agents are refused (start the runner with --no-sandbox to run them unconfined)`)
     } else if (sandbox) {
       this.log.info({ bwrap: sandbox.bwrap, network: sandbox.network, check_ms: checkMs }, 'agents run in a bubblewrap sandbox')
+      if (exposesHome.length) {
+        this.log.warn({ folders: exposesHome }, 'these folders shown to agents hold this user\'s home (its keys, logins, settings); give --workdir a folder of its own')
+      }
     } else {
       this.log.warn('agents run without a sandbox (--no-sandbox): each can read and change whatever this user can, this runner\'s key included')
     }

@@ -11,7 +11,7 @@
 // named is absent, so a secret kept somewhere new is hidden without anyone thinking of it.
 import { execFile } from 'node:child_process'
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findExecutable } from './adapters/detect.ts'
@@ -24,6 +24,8 @@ export interface SandboxSettings {
   bwrap: string
   /** --agent-network: on (default) or off. */
   agentNetwork: boolean
+  /** Where agents run without a project repository: writable for them. */
+  workDir: string
   /** --agent-read, --agent-write: more folders the operator shows every agent. */
   agentRead: string[]
   agentWrite: string[]
@@ -219,6 +221,8 @@ export interface Confinement {
   problem: string | null
   /** How long a sandbox took to start and end at the check (milliseconds). */
   checkMs: number | null
+  /** Folders shown to agents that hold the runner's home: all of it is theirs to read (or write). */
+  exposesHome: string[]
 }
 
 /**
@@ -226,10 +230,10 @@ export interface Confinement {
  * namespaces) by starting `true` in one.
  */
 export async function prepareSandbox(settings: SandboxSettings): Promise<Confinement> {
-  if (settings.noSandbox) return { sandbox: null, problem: null, checkMs: null }
+  if (settings.noSandbox) return { sandbox: null, problem: null, checkMs: null, exposesHome: [] }
   const bwrap = findExecutable(settings.bwrap)
   if (!bwrap) {
-    return { sandbox: null, problem: `bubblewrap (${settings.bwrap}) is not installed (Debian and Ubuntu: apt-get install bubblewrap)`, checkMs: null }
+    return { sandbox: null, problem: `bubblewrap (${settings.bwrap}) is not installed (Debian and Ubuntu: apt-get install bubblewrap)`, checkMs: null, exposesHome: [] }
   }
   const absolute = (paths: string[]) => paths.map((p) => resolve(p))
   const sandbox: Sandbox = {
@@ -246,8 +250,11 @@ export async function prepareSandbox(settings: SandboxSettings): Promise<Confine
     const [command, args] = sandboxed({ sandbox, cwd: probe, home: probe, env: {} }, 'true', [])
     execFile(command, args, { timeout: 15_000 }, (err, _stdout, stderr) => done(err ? `${String(stderr).trim() || err.message}` : null))
   })
-  if (failure) return { sandbox: null, problem: `bubblewrap cannot make a sandbox here: ${failure}`, checkMs: null }
-  return { sandbox, problem: null, checkMs: Math.round(performance.now() - started) }
+  if (failure) return { sandbox: null, problem: `bubblewrap cannot make a sandbox here: ${failure}`, checkMs: null, exposesHome: [] }
+  // The work folder defaults to where the runner was started, often its user's home.
+  const home = resolve(process.env.HOME || homedir())
+  const exposesHome = [...new Set([resolve(settings.workDir), ...sandbox.readOnly, ...sandbox.writable])].filter((folder) => inside(home, folder))
+  return { sandbox, problem: null, checkMs: Math.round(performance.now() - started), exposesHome }
 }
 
 /** What the run's first transcript line says of the confinement of a local agent ('' for the others). */

@@ -25,6 +25,27 @@ describe('runner options', () => {
     expect(() => parse(base, { SHOPFLOOR_API_KEY: 'eyJhbGciOiJIUzI1NiJ9.e30.sig' })).toThrow(/refuses password sessions/)
   })
 
+  it('reads the key from --api-key-file before the environment, and says when the file cannot be read', () => {
+    const file = path.join(tempDir('shopfloor-runner-key-'), 'runner.key')
+    fs.writeFileSync(file, `${KEY.replace('abc', 'xyz')}\n`)
+    expect(parse([...base, '--api-key-file', file])).toMatchObject({ apiKey: KEY.replace('abc', 'xyz'), apiKeyFile: file })
+    expect(() => parse([...base, '--api-key-file', `${file}.missing`])).toThrow(/cannot read the API key file .*runner\.key\.missing/)
+    // The key handed over by the process that read it wins over anything the environment still says.
+    expect((parseRunnerOptions(base, { SHOPFLOOR_API_KEY: '' }, KEY) as RunnerOptions).apiKey).toBe(KEY)
+  })
+
+  it('confines agents by default; --no-sandbox, --agent-network, --agent-read, --agent-write and --bwrap change how', () => {
+    const config = tempDir('shopfloor-runner-options-')
+    expect(parseRunnerOptions(base, { XDG_CONFIG_HOME: config, SHOPFLOOR_API_KEY: KEY })).toMatchObject({
+      noSandbox: false, agentNetwork: true, agentRead: [], agentWrite: [], bwrap: 'bwrap', configDir: path.join(config, 'shopfloor'), apiKeyFile: null,
+    })
+    expect(parse([...base, '--no-sandbox', '--agent-network', 'off', '--agent-read', 'tools', '--agent-write', '/srv/scratch', '--bwrap', '/opt/bwrap'])).toMatchObject({
+      noSandbox: true, agentNetwork: false, agentRead: [path.resolve('tools')], agentWrite: ['/srv/scratch'], bwrap: '/opt/bwrap',
+    })
+    expect(parse(base, { SHOPFLOOR_AGENT_NETWORK: 'off' }).agentNetwork).toBe(false)
+    expect(() => parse([...base, '--agent-network', 'none'])).toThrow(/--agent-network must be on or off/)
+  })
+
   it('polls at least every 5 seconds', () => {
     expect(() => parse([...base, '--poll-seconds', '4'])).toThrow(OptionsError)
     expect(parse([...base, '--poll-seconds', '5']).pollSeconds).toBe(5)

@@ -191,17 +191,47 @@ describe('the key from a file', () => {
     const ws = await makeWorkspace(server.url)
     const shared = tempDir('shopfloor-sandbox-shared-')
     const keyFile = plant(path.join(shared, 'runner.key'), `${ws.apiKey}\n`)
+    const config = plant(path.join(shared, 'conf', 'runner.json'), JSON.stringify({ note: CANARY }))
     const work = tempDir('shopfloor-sandbox-work-')
-    const r = runner(ws, ['--api-key-file', keyFile, '--agent-read', shared, '--workdir', work,
-      '--agent-command', `ls "${shared}" > seen.txt; cat "${keyFile}" >> seen.txt; echo read`], {})
+    const r = runner(ws, ['--api-key-file', keyFile, '--config', config, '--agent-read', shared, '--workdir', work,
+      '--agent-command', `ls "${shared}" "${shared}/conf" > seen.txt; cat "${keyFile}" "${config}" >> seen.txt 2>&1; echo read`], {})
     const agent = await ws.client.agents.hire(ws.companyId, { name: 'Keyless', adapter: 'process' })
     const task = await ws.client.tasks.create(ws.companyId, { title: 'Look around', assignee_agent_id: agent.id })
     const run = await finished(ws, task.id)
     expect(run.status).toBe('succeeded')
     const seen = fs.readFileSync(path.join(work, 'seen.txt'), 'utf8')
-    expect(seen).toContain('runner.key') // the folder is there, the key is not
+    expect(seen).toContain('runner.key') // the folder is there, the key and the config file are not
     expect(seen).not.toContain(ws.apiKey)
+    expect(seen).not.toMatch(/^runner\.json$/m) // not listed in its folder
+    expect(seen).not.toContain(CANARY)
     expect(fs.readFileSync(`/proc/${r.workerPid()}/environ`, 'utf8')).not.toContain(ws.apiKey)
+  })
+})
+
+describe('--agent-network off', () => {
+  it('cuts the agent off every network, and a work folder holding the runner\'s home is pointed out', async () => {
+    const ws = await makeWorkspace(server.url)
+    const heard: string[] = []
+    const listener = http.createServer((req, res) => (heard.push(req.url ?? ''), res.end('pong')))
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve))
+    const { port } = listener.address() as AddressInfo
+    const work = tempDir('shopfloor-sandbox-work-')
+    const fetchIt = `fetch('http://127.0.0.1:${port}/offline').then(() => console.log('reached'), () => console.log('unreachable'))`
+    const r = runner(ws, ['--agent-network', 'off', '--workdir', work, '--agent-command', `node -e "${fetchIt}"`], {
+      SHOPFLOOR_API_KEY: ws.apiKey, HOME: path.join(work, 'home'),
+    })
+    try {
+      const agent = await ws.client.agents.hire(ws.companyId, { name: 'Offline', adapter: 'process' })
+      const task = await ws.client.tasks.create(ws.companyId, { title: 'Call home', assignee_agent_id: agent.id })
+      const run = await finished(ws, task.id)
+      expect(run.summary).toBe('unreachable')
+      expect(heard).toEqual([])
+      expect(run.transcript![0].text).toContain('network off')
+      const warning = r.logs().find((l) => l.level === 40 && /hold this user's home/.test(l.msg))
+      expect(warning.folders).toEqual([work])
+    } finally {
+      listener.close()
+    }
   })
 })
 
