@@ -24,7 +24,7 @@ const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home }
 
 const confinement = await prepareSandbox({
   noSandbox: false, bwrap: 'bwrap', agentNetwork: true, workDir: cwd, agentRead: [], agentWrite: [],
-  cacheDir: join(scratch, 'cache'), agentHomes: null, configDir: join(scratch, 'config'), apiKeyFile: null,
+  cacheDir: join(scratch, 'cache'), agentHomes: null, configDir: join(scratch, 'config'), configFile: null, apiKeyFile: null,
 })
 if (!confinement.sandbox) {
   console.error(`no sandbox: ${confinement.problem}`)

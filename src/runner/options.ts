@@ -64,8 +64,12 @@ export interface RunnerOptions {
   /** More folders every agent sees, read-only and writable (--agent-read, --agent-write). */
   agentRead: string[]
   agentWrite: string[]
-  /** The folder of the runner's config file, and its key file: never shown to agents. */
+  /**
+   * Never shown to agents: Shopfloor's configuration folder ($XDG_CONFIG_HOME/shopfloor: the
+   * runner's settings, the command-line client's sessions), the --config file and the key file.
+   */
   configDir: string
+  configFile: string | null
   apiKeyFile: string | null
   /** The sandbox agents run in, made at start (null: none); set by the runner. */
   confinement?: import('./sandbox.ts').Sandbox | null
@@ -256,7 +260,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     agentNetwork: agentNetwork === 'on',
     agentRead: folders('agent-read', 'agent_read'),
     agentWrite: folders('agent-write', 'agent_write'),
-    configDir: resolve(dirname(configPath)),
+    configDir: resolve(dirname(defaultConfigPath(env))),
+    configFile: parsed.config === undefined ? null : resolve(parsed.config),
     apiKeyFile: apiKeyFile ? resolve(apiKeyFile) : null,
   }
 }

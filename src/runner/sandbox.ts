@@ -32,8 +32,9 @@ export interface SandboxSettings {
   /** Folders and files that must stay out of sight even inside a visible folder. */
   cacheDir: string
   agentHomes: string | null
-  /** The runner's configuration folder and its key file, when it has one. */
+  /** Shopfloor's configuration folder, and the runner's config and key files when it has them. */
   configDir: string
+  configFile: string | null
   apiKeyFile: string | null
 }
 
@@ -242,7 +243,7 @@ export async function prepareSandbox(settings: SandboxSettings): Promise<Confine
     readOnly: absolute(settings.agentRead),
     writable: absolute(settings.agentWrite),
     hiddenDirs: absolute([settings.cacheDir, settings.configDir, ...(settings.agentHomes ? [settings.agentHomes] : [])]),
-    hiddenFiles: settings.apiKeyFile ? absolute([settings.apiKeyFile]) : [],
+    hiddenFiles: absolute([settings.configFile, settings.apiKeyFile].filter((file): file is string => file !== null)),
   }
   const started = performance.now()
   const failure = await new Promise<string | null>((done) => {

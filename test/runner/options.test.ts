@@ -37,7 +37,7 @@ describe('runner options', () => {
   it('confines agents by default; --no-sandbox, --agent-network, --agent-read, --agent-write and --bwrap change how', () => {
     const config = tempDir('shopfloor-runner-options-')
     expect(parseRunnerOptions(base, { XDG_CONFIG_HOME: config, SHOPFLOOR_API_KEY: KEY })).toMatchObject({
-      noSandbox: false, agentNetwork: true, agentRead: [], agentWrite: [], bwrap: 'bwrap', configDir: path.join(config, 'shopfloor'), apiKeyFile: null,
+      noSandbox: false, agentNetwork: true, agentRead: [], agentWrite: [], bwrap: 'bwrap', configDir: path.join(config, 'shopfloor'), configFile: null, apiKeyFile: null,
     })
     expect(parse([...base, '--no-sandbox', '--agent-network', 'off', '--agent-read', 'tools', '--agent-write', '/srv/scratch', '--bwrap', '/opt/bwrap'])).toMatchObject({
       noSandbox: true, agentNetwork: false, agentRead: [path.resolve('tools')], agentWrite: ['/srv/scratch'], bwrap: '/opt/bwrap',
