@@ -146,8 +146,8 @@ const inSystem = (path: string) => SYSTEM.some((folder) => inside(path, folder))
 
 /** Node's installation, when it is not part of the system (nvm, a tarball in the user's home). */
 function nodeInstall(): string[] {
-  const prefix = dirname(dirname(realpathSync(process.execPath)))
-  return inSystem(realpathSync(process.execPath)) ? [] : [prefix]
+  const node = realpathSync(process.execPath)
+  return inSystem(node) ? [] : [dirname(dirname(node))]
 }
 
 /**
