@@ -60,7 +60,7 @@ export interface SandboxTarget {
 }
 
 /** The system, read-only: programs, libraries and settings (the resolver's too, for the network). */
-const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/run/systemd/resolve']
+const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/run/systemd/resolve', '/run/resolvconf']
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 /** Shopfloor's own code (the MCP server runs from it), not the rest of its folder. */
