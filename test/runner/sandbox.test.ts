@@ -201,7 +201,7 @@ describe('the key from a file', () => {
     const run = await finished(ws, task.id)
     expect(run.status).toBe('succeeded')
     const seen = fs.readFileSync(path.join(work, 'seen.txt'), 'utf8')
-    expect(seen).toContain('runner.key') // the folder is there, the key and the config file read as empty
+    expect(seen).toContain('runner.key') // the folder is there, the key and the config file cannot be read
     expect(seen).not.toContain(ws.apiKey)
     expect(seen).not.toContain(CANARY)
     expect(fs.readFileSync(`/proc/${r.workerPid()}/environ`, 'utf8')).not.toContain(ws.apiKey)
