@@ -51,6 +51,10 @@ export interface Config {
   scheduler: boolean
   /** Seconds without an event before the stream sends `: heartbeat` (15 by the spec). */
   sseHeartbeatSeconds: number
+  /** SSE_MAX_STREAMS_PER_CREDENTIAL: live event streams one credential may hold open (default 100). */
+  sseMaxStreamsPerCredential: number
+  /** SSE_MAX_STREAMS: live event streams one process holds open at most (default 10,000). */
+  sseMaxStreams: number
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
@@ -164,6 +168,8 @@ export function loadConfig(env: Env = process.env): Config {
     scheduler: text(env, 'SCHEDULER')?.toLowerCase() !== 'off',
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    sseMaxStreamsPerCredential: integer(env, 'SSE_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
+    sseMaxStreams: integer(env, 'SSE_MAX_STREAMS', 10_000, 1, 1_000_000),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     metricsToken: text(env, 'METRICS_TOKEN'),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
