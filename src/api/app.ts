@@ -54,13 +54,22 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx
   const app = Fastify({
     loggerInstance: ctx.log as any,
-    bodyLimit: 10 * 1024 * 1024,
+    // A request body: 8 MiB at most (imports take more, contract/company-export.ts); one text
+    // field 1 MiB (http/input-guards.ts). Beyond either, 413 PAYLOAD_TOO_LARGE.
+    bodyLimit: 8 * 1024 * 1024,
+    // A request that trickles in holds what it took (a connection, an import's turn): its headers
+    // must arrive within REQUEST_HEADERS_TIMEOUT_SECONDS and the whole of it within
+    // REQUEST_BODY_TIMEOUT_SECONDS, checked every second, or the connection is closed (408).
+    requestTimeout: Math.max(config.requestBodyTimeoutSeconds, config.requestHeadersTimeoutSeconds) * 1000,
+    http: { headersTimeout: config.requestHeadersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // X-Request-Id: a caller's own id is kept (so logs can be joined across services) when it
     // is a plain token; otherwise, or when absent, a new UUID. Every log line of the request
     // carries it as `reqId`, and the answer carries it back (hook below).
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
-    trustProxy: false,
+    // The client's address (rate limits, the password hashing queue) comes from X-Forwarded-For
+    // only when the request comes from a proxy TRUST_PROXY names.
+    trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
     // Shutdown's 503 comes from http/availability.ts, in the envelope.
     return503OnClosing: false,

@@ -51,6 +51,12 @@ export interface Config {
   scheduler: boolean
   /** Seconds without an event before the stream sends `: heartbeat` (15 by the spec). */
   sseHeartbeatSeconds: number
+  /** TRUST_PROXY: addresses or CIDRs of proxies whose X-Forwarded-For names the client; null trusts none. */
+  trustProxy: string[] | null
+  /** REQUEST_HEADERS_TIMEOUT_SECONDS: a request whose headers take longer is closed (default 10). */
+  requestHeadersTimeoutSeconds: number
+  /** REQUEST_BODY_TIMEOUT_SECONDS: a request, body included, that takes longer to arrive is closed (default 60). */
+  requestBodyTimeoutSeconds: number
   /** SSE_MAX_STREAMS_PER_CREDENTIAL: live event streams one credential may hold open (default 100). */
   sseMaxStreamsPerCredential: number
   /** SSE_MAX_STREAMS: live event streams one process holds open at most (default 10,000). */
@@ -168,6 +174,9 @@ export function loadConfig(env: Env = process.env): Config {
     scheduler: text(env, 'SCHEDULER')?.toLowerCase() !== 'off',
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    trustProxy: list(env, 'TRUST_PROXY'),
+    requestHeadersTimeoutSeconds: integer(env, 'REQUEST_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600),
+    requestBodyTimeoutSeconds: integer(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 60, 1, 86400),
     sseMaxStreamsPerCredential: integer(env, 'SSE_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
     sseMaxStreams: integer(env, 'SSE_MAX_STREAMS', 10_000, 1, 1_000_000),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',

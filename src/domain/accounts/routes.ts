@@ -5,6 +5,7 @@ import {
   ProfileBody, RefreshBody, RegisterBody, ResetBody, Session, User, VerifyEmailBody,
 } from '../../contract/accounts.ts'
 import { errors, NoContent } from '../../contract/common.ts'
+import { HashQueue } from '../../server/auth/hash-queue.ts'
 import { createMailer } from '../../server/auth/mailer.ts'
 import { dummyHash } from '../../server/auth/passwords.ts'
 import type { AppContext } from '../../server/context.ts'
@@ -34,6 +35,8 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
   // Computed now, so the first sign-in with an unknown address is not slower than the others.
   void dummyHash(ctx.config.passwordCost)
   const mailer = createMailer(ctx.config.smtp, ctx.config.production, ctx.log)
+  // Every route that hashes a password takes its turn by client address.
+  const hashing = new HashQueue()
   const { idpClientId } = ctx.config
   const verifyIdToken: IdpVerifier | null = idpClientId
     ? createIdpVerifier({ clientId: idpClientId, jwksUrl: ctx.config.idpJwksUrl, issuers: ctx.config.idpIssuers }, { log: ctx.log })
@@ -48,7 +51,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
       },
     },
     async (request, reply) => {
-      const { verification, ...session } = await register(ctx, request.body)
+      const { verification, ...session } = await hashing.run(request.ip, () => register(ctx, request.body))
       sendVerification(ctx, mailer, session.user.email, verification)
       return reply.status(201).send(session)
     },
@@ -62,7 +65,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         body: LoginBody, response: { 200: Session, ...errors(400, 401, 422) },
       },
     },
-    async (request) => signInWithPassword(ctx, request.body.email, request.body.password),
+    async (request) => hashing.run(request.ip, () => signInWithPassword(ctx, request.body.email, request.body.password)),
   )
 
   app.get(
@@ -173,7 +176,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
       },
     },
     async (request) => {
-      await completePasswordReset(ctx, request.body.token, request.body.password)
+      await hashing.run(request.ip, () => completePasswordReset(ctx, request.body.token, request.body.password))
       ctx.credentials.clear() // as for a profile change: do not wait for the database's notification
       return { message: 'Password has been reset' }
     },
