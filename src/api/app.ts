@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
@@ -40,6 +41,7 @@ import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
 import { buildSerializer } from '../server/http/serialization.ts'
 import { validatorCompiler } from '../server/http/validation.ts'
 import { webApp } from '../server/http/web-app.ts'
+import { securityHeaders } from '../server/http/security-headers.ts'
 
 /** A caller's X-Request-Id when it is 1-128 characters of letters, digits and `._:-`, else a new UUID. */
 export function requestIdOf(header: string | string[] | undefined): string {
@@ -114,9 +116,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     })
   }
 
+  // Headers every answer carries: the web app's Content-Security-Policy (http/security-headers.ts), nosniff, a referrer policy.
+  await app.register(helmet, securityHeaders(config))
+
   await app.register(cors, {
     origin: config.allowedOrigins ?? true,
-    credentials: true,
+    // Credentials only to origins the operator named: with ALLOWED_ORIGINS unset any origin may
+    // call (bearer tokens need no credentials mode), but none is told it may send cookies.
+    credentials: config.allowedOrigins !== null,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'],
     exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'],
   })

@@ -64,8 +64,10 @@ export interface Config {
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
-  /** METRICS_TOKEN: the bearer /metrics requires; null leaves /metrics public. */
+  /** METRICS_TOKEN: the bearer /metrics requires; null leaves /metrics public outside production. */
   metricsToken: string | null
+  /** METRICS_PUBLIC=true: /metrics answers without a token in production too. */
+  metricsPublic: boolean
   /** WEBHOOKS_ALLOW_PRIVATE=true: webhook targets may be loopback or private addresses. */
   webhooksAllowPrivate: boolean
   /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
@@ -181,6 +183,7 @@ export function loadConfig(env: Env = process.env): Config {
     sseMaxStreams: integer(env, 'SSE_MAX_STREAMS', 10_000, 1, 1_000_000),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     metricsToken: text(env, 'METRICS_TOKEN'),
+    metricsPublic: bool(env, 'METRICS_PUBLIC', false),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
     transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
     webDistDir: text(env, 'WEB_DIST_DIR'),
