@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
@@ -40,6 +41,7 @@ import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
 import { buildSerializer } from '../server/http/serialization.ts'
 import { validatorCompiler } from '../server/http/validation.ts'
 import { webApp } from '../server/http/web-app.ts'
+import { securityHeaders } from '../server/http/security-headers.ts'
 
 /** A caller's X-Request-Id when it is 1-128 characters of letters, digits and `._:-`, else a new UUID. */
 export function requestIdOf(header: string | string[] | undefined): string {
@@ -54,13 +56,22 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx
   const app = Fastify({
     loggerInstance: ctx.log as any,
-    bodyLimit: 10 * 1024 * 1024,
+    // A request body: 8 MiB at most (imports take more, contract/company-export.ts); one text
+    // field 1 MiB (http/input-guards.ts). Beyond either, 413 PAYLOAD_TOO_LARGE.
+    bodyLimit: 8 * 1024 * 1024,
+    // A request that trickles in holds what it took (a connection, an import's turn): its headers
+    // must arrive within REQUEST_HEADERS_TIMEOUT_SECONDS and the whole of it within
+    // REQUEST_BODY_TIMEOUT_SECONDS, checked every second, or the connection is closed (408).
+    requestTimeout: Math.max(config.requestBodyTimeoutSeconds, config.requestHeadersTimeoutSeconds) * 1000,
+    http: { headersTimeout: config.requestHeadersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // X-Request-Id: a caller's own id is kept (so logs can be joined across services) when it
     // is a plain token; otherwise, or when absent, a new UUID. Every log line of the request
     // carries it as `reqId`, and the answer carries it back (hook below).
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
-    trustProxy: false,
+    // The client's address (rate limits, the password hashing queue) comes from X-Forwarded-For
+    // only when the request comes from a proxy TRUST_PROXY names.
+    trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
     // Shutdown's 503 comes from http/availability.ts, in the envelope.
     return503OnClosing: false,
@@ -105,9 +116,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     })
   }
 
+  // Headers every answer carries: the web app's Content-Security-Policy (http/security-headers.ts), nosniff, a referrer policy.
+  await app.register(helmet, securityHeaders(config))
+
   await app.register(cors, {
     origin: config.allowedOrigins ?? true,
-    credentials: true,
+    // Credentials only to origins the operator named: with ALLOWED_ORIGINS unset any origin may
+    // call (bearer tokens need no credentials mode), but none is told it may send cookies.
+    credentials: config.allowedOrigins !== null,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'],
     exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'],
   })

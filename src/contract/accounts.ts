@@ -36,6 +36,7 @@ export type ProfileBody = Static<typeof ProfileBody>
 
 export const ForgotBody = Type.Object({ email: Email })
 export const ResetBody = Type.Object({ token: ResetToken, password: Password })
+export const VerifyEmailBody = Type.Object({ token: ResetToken })
 
 // --- Preferences: a small, closed document. Unknown fields are rejected at every level;
 // every field accepts null, which removes the setting.

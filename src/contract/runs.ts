@@ -39,6 +39,13 @@ export function wakeReason(run: { transcript?: TranscriptEntry[]; started_at?: s
   return Date.parse(first.timestamp) <= Date.parse(run.started_at) ? first.text.trim() : null
 }
 
+/** The quoted words of another agent that came with the wake reason (a `user` entry right after it), or null. */
+export function wakeQuote(run: { transcript?: TranscriptEntry[]; started_at?: string | null }): string | null {
+  const second = run.transcript?.[1]
+  if (!wakeReason(run) || second?.role !== 'user') return null
+  return Date.parse(second.timestamp) <= Date.parse(run.started_at!) ? second.text.trim() : null
+}
+
 export const Run = Type.Object({
   id: Uuid,
   company_id: Uuid,

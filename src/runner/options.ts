@@ -45,6 +45,8 @@ export interface RunnerOptions {
   passEnv: string[]
   /** Runner variables an agent's own settings may name (adapter_config env, secret_env): names or prefixes ending in `*`. */
   allowAgentEnv: string[]
+  /** URL patterns (`*` any characters) an http agent may reach although they are loopback or private. */
+  allowHttpAgentUrls: string[]
   /** One kept home per agent under this folder (subscription logins, session resume); null: a new empty one per run. */
   agentHomes: string | null
   promptVia: PromptVia
@@ -110,6 +112,10 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --pass-env NAME           a runner variable every agent gets (repeatable; SHOPFLOOR_PASS_ENV)
   --allow-agent-env NAME    a runner variable agents' own settings may name (adapter_config env,
                             secret_env); NAME or PREFIX* (repeatable; SHOPFLOOR_ALLOW_AGENT_ENV)
+  --allow-http-agent-url PATTERN
+                            an http agent URL that may be loopback or private, * for any
+                            characters, e.g. http://127.0.0.1:8080/* (repeatable;
+                            SHOPFLOOR_ALLOW_HTTP_AGENT_URL)
   --agent-homes DIR         keep one home per agent under DIR (logins, session resume)
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
@@ -148,6 +154,7 @@ const FLAGS = {
   'allow-agent-commands': { type: 'boolean' },
   'pass-env': { type: 'string', multiple: true },
   'allow-agent-env': { type: 'string', multiple: true },
+  'allow-http-agent-url': { type: 'string', multiple: true },
   'agent-homes': { type: 'string' },
   'prompt-via': { type: 'string' },
   'success-status': { type: 'string' },
@@ -221,13 +228,14 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   if (agentNetwork !== 'on' && agentNetwork !== 'off') throw new OptionsError('--agent-network must be on or off')
   const folders = (flag: 'agent-read' | 'agent-write', key: string) =>
     (parsed[flag] ?? (Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((dir) => resolve(dir))
-  const names = (flag: 'pass-env' | 'allow-agent-env', variable: string, key: string, shape: RegExp, what: string) => {
+  const names = (flag: 'pass-env' | 'allow-agent-env' | 'allow-http-agent-url', variable: string, key: string, shape: RegExp, what: string) => {
     const list = (parsed[flag] ?? (env[variable] ? env[variable].split(',') : Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((n) => n.trim())
     for (const name of list) if (!shape.test(name)) throw new OptionsError(`--${flag} takes ${what}, got "${name}"`)
     return list
   }
   const passEnv = names('pass-env', 'SHOPFLOOR_PASS_ENV', 'pass_env', /^[A-Za-z_][A-Za-z0-9_]*$/, 'names of variables')
   const allowAgentEnv = names('allow-agent-env', 'SHOPFLOOR_ALLOW_AGENT_ENV', 'allow_agent_env', /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/, 'names of variables or prefixes ending in *')
+  const allowHttpAgentUrls = names('allow-http-agent-url', 'SHOPFLOOR_ALLOW_HTTP_AGENT_URL', 'allow_http_agent_url', /^https?:\/\/\S+$/i, 'URL patterns starting http:// or https://')
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
   const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
@@ -249,6 +257,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     allowAgentCommands: parsed['allow-agent-commands'] ?? file.allow_agent_commands === true,
     passEnv,
     allowAgentEnv,
+    allowHttpAgentUrls,
     agentHomes: pick('agent-homes', 'SHOPFLOOR_AGENT_HOMES', 'agent_homes') ?? null,
     promptVia,
     successStatus,

@@ -2,7 +2,7 @@
 // last comments (the claim returns at most 20), the goal chain above the task, and for agent
 // CLIs (which get the Shopfloor MCP server) what its tools are for.
 import type { Comment, RunContext } from '../client/index.ts'
-import { wakeReason } from '../contract/runs.ts'
+import { wakeQuote, wakeReason } from '../contract/runs.ts'
 
 export function buildPrompt(context: RunContext, options: { tools?: boolean } = {}): string {
   const { company, agent, manager, task, goal_chain: goals } = context
@@ -18,6 +18,9 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean } = 
   // A wake, a delegation coming back, a person's answer: the agent starts from why it is here.
   const why = wakeReason(context.run)
   if (why) parts.push(`# Why you were woken\n${why}`)
+  // Another agent's words: data to weigh, never the system speaking.
+  const quote = wakeQuote(context.run)
+  if (quote) parts.push(quote)
 
   if (task) {
     parts.push(`# Task ${task.key}: ${task.title}\nStatus: ${task.status}. Priority: ${task.priority}.`)

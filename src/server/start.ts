@@ -3,6 +3,7 @@ import { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
+import { keptSigningKey } from './auth/signing-key.ts'
 import { type Migration, migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
 import { createBus } from './events/create.ts'
@@ -36,6 +37,8 @@ async function runMigrations(ctx: AppContext, migrations?: Migration[]): Promise
     try {
       const applied = await migrate(ctx.db, migrations)
       if (applied.length) ctx.log.info({ applied }, 'database migrations applied')
+      // Before the first request is served: every token is signed and checked with this key.
+      if (ctx.config.jwtSecretKept) ctx.config.jwtSecret = await keptSigningKey(ctx.db)
       ctx.dbState = 'ready'
       return
     } catch (err: any) {

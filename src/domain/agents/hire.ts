@@ -26,6 +26,28 @@ export interface HireInput {
 }
 
 /**
+ * What a `hire_agent` approval shows the person deciding it: every setting the new agent would
+ * start with, so that nothing an agent proposed is approved unseen.
+ */
+function proposal(agent: Agent): Record<string, unknown> {
+  return {
+    name: agent.name,
+    role: agent.role,
+    title: agent.title,
+    adapter: agent.adapter,
+    adapter_config: agent.adapter_config,
+    reports_to_id: agent.reports_to_id,
+    heartbeat_cron: agent.heartbeat_cron,
+    instructions: agent.instructions,
+    monthly_budget_cents: agent.monthly_budget_cents,
+    max_run_cost_cents: agent.max_run_cost_cents,
+    max_runs_per_hour: agent.max_runs_per_hour,
+    pause_on_repeat: agent.pause_on_repeat,
+    heartbeat_skip_idle: agent.heartbeat_skip_idle,
+  }
+}
+
+/**
  * Hires an agent: `idle` at once, or `pending_approval` with a `hire_agent` approval that a
  * person decides later. Publishes `agent.created` (and `approval.created`, id null).
  */
@@ -76,7 +98,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       `INSERT INTO approvals (company_id, type, agent_id, payload, requested_by_user_id, requested_by_agent_id)
        VALUES ($1, 'hire_agent', $2, $3::jsonb, $4, $5)
        RETURNING id`,
-      [companyId, agent.id, JSON.stringify({ name: agent.name, role: agent.role }), requestedBy,
+      [companyId, agent.id, JSON.stringify(proposal(agent)), requestedBy,
         actor.type === 'agent' ? actor.agentId : null],
     )
     await recordAudit(tx, {

@@ -27,7 +27,7 @@ export const DIALECTS: Record<CliAdapterName, Dialect> = {
  * which also go into `options.versions` (by program) for the claims to tell the server.
  */
 export async function buildAdapters(options: RunnerOptions, log?: Logger): Promise<Map<string, Adapter>> {
-  const adapters = new Map<string, Adapter>([['simulated', simulatedAdapter], ['http', httpAdapter(process.env, options.allowAgentEnv)]])
+  const adapters = new Map<string, Adapter>([['simulated', simulatedAdapter], ['http', httpAdapter(process.env, options.allowAgentEnv, options.allowHttpAgentUrls)]])
   const killAfterMs = options.killAfterSeconds * 1000
   if (options.agentCommand || options.allowAgentCommands) {
     adapters.set('process', processAdapter({ command: options.agentCommand, promptVia: options.promptVia, killAfterMs }))

@@ -129,6 +129,19 @@ CREATE TABLE companies (
 ALTER TABLE companies ADD CONSTRAINT companies_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE companies ADD CONSTRAINT companies_pkey PRIMARY KEY (id);
 
+CREATE TABLE email_verifications (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  user_id uuid NOT NULL,
+  token_hash text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_pkey PRIMARY KEY (id);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_token_hash_key UNIQUE (token_hash);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+CREATE INDEX email_verifications_user ON public.email_verifications USING btree (user_id);
+
 CREATE TABLE goal_task_counts (
   goal_id uuid NOT NULL,
   slot smallint NOT NULL DEFAULT 0,
@@ -347,6 +360,13 @@ CREATE TABLE schema_migrations (
 );
 ALTER TABLE schema_migrations ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
 
+CREATE TABLE signing_keys (
+  name text NOT NULL,
+  secret text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_pkey PRIMARY KEY (name);
+
 CREATE TABLE task_assignee_counts (
   company_id uuid NOT NULL,
   agent_id uuid NOT NULL,
@@ -475,7 +495,8 @@ CREATE TABLE users (
   locked_until timestamp with time zone,
   password_changed_at timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  email_verified_at timestamp with time zone
 );
 ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (lower(email));
