@@ -55,6 +55,10 @@ export interface RunnerOptions {
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
+  /** Projects' file:// repositories are cloned (else refused: they read this machine's disk). */
+  allowLocalRepositories: boolean
+  /** Projects' checks run after their agents (else recorded as skipped). */
+  allowChecks: boolean
   /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
   versions?: Record<string, string>
 }
@@ -97,6 +101,9 @@ SHOPFLOOR_API_KEY (or "api_key" in the config file); a password session is refus
   --cache-dir DIR           repository clones and worktrees
                             (default $XDG_CACHE_HOME/shopfloor/runner)
   --agent AGENT             only runs of this agent, id or name (repeatable)
+  --allow-local-repositories
+                            clone projects' file:// repositories (they read this machine's disk)
+  --allow-checks            run projects' checks (their commands) after each agent's work
 `
 
 const FLAGS = {
@@ -128,6 +135,8 @@ const FLAGS = {
   workdir: { type: 'string' },
   'cache-dir': { type: 'string' },
   agent: { type: 'string', multiple: true },
+  'allow-local-repositories': { type: 'boolean' },
+  'allow-checks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -214,6 +223,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),
     cacheDir: pick('cache-dir', null, 'cache_dir') ?? join(cacheBase, 'shopfloor', 'runner'),
     agentIds,
+    allowLocalRepositories: parsed['allow-local-repositories'] ?? file.allow_local_repositories === true,
+    allowChecks: parsed['allow-checks'] ?? file.allow_checks === true,
   }
 }
 

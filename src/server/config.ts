@@ -49,6 +49,8 @@ export interface Config {
   metricsToken: string | null
   /** WEBHOOKS_ALLOW_PRIVATE=true: webhook targets may be loopback or private addresses. */
   webhooksAllowPrivate: boolean
+  /** ALLOW_LOCAL_REPOSITORIES=true: projects may name file:// repositories (runners need --allow-local-repositories too). */
+  allowLocalRepositories: boolean
   /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
   transcriptRetentionDays: number | null
   /** Folder of the built web app to serve (WEB_DIST_DIR); null: web/dist of this checkout. */
@@ -158,6 +160,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     metricsToken: text(env, 'METRICS_TOKEN'),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    allowLocalRepositories: bool(env, 'ALLOW_LOCAL_REPOSITORIES', false),
     transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
     webDistDir: text(env, 'WEB_DIST_DIR'),
   }
