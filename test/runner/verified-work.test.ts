@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { Run } from '../../src/client/index.ts'
 import { tempDir } from '../server-process.ts'
 import { makeWorkspace, type RunnerProcess, startRunner, startTestServer, type TestServer, waitFor, type Workspace } from './harness.ts'
@@ -36,6 +36,9 @@ seen.end = fs.readdirSync('.').sort()
 fs.writeFileSync(out + '/' + runId + '.json', JSON.stringify(seen))
 process.stdout.write(step.reply ?? 'Done.')
 `
+
+// A test waits for several runs, each a clone, an agent, git and checks: long on a busy machine.
+vi.setConfig({ testTimeout: 180_000 })
 
 let server: TestServer
 let out: string

@@ -212,8 +212,12 @@ describe('review', () => {
   }
   const review = (s: { base: string }, taskId: string, token: string, body: unknown) => call(t.app, 'POST', `${s.base}/tasks/${taskId}/review`, { token, body })
 
-  it('approve moves the task to done, audited, published as task.updated with the decision', async () => {
+  it('approve moves the task to done, audited, published as task.updated with the decision (webhooks too)', async () => {
     const { s, taskId } = await inReview()
+    t.ctx.config.webhooksAllowPrivate = true // a receiver that is never called: only the deliveries written are read
+    const hook = await call(t.app, 'POST', `${s.base}/webhooks`, { token: s.user.token, body: { url: 'http://127.0.0.1:9/shopfloor', events: ['task.updated'] } })
+    t.ctx.config.webhooksAllowPrivate = false
+    expect(hook.status).toBe(201)
     const events = captureEvents(t.ctx, s.companyId)
     const r = await review(s, taskId, s.user.token, { decision: 'approve', comment: 'Looks right.' })
     expect(r.status).toBe(200)
@@ -223,6 +227,9 @@ describe('review', () => {
     expect(comments.at(-1)).toMatchObject({ body: 'Looks right.', kind: 'comment', author_user_id: s.user.id })
     const moved = (await auditTrail(t.ctx, s.companyId)).filter((e) => e.entity_id === taskId).at(-1)!
     expect(moved).toMatchObject({ verb: 'moved', actor_type: 'user', changes: { status: ['in_review', 'done'] } })
+    const delivered = await t.ctx.db.many<{ payload: any }>('SELECT payload FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY seq', [hook.body.id])
+    expect(delivered.map((d) => d.payload.data.review ?? null)).toEqual([null, 'approve'])
+    expect(delivered[1].payload).toMatchObject({ type: 'task.updated', data: { id: taskId, status: 'done', review: 'approve' } })
     const again = await review(s, taskId, s.user.token, { decision: 'approve' })
     expect(again.status).toBe(400)
     expect(again.body.error.code).toBe('INVALID_STATE')

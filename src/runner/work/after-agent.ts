@@ -8,7 +8,7 @@ import type { CheckResult, RunReport } from '../../client/types.ts'
 import { failingCheck } from '../../contract/work.ts'
 import type { RepositoryWorkspace } from '../workspace.ts'
 import { runChecks } from './checks.ts'
-import { agentIdentity, recordWork } from './record.ts'
+import { agentIdentity, pushBranch, recordWork } from './record.ts'
 
 export interface AfterAgentInput {
   context: RunContext
@@ -35,10 +35,11 @@ export async function afterAgent(input: AfterAgentInput): Promise<{ checks: Chec
   const { repository: repo } = input
   try {
     const work = await recordWork(input.cwd, repo, agentIdentity(input.context.agent), input.summary)
-    const { changes } = work
+    const pushError = await pushBranch(input.cwd, repo)
+    const changes = { ...work.changes, pushed: pushError === null }
     input.note(`Changes on ${changes.branch}: ${changes.commits.length} commit(s), ${changes.files.length} file(s), +${changes.additions} -${changes.deletions}` +
       ` (${changes.base_commit.slice(0, 12)}..${changes.head_commit.slice(0, 12)}).\n`)
-    if (work.pushError) input.note(`The branch ${changes.branch} was not pushed to ${repo.address}:\n${work.pushError}\n`)
+    if (pushError) input.note(`The branch ${changes.branch} was not pushed to ${repo.address}:\n${pushError}\n`)
     await input.report({ changes })
     if (work.patch) await input.uploadPatch(work.patch)
   } catch (err: any) {

@@ -1,6 +1,6 @@
 // After the agent: what it left uncommitted is committed (authored by the agent), the branch's
-// changes are recorded (API-DECISIONS.md "Work products"), its patch taken (up to 5 MiB) and
-// the branch pushed to the project's remote when the runner can.
+// changes are recorded (API-DECISIONS.md "Work products") and its patch taken (up to 5 MiB);
+// then the branch is pushed to the project's remote when the runner can (pushBranch).
 //
 // The changes are the branch's against the project's default branch (base_commit is where the
 // branch left it): each run shows the whole work under review, which the last run's changes
@@ -27,15 +27,14 @@ export const PATCH_CLIPPED_NOTE = (branch: string, head: string) =>
   `\n# Shopfloor: this patch is clipped at 5 MiB. The whole change is on the branch ${branch} (commit ${head}).\n`
 
 export interface RecordedWork {
+  /** With `pushed` false: pushBranch says whether it was. */
   changes: Changes
   patch: string
-  /** Why the branch was not pushed, when it was not. */
-  pushError: string | null
 }
 
 /**
  * Commits what the agent left (message from the run's summary), then records the branch's
- * changes and patch and pushes it. `cwd` is the run's worktree.
+ * changes and patch. `cwd` is the run's worktree.
  */
 export async function recordWork(cwd: string, repo: RepositoryWorkspace, identity: AgentIdentity, summary: string): Promise<RecordedWork> {
   repo.restoreConfig()
@@ -50,18 +49,17 @@ export async function recordWork(cwd: string, repo: RepositoryWorkspace, identit
     branchCommits(cwd, base, head),
     localGitHead(cwd, ['diff', '--no-ext-diff', '--no-textconv', '--find-renames', base, head, '--'], PATCH_MAX_BYTES),
   ])
-  const pushError = await push(cwd, repo)
   const changes: Changes = {
     branch: repo.branch,
     base_commit: base,
     head_commit: head,
-    pushed: pushError === null,
+    pushed: false,
     commits: commits.slice(0, CHANGES_LIST_MAX),
     files: files.slice(0, CHANGES_LIST_MAX),
     additions: files.reduce((sum, f) => sum + f.additions, 0),
     deletions: files.reduce((sum, f) => sum + f.deletions, 0),
   }
-  return { changes, patch: patch.clipped ? patch.text + PATCH_CLIPPED_NOTE(repo.branch, head) : patch.text, pushError }
+  return { changes, patch: patch.clipped ? patch.text + PATCH_CLIPPED_NOTE(repo.branch, head) : patch.text }
 }
 
 async function commitLeftovers(cwd: string, identity: AgentIdentity, summary: string): Promise<void> {
@@ -126,7 +124,7 @@ async function branchCommits(cwd: string, base: string, head: string): Promise<C
 }
 
 /** Pushes the branch; null when the remote has it, else why not (the remote's own words, in short). */
-async function push(cwd: string, repo: RepositoryWorkspace): Promise<string | null> {
+export async function pushBranch(cwd: string, repo: RepositoryWorkspace): Promise<string | null> {
   try {
     await remoteGit(cwd, ['push', '--porcelain', 'origin', `HEAD:refs/heads/${repo.branch}`], { allowLocal: repo.allowLocal, timeoutMs: 5 * 60_000 })
     return null
