@@ -60,6 +60,8 @@ export const Run = Type.Object({
   created_at: Timestamp,
   /** The agent CLI's session id, as the runner reported it. */
   session_id: OrNull(Type.String()),
+  /** `merge`: the run merges its task's approved branch (merge_on_approve) instead of starting the agent. */
+  purpose: StringEnum(['work', 'merge']),
   /** What the run changed on its task's branch (projects with a repository), else null. */
   changes: OrNull(Changes),
   /** The project's checks run after the agent, in order; empty when none ran. */

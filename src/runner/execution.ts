@@ -18,6 +18,7 @@ import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './t
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
 import { afterAgent } from './work/after-agent.ts'
+import { mergeApproved } from './work/merge.ts'
 import { prepareWorkspace } from './workspace.ts'
 
 /** Answers that mean the run is not ours to continue. */
@@ -135,6 +136,12 @@ export class Execution {
           agentEnv: this.context.agent.adapter_config?.env ?? [],
           allowAgentEnv: this.options.allowAgentEnv,
         })
+      // A merge after an approval starts no agent (work/merge.ts).
+      const merging = this.context.run.purpose === 'merge'
+      if (merging) {
+        result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
+          .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
+      }
       result ??= await this.adapter.run({
         context: this.context,
         prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
@@ -156,7 +163,7 @@ export class Execution {
 
       // A task's branch: the work committed, recorded, pushed, then checked (work/after-agent.ts).
       let checksFailed = false
-      if (workspace?.repository && this.stopReason === null) {
+      if (workspace?.repository && this.stopReason === null && !merging) {
         const after = await afterAgent({
           context: this.context, cwd: workspace.cwd, repository: workspace.repository, home, env,
           agentSucceeded: result.ok, summary: clip(result.reply, SUMMARY_MAX_CHARS), allowChecks: this.options.allowChecks,
@@ -172,7 +179,7 @@ export class Execution {
       await transcript.flush()
       if (result.ok && task) {
         // The run's own outcome is still reported when the task cannot take it (deleted meanwhile).
-        await this.reportToTask(result.reply, !checksFailed).catch((err) => {
+        await this.reportToTask(result.reply, !checksFailed && !merging).catch((err) => {
           if (err instanceof RunLost) throw err
           this.log.warn({ err: describe(err) }, 'could not post the reply to the task')
         })

@@ -137,23 +137,33 @@ describe('verified work on the task page', () => {
     expect((await client.tasks.get(companyId, task.id)).status).toBe('done')
   })
 
-  it('the project dialog edits the checks, the default branch and require_checks', async () => {
+  it('the project dialog edits the checks, the default branch, require_checks and merge_on_approve', async () => {
     const project = await client.projects.create(companyId, { name: 'Checked project', repository: 'git@git.example.test:checked.git' })
     await visit(page, `${server.url}/c/${companyId}/projects`)
     await page.getByRole('row', { name: /Checked project/ }).getByRole('button', { name: 'Edit' }).click()
     const dialog = page.getByRole('dialog')
-    await dialog.getByLabel('Default branch').fill('trunk')
+    await dialog.getByLabel(/^Default branch/).fill('trunk')
     await dialog.getByRole('button', { name: 'Add a check' }).click()
     const first = dialog.getByRole('group', { name: 'Check 1' })
     await first.getByLabel('Name').fill('unit tests')
     await first.getByLabel('Command').fill('npm test')
     await first.getByLabel('Timeout (s)').fill('120')
     await dialog.getByLabel('Agents cannot mark a task done until its checks pass').check()
+    await dialog.getByLabel("Merge a task's branch into the default branch when its work is approved").check()
     await screenshot(page, 'verified-work-project-checks-1360')
     await dialog.getByRole('button', { name: 'Save' }).click()
     await dialog.waitFor({ state: 'detached' })
     expect(await client.projects.get(companyId, project.id)).toMatchObject({
-      default_branch: 'trunk', require_checks: true, checks: [{ name: 'unit tests', command: 'npm test', timeout_seconds: 120 }],
+      default_branch: 'trunk', require_checks: true, merge_on_approve: true, checks: [{ name: 'unit tests', command: 'npm test', timeout_seconds: 120 }],
     })
+    // The same dialog on a phone (signed in by the test before), filled in as saved, within the screen.
+    const small = await phone.context.newPage()
+    await visit(small, `${server.url}/c/${companyId}/projects`)
+    await small.getByRole('row', { name: /Checked project/ }).getByRole('button', { name: 'Edit' }).click()
+    await small.getByRole('dialog').getByRole('group', { name: 'Check 1' }).getByLabel('Command').waitFor()
+    expect(await small.getByRole('dialog').getByRole('group', { name: 'Check 1' }).getByLabel('Command').inputValue()).toBe('npm test')
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+    await small.getByRole('dialog').getByRole('button', { name: 'Add a check' }).scrollIntoViewIfNeeded()
+    await screenshot(small, 'verified-work-project-checks-390')
   })
 })

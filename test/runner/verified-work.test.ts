@@ -163,6 +163,40 @@ describe.concurrent('a task\'s branch', () => {
     expect(approved.status).toBe('done')
   })
 
+  it('approve with merge_on_approve merges the branch into the default branch; a conflict blocks the task with a question', async () => {
+    const remote = bareRemote()
+    const { ws, project } = await setup({ repository: `file://${remote}`, merge_on_approve: true })
+    const clean = await assign(ws, project.id, [{ leave: { 'feature.txt': 'feature\n' }, reply: 'Added the feature.' }], 'Merger')
+    await finished(ws, clean.run.id)
+    await ws.client.tasks.review(ws.companyId, clean.task.id, { decision: 'approve' })
+    const [, merge] = await runsOf(ws, clean.task.id, 2)
+    expect(merge).toMatchObject({ purpose: 'merge', status: 'succeeded', trigger: 'assignment' })
+    expect(fs.existsSync(path.join(out, `${merge.id}.json`))).toBe(false) // no agent started
+    expect(git(remote, 'log', 'main', '--format=%an <%ae>|%s', '-1')).toBe(`Merger <${clean.agent.id}@agents.invalid>|Merge shopfloor/${clean.task.key} into main: Build the widget`)
+    expect(git(remote, 'show', 'main:feature.txt')).toBe('feature')
+    expect((await ws.client.tasks.get(ws.companyId, clean.task.id)).status).toBe('done')
+    const said = (await ws.client.comments.list(ws.companyId, clean.task.id)).at(-1)!
+    expect(said.body).toBe(`Merged shopfloor/${clean.task.key} into main (commit ${git(remote, 'rev-parse', 'main')}).`)
+
+    // A change to README.md on main after the branch left it: the branch's own change to it conflicts.
+    const conflicting = await assign(ws, project.id, [{ leave: { 'README.md': '# Site by the agent\n' } }], 'Clasher')
+    await finished(ws, conflicting.run.id)
+    const seed = tempDir('shopfloor-seed-')
+    git(seed, 'clone', '-q', remote, '.')
+    fs.writeFileSync(path.join(seed, 'README.md'), '# Site by a person\n')
+    git(seed, 'commit', '-q', '-am', 'A person edits the README')
+    git(seed, 'push', '-q', 'origin', 'main')
+    const mainBefore = git(remote, 'rev-parse', 'main')
+    await ws.client.tasks.review(ws.companyId, conflicting.task.id, { decision: 'approve' })
+    const [, failed] = await runsOf(ws, conflicting.task.id, 2)
+    expect(failed).toMatchObject({ purpose: 'merge', status: 'succeeded' })
+    await waitFor(async () => (await ws.client.tasks.get(ws.companyId, conflicting.task.id)).status === 'blocked', 10_000)
+    const question = (await ws.client.comments.list(ws.companyId, conflicting.task.id)).at(-1)!
+    expect(question).toMatchObject({ kind: 'question' })
+    expect(question.body).toBe(`BLOCKED: Merging shopfloor/${conflicting.task.key} into main conflicts in README.md. Resolve it on the branch (or merge it by hand) and approve again.`)
+    expect(git(remote, 'rev-parse', 'main')).toBe(mainBefore)
+  })
+
   it('two concurrent runs of two tasks in one project never mix files', async () => {
     const remote = bareRemote()
     const { ws, project } = await setup({ repository: `file://${remote}` })

@@ -252,6 +252,21 @@ describe('review', () => {
     expect(comments.at(-1).body).toBe('The widget needs a test.')
   })
 
+  it('approve with merge_on_approve queues a merge run for the assignee; without an agent to merge, a question says so', async () => {
+    const { s, agent, taskId } = await inReview({ merge_on_approve: true })
+    expect((await review(s, taskId, s.user.token, { decision: 'approve' })).status).toBe(200)
+    const queued = (await call(t.app, 'GET', `${s.base}/runs?task_id=${taskId}&status=queued`, { token: s.user.token })).body
+    expect(queued).toEqual([expect.objectContaining({ purpose: 'merge', trigger: 'assignment', agent_id: agent })])
+
+    const other = await inReview({ merge_on_approve: true })
+    await call(t.app, 'PATCH', `${other.s.base}/tasks/${other.taskId}`, { token: other.s.user.token, body: { assignee_agent_id: null } })
+    expect((await review(other.s, other.taskId, other.s.user.token, { decision: 'approve' })).status).toBe(200)
+    const comments = (await call(t.app, 'GET', `${other.s.base}/tasks/${other.taskId}/comments`, { token: other.s.user.token })).body
+    expect(comments.at(-1)).toMatchObject({ kind: 'question' })
+    expect(comments.at(-1).body).toMatch(/^The branch shopfloor\/WRK-1 was not merged into main: the task has no agent/)
+    expect((await call(t.app, 'GET', `${other.s.base}/runs?task_id=${other.taskId}&status=queued`, { token: other.s.user.token })).body).toEqual([])
+  })
+
   it("the project's reviewer agent may review through its run; any other agent is 403", async () => {
     const s = await seedCompany(t, { prefix: 'REV' })
     const builder = await seedAgent(t, s, { name: 'Builder' })

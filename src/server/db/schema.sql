@@ -326,12 +326,14 @@ CREATE TABLE runs (
   transcript_trimmed_at timestamp with time zone,
   task_status_before text,
   changes jsonb,
-  checks jsonb NOT NULL DEFAULT '[]'::jsonb
+  checks jsonb NOT NULL DEFAULT '[]'::jsonb,
+  purpose text NOT NULL DEFAULT 'work'::text
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runs ADD CONSTRAINT runs_cost_cents_check CHECK ((cost_cents >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+ALTER TABLE runs ADD CONSTRAINT runs_purpose_check CHECK ((purpose = ANY (ARRAY['work'::text, 'merge'::text])));
 ALTER TABLE runs ADD CONSTRAINT runs_retotalled TRIGGER DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE runs ADD CONSTRAINT runs_routine_id_fkey FOREIGN KEY (routine_id) REFERENCES routines(id) ON DELETE SET NULL;
 ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])));

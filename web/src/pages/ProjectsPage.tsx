@@ -92,6 +92,7 @@ function ProjectDialog({ companyId, project, onClose }: { companyId: string; pro
   })
   const [checks, setChecks] = useState<CheckInput[]>(project?.checks ?? [])
   const [requireChecks, setRequireChecks] = useState(project?.require_checks ?? false)
+  const [mergeOnApprove, setMergeOnApprove] = useState(project?.merge_on_approve ?? false)
   const v = form.values
   const submit = useSubmit(async () => {
     const budget = parseCents(v.budget)
@@ -99,6 +100,7 @@ function ProjectDialog({ companyId, project, onClose }: { companyId: string; pro
     const body = {
       name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget,
       default_branch: v.default_branch.trim() || 'main', reviewer_agent_id: idOrNull(v.reviewer), require_checks: requireChecks,
+      merge_on_approve: mergeOnApprove,
       checks: checks.map((c) => ({ name: c.name.trim(), command: c.command.trim(), timeout_seconds: c.timeout_seconds ?? 600 })),
     }
     if (project) await api.projects.update(companyId, project.id, body)
@@ -115,7 +117,8 @@ function ProjectDialog({ companyId, project, onClose }: { companyId: string; pro
       <Field label="Default branch" hint="task branches start here"><input maxLength={200} className="mono" {...form.bind('default_branch')} /></Field>
       <AgentPicker label="Reviewer agent" none="People only" value={v.reviewer} onChange={(id) => form.setValues({ ...v, reviewer: id })} />
       <ChecksEditor checks={checks} onChange={setChecks} />
-      <label className="field row"><input type="checkbox" checked={requireChecks} onChange={(e) => setRequireChecks(e.target.checked)} style={{ width: 'auto' }} /> Agents cannot mark a task done until its checks pass</label>
+      <label className="field work-toggle"><input type="checkbox" checked={requireChecks} onChange={(e) => setRequireChecks(e.target.checked)} style={{ width: 'auto' }} /> <span>Agents cannot mark a task done until its checks pass</span></label>
+      <label className="field work-toggle"><input type="checkbox" checked={mergeOnApprove} onChange={(e) => setMergeOnApprove(e.target.checked)} style={{ width: 'auto' }} /> <span>Merge a task's branch into the default branch when its work is approved</span></label>
     </FormDialog>
   )
 }
