@@ -23,6 +23,7 @@ import { runRoutes } from '../domain/runs-http/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
+import { workRoutes } from '../domain/work/routes.ts'
 import { ErrorEnvelope } from '../contract/common.ts'
 import type { AppContext } from '../server/context.ts'
 import { AppError } from '../server/errors.ts'
@@ -173,6 +174,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         eventRoutes,
         webhookRoutes,
         exportRoutes,
+        workRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -2,7 +2,7 @@
 // Company-scoped methods take the company id first; task methods take a task reference (its
 // UUID or its key such as `ENG-12`).
 import { followEvents, type StreamOptions } from './events.ts'
-import { type ClientOptions, type Credentials, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
+import { type ClientOptions, type Credentials, errorFromResponse, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
 import type * as T from './types.ts'
 
 const seg = encodeURIComponent
@@ -165,6 +165,9 @@ export class ShopfloorClient {
     update: (companyId: string, taskRef: string, body: T.TaskUpdate) =>
       this.call<T.Task>('PATCH', this.co(companyId, `/tasks/${seg(taskRef)}`), { body }),
     delete: (companyId: string, taskRef: string) => this.call<void>('DELETE', this.co(companyId, `/tasks/${seg(taskRef)}`)),
+    /** Approve the task's work (done, merged with merge_on_approve) or request changes (a run for its assignee). */
+    review: (companyId: string, taskRef: string, body: T.ReviewRequest) =>
+      this.call<T.Task>('POST', this.co(companyId, `/tasks/${seg(taskRef)}/review`), { body }),
   }
 
   readonly comments = {
@@ -217,6 +220,20 @@ export class ShopfloorClient {
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
+    /** The run's diff (text/x-diff, up to 5 MiB); null when the run has none. */
+    patch: async (companyId: string, runId: string): Promise<string | null> => {
+      const response = await this.http.send('GET', this.co(companyId, `/runs/${seg(runId)}/patch`))
+      if (response.status === 404) {
+        const text = await response.text()
+        if (text.includes('"Patch not found"')) return null
+        throw await errorFromResponse(new Response(text, { status: 404, headers: response.headers }))
+      }
+      if (!response.ok) throw await errorFromResponse(response)
+      return response.text()
+    },
+    /** Runners: the run's diff, kept for GET .../patch. */
+    uploadPatch: (companyId: string, runId: string, runnerId: string, patch: string) =>
+      this.call<void>('PUT', this.co(companyId, `/runs/${seg(runId)}/patch`), { body: { runner_id: runnerId, patch } }),
     /** With a run credential: the run it belongs to and that run's context (GET /api/run). */
     current: () => this.call<T.RunContext>('GET', '/api/run'),
   }

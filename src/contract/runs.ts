@@ -7,6 +7,7 @@ import { ChainGoal } from './goals.ts'
 import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
 import { Task } from './tasks.ts'
+import { Changes, CheckResult } from './work.ts'
 
 // Runs and the runner protocol: claim, heartbeat, report, cancel, expire-stale; waking an agent.
 
@@ -66,6 +67,12 @@ export const Run = Type.Object({
   created_at: Timestamp,
   /** The agent CLI's session id, as the runner reported it. */
   session_id: OrNull(Type.String()),
+  /** `merge`: the run merges its task's approved branch (merge_on_approve) instead of starting the agent. */
+  purpose: StringEnum(['work', 'merge']),
+  /** What the run changed on its task's branch (projects with a repository), else null. */
+  changes: OrNull(Changes),
+  /** The project's checks run after the agent, in order; empty when none ran. */
+  checks: Type.Array(CheckResult),
   /**
    * Only on lists of runs (the runs list, the dashboard's active runs, the inbox's failed runs):
    * the key and title of the run's task, null when it has none (or it was deleted), so that a
@@ -130,6 +137,9 @@ export const ReportBody = Type.Object({
   error: Type.Optional(Nullable(Type.String())),
   /** The CLI's session id (API-DECISIONS.md "Agent settings"). */
   session_id: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** The run's work products, once known (contract/work.ts). */
+  changes: Type.Optional(Nullable(Changes)),
+  checks: Type.Optional(Type.Array(CheckResult, { maxItems: 20 })),
   /** New entries, appended; a missing timestamp is set by the server, a missing role is `agent`. */
   transcript: Type.Optional(
     Type.Array(

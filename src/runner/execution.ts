@@ -17,6 +17,8 @@ import { buildPrompt } from './prompt.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
+import { afterAgent } from './work/after-agent.ts'
+import { mergeApproved } from './work/merge.ts'
 import { prepareWorkspace } from './workspace.ts'
 import { confinementNote } from './sandbox.ts'
 
@@ -123,12 +125,7 @@ export class Execution {
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
-      result ??= await this.adapter.run({
-        context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
-        cwd: workspace!.cwd,
-        home,
-        env: agentEnvironment({
+      const env = agentEnvironment({
           runnerEnv: process.env,
           context: this.context,
           apiUrl: this.options.url,
@@ -140,7 +137,19 @@ export class Execution {
           passEnv: this.options.passEnv,
           agentEnv: this.context.agent.adapter_config?.env ?? [],
           allowAgentEnv: this.options.allowAgentEnv,
-        }),
+        })
+      // A merge after an approval starts no agent (work/merge.ts).
+      const merging = this.context.run.purpose === 'merge'
+      if (merging) {
+        result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
+          .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
+      }
+      result ??= await this.adapter.run({
+        context: this.context,
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
+        cwd: workspace!.cwd,
+        home,
+        env,
         sandbox,
         config,
         resumeSession: keptHome ? await this.lastSession() : null,
@@ -155,10 +164,25 @@ export class Execution {
       // What the agent printed goes into the reply comment, the summary and the error as text.
       result = { ...result, reply: storable(result.reply), error: result.error === null ? null : storable(result.error) }
 
+      // A task's branch: the work committed, recorded, pushed, then checked (work/after-agent.ts).
+      let checksFailed = false
+      if (workspace?.repository && this.stopReason === null && !merging) {
+        const after = await afterAgent({
+          context: this.context, cwd: workspace.cwd, repository: workspace.repository, home, env, sandbox,
+          agentSucceeded: result.ok, summary: clip(result.reply, SUMMARY_MAX_CHARS), allowChecks: this.options.allowChecks,
+          killAfterMs: this.options.killAfterSeconds * 1000, signal: this.abort.signal,
+          report: (body) => report(body),
+          uploadPatch: (patch) => this.guard(() => this.client.runs.uploadPatch(company.id, run.id, this.options.runnerId, patch)),
+          note: (text) => transcript.add('system', text),
+        })
+        if (this.lost()) throw new RunLost()
+        checksFailed = after.passed === false
+      }
+
       await transcript.flush()
       if (result.ok && task) {
         // The run's own outcome is still reported when the task cannot take it (deleted meanwhile).
-        await this.reportToTask(result.reply).catch((err) => {
+        await this.reportToTask(result.reply, !checksFailed && !merging).catch((err) => {
           if (err instanceof RunLost) throw err
           this.log.warn({ err: describe(err) }, 'could not post the reply to the task')
         })
@@ -189,7 +213,7 @@ export class Execution {
    * The final reply goes to the task while the run is still running, so that the comment and
    * the status change are attributed to the agent (run_id).
    */
-  private async reportToTask(reply: string): Promise<void> {
+  private async reportToTask(reply: string, moveTask: boolean): Promise<void> {
     const { company, task, run } = this.context
     const blocked = reply.startsWith('BLOCKED:')
     if (reply) {
@@ -201,6 +225,8 @@ export class Execution {
         }),
       )
     }
+    // Work whose checks failed stays where it is: the server sends it back to the agent.
+    if (!moveTask && !blocked) return
     await this.guard(() =>
       this.client.tasks.update(company.id, task!.id, { status: blocked ? 'blocked' : this.options.successStatus, run_id: run.id }),
     )

@@ -75,6 +75,10 @@ export interface RunnerOptions {
   apiKeyFile: string | null
   /** The sandbox agents run in, made at start (null: none); set by the runner. */
   confinement?: import('./sandbox.ts').Sandbox | null
+  /** Projects' file:// repositories are cloned (else refused: they read this machine's disk). */
+  allowLocalRepositories: boolean
+  /** Projects' checks run after their agents (else recorded as skipped). */
+  allowChecks: boolean
   /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
   versions?: Record<string, string>
 }
@@ -128,6 +132,9 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --agent-read DIR, --agent-write DIR
                             a folder every agent sees read-only, or may write (repeatable)
   --bwrap PATH              the bubblewrap executable (default bwrap on PATH)
+  --allow-local-repositories
+                            clone projects' file:// repositories (they read this machine's disk)
+  --allow-checks            run projects' checks (their commands) after each agent's work
 `
 
 const FLAGS = {
@@ -166,6 +173,8 @@ const FLAGS = {
   'agent-read': { type: 'string', multiple: true },
   'agent-write': { type: 'string', multiple: true },
   bwrap: { type: 'string' },
+  'allow-local-repositories': { type: 'boolean' },
+  'allow-checks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -272,6 +281,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     configDir: resolve(dirname(defaultConfigPath(env))),
     configFile: parsed.config === undefined ? null : resolve(parsed.config),
     apiKeyFile: apiKeyFile ? resolve(apiKeyFile) : null,
+    allowLocalRepositories: parsed['allow-local-repositories'] ?? file.allow_local_repositories === true,
+    allowChecks: parsed['allow-checks'] ?? file.allow_checks === true,
   }
 }
 

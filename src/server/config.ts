@@ -70,6 +70,8 @@ export interface Config {
   metricsPublic: boolean
   /** WEBHOOKS_ALLOW_PRIVATE=true: webhook targets may be loopback or private addresses. */
   webhooksAllowPrivate: boolean
+  /** ALLOW_LOCAL_REPOSITORIES=true: projects may name file:// repositories (runners need --allow-local-repositories too). */
+  allowLocalRepositories: boolean
   /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
   transcriptRetentionDays: number | null
   /** Folder of the built web app to serve (WEB_DIST_DIR); null: web/dist of this checkout. */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken: text(env, 'METRICS_TOKEN'),
     metricsPublic: bool(env, 'METRICS_PUBLIC', false),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    allowLocalRepositories: bool(env, 'ALLOW_LOCAL_REPOSITORIES', false),
     transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
     webDistDir: text(env, 'WEB_DIST_DIR'),
   }

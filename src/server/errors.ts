@@ -39,6 +39,7 @@ export const ERROR_STATUS = {
   INVALID_INVITATION: 400,
   MEMBER_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
+  CHECKS_FAILED: 400,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -31,7 +31,7 @@ const runners: RunnerProcess[] = []
 const leftovers: number[] = []
 
 beforeAll(async () => {
-  server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1' })
+  server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1', ALLOW_LOCAL_REPOSITORIES: 'true' })
   agent = fakeAgent()
 })
 afterAll(async () => {
@@ -235,8 +235,8 @@ describe.concurrent('options', () => {
     const cacheDir = tempDir('shopfloor-runner-cache-')
 
     const ws = await makeWorkspace(server.url)
-    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: repo })
-    runner(ws, ['--prompt-via', 'arg', '--cache-dir', cacheDir])
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: `file://${repo}` })
+    runner(ws, ['--prompt-via', 'arg', '--cache-dir', cacheDir, '--allow-local-repositories'])
     const { task, run } = await assign(ws, { reply: 'ok' }, { project_id: project.id })
     await runStatus(ws, run.id, 'succeeded')
 

@@ -97,6 +97,11 @@ export class Cli {
     this.io.out(jsonText(data, 2))
   }
 
+  /** Text on stdout exactly as it is (a diff), in both modes. */
+  raw(text: string): void {
+    this.io.out(text)
+  }
+
   /** Diagnostics on stderr, in both modes. */
   warn(text: string): void {
     this.io.err(visible(text))

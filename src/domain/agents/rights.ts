@@ -118,6 +118,8 @@ const RULES: Record<string, Rule> = {
   },
   'DELETE /tasks/:task_ref': deny('delete tasks'),
   'POST /tasks/:task_ref/comments': allow,
+  // Only the project's reviewer agent: the route itself checks (domain/work/review.ts).
+  'POST /tasks/:task_ref/review': allow,
   'PATCH /tasks/:task_ref/comments/:comment_id': deny('edit comments'),
   'DELETE /tasks/:task_ref/comments/:comment_id': deny('delete comments'),
   'POST /goals': allow,
@@ -125,6 +127,8 @@ const RULES: Record<string, Rule> = {
   'DELETE /goals/:goal_id': deny('delete goals'),
   'POST /projects': ({ body }) => {
     if (body.monthly_budget_cents) throw forbidden('set budgets')
+    // What runners clone is a person's choice: an agent could point them at anything.
+    if (body.repository != null) throw forbidden('set a repository')
   },
   'PATCH /projects/:project_id': deny('change projects'),
   // A hire made by an agent waits for a person: it always opens a `hire_agent` approval.
@@ -149,6 +153,7 @@ const RULES: Record<string, Rule> = {
   'POST /runs/expire-stale': deny('use the runner routes'),
   'POST /runs/:run_id/heartbeat': deny('use the runner routes'),
   'PATCH /runs/:run_id': deny('use the runner routes'),
+  'PUT /runs/:run_id/patch': deny('use the runner routes'),
   'POST /runs/:run_id/cancel': deny('use the runner routes'),
   'POST /routines': deny('manage routines'),
   'PATCH /routines/:routine_id': deny('manage routines'),

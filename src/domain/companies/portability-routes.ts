@@ -4,9 +4,10 @@ import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors } from '../../contract/common.ts'
 import { Company } from '../../contract/companies.ts'
 import { CompanyExport, CompanyImport, IMPORT_BODY_LIMIT, Template } from '../../contract/company-export.ts'
+import { repositoryProblem } from '../../contract/repository.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
-import { AppError } from '../../server/errors.ts'
+import { AppError, invalidField } from '../../server/errors.ts'
 import { requireAuth, userActor } from '../../server/http/guards.ts'
 import { exportCompanyJson } from './export.ts'
 import { importCompany } from './import.ts'
@@ -75,6 +76,11 @@ export async function importRoutes(instance: FastifyInstance, { ctx }: { ctx: Ap
       },
     },
     async (request, reply) => {
+      // Repositories reach runners' `git clone`: the same forms as a project made through the API.
+      for (const [i, { repository }] of (request.body.projects ?? []).entries()) {
+        const problem = repository == null ? null : repositoryProblem(repository, ctx.config.allowLocalRepositories)
+        if (problem) throw invalidField('body', `projects.${i}.repository`, `repository ${problem}`, repository)
+      }
       const company = await write(ctx, (tx) => importCompany(tx, request.principal.user.id, userActor(request), request.body))
       return reply.status(201).send(company)
     },

@@ -13,6 +13,7 @@ import { claimRun } from '../runs/claim.ts'
 import { expireStaleRuns } from '../runs/expire.ts'
 import { getRun, listRuns } from '../runs/lookup.ts'
 import { heartbeatRun, reportRun } from '../runs/report.ts'
+import { sendBackAfterFailedChecks } from '../work/sent-back.ts'
 import { runContext } from './run-context.ts'
 import { wakeAgent } from '../runs/wake.ts'
 
@@ -107,7 +108,8 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
       },
     },
-    async (request) => reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request)),
+    async (request) =>
+      reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request), sendBackAfterFailedChecks),
   )
 
   app.post(

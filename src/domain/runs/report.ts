@@ -1,6 +1,6 @@
 import type { RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
-import { write, writeHot } from '../../server/db/write.ts'
+import { type Tx, write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
@@ -9,6 +9,9 @@ import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { foundRunIsRunning, isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
 export type { RunReport } from '../../contract/runs.ts'
+
+/** What follows a finished run in its report's transaction, from above (a failed check sending the work back). */
+export type AfterFinish = (tx: Tx, run: Run) => Promise<void>
 
 /**
  * The lease guard shared by reports and heartbeats: the run is running, held by this runner,
@@ -24,7 +27,7 @@ const HELD_BY_RUNNER = `id = $1 AND company_id IS NOT DISTINCT FROM $2 AND ${fou
  * database's now, missing roles `agent`), and optionally a new status. Refreshes the lease and
  * publishes `run.updated`. Answers the Run without its transcript, which is unbounded.
  */
-export async function reportRun(ctx: AppContext, companyId: string, runId: string, report: RunReport, actor: Actor): Promise<Run> {
+export async function reportRun(ctx: AppContext, companyId: string, runId: string, report: RunReport, actor: Actor, afterFinish?: AfterFinish): Promise<Run> {
   if (report.status === 'queued') {
     await loadRunState(ctx, companyId, runId)
     throw invalidState('A run never goes back to queued')
@@ -36,9 +39,10 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
     JSON.stringify(entries), report.session_id ?? null,
+    has('changes') ? JSON.stringify(report.changes) : null, report.checks ? JSON.stringify(report.checks) : null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
-    ? await finishingReport(ctx, companyId, params, actor)
+    ? await finishingReport(ctx, companyId, params, actor, afterFinish)
     : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
@@ -53,6 +57,8 @@ const REPORTED = `UPDATE runs SET
     summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
     error = CASE WHEN $11::boolean THEN $12 ELSE error END,
     session_id = coalesce($14, session_id),
+    changes = CASE WHEN $15::jsonb IS NULL THEN changes ELSE nullif($15::jsonb, 'null'::jsonb) END,
+    checks = coalesce($16::jsonb, checks),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -77,6 +83,8 @@ const FINISH_UNBUDGETED = `
       AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND (monthly_budget_cents > 0 OR pause_on_repeat))
       -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
+      -- A check that did not pass sends the work back (AfterFinish): transaction path.
+      AND NOT jsonb_path_exists(coalesce($16::jsonb, runs.checks), '$[*] ? (@.status == "failed" || @.status == "timed_out")')
     RETURNING ${runColumns()}
   ), moved AS (
     UPDATE agents a SET status = CASE WHEN run.status = 'failed' THEN 'error' ELSE 'idle' END,
@@ -85,7 +93,7 @@ const FINISH_UNBUDGETED = `
      WHERE a.id = run.agent_id AND a.company_id IS NOT DISTINCT FROM $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
-    SELECT record_audit_events($2, jsonb_build_array($15::jsonb || jsonb_build_object(
+    SELECT record_audit_events($2, jsonb_build_array($17::jsonb || jsonb_build_object(
              'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',
              'changes', jsonb_build_object('status', jsonb_build_array('running', run.status))
                           || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
@@ -100,7 +108,7 @@ const FINISH_UNBUDGETED = `
  * budget, the budget check (runEnded), all in one transaction; one statement when the agent
  * has no budget (FINISH_UNBUDGETED).
  */
-async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor): Promise<Run | null> {
+async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor, afterFinish?: AfterFinish): Promise<Run | null> {
   const unbudgeted = [...params, JSON.stringify(actorColumns(actor))]
   const run = await writeHot(ctx, companyId, async (tx) => {
     const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
@@ -115,6 +123,7 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
     const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, params)
     if (!run) return null
     await runEnded(tx, run, 'running', actor)
+    await afterFinish?.(tx, run)
     publishRunUpdated(tx, run)
     return run
   })

@@ -229,11 +229,17 @@ CREATE TABLE projects (
   monthly_budget_cents bigint NOT NULL DEFAULT 0,
   status text NOT NULL DEFAULT 'active'::text,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  default_branch character varying(200) NOT NULL DEFAULT 'main'::character varying,
+  checks jsonb NOT NULL DEFAULT '[]'::jsonb,
+  require_checks boolean NOT NULL DEFAULT false,
+  merge_on_approve boolean NOT NULL DEFAULT false,
+  reviewer_agent_id uuid
 );
 ALTER TABLE projects ADD CONSTRAINT projects_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE projects ADD CONSTRAINT projects_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE projects ADD CONSTRAINT projects_pkey PRIMARY KEY (id);
+ALTER TABLE projects ADD CONSTRAINT projects_reviewer_agent_id_fkey FOREIGN KEY (reviewer_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
 ALTER TABLE projects ADD CONSTRAINT projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'completed'::text, 'archived'::text])));
 CREATE INDEX projects_company ON public.projects USING btree (company_id, created_at);
 
@@ -269,6 +275,17 @@ ALTER TABLE routines ADD CONSTRAINT routines_pkey PRIMARY KEY (id);
 ALTER TABLE routines ADD CONSTRAINT routines_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id);
 CREATE INDEX routines_company ON public.routines USING btree (company_id, created_at);
 CREATE INDEX routines_enabled ON public.routines USING btree (enabled) WHERE enabled;
+
+CREATE TABLE run_patches (
+  run_id uuid NOT NULL,
+  company_id uuid NOT NULL,
+  patch text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_pkey PRIMARY KEY (run_id);
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE CASCADE;
+CREATE INDEX run_patches_company_id_idx ON public.run_patches USING btree (company_id);
 
 CREATE TABLE run_totals (
   company_id uuid NOT NULL,
@@ -320,12 +337,16 @@ CREATE TABLE runs (
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   session_id text,
   transcript_trimmed_at timestamp with time zone,
-  task_status_before text
+  task_status_before text,
+  changes jsonb,
+  checks jsonb NOT NULL DEFAULT '[]'::jsonb,
+  purpose text NOT NULL DEFAULT 'work'::text
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runs ADD CONSTRAINT runs_cost_cents_check CHECK ((cost_cents >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+ALTER TABLE runs ADD CONSTRAINT runs_purpose_check CHECK ((purpose = ANY (ARRAY['work'::text, 'merge'::text])));
 ALTER TABLE runs ADD CONSTRAINT runs_retotalled TRIGGER DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE runs ADD CONSTRAINT runs_routine_id_fkey FOREIGN KEY (routine_id) REFERENCES routines(id) ON DELETE SET NULL;
 ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])));

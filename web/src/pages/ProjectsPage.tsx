@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useState } from 'react'
-import type { Project, ProjectStatus } from '#src/client/types.ts'
+import type { CheckInput, Project, ProjectStatus } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
@@ -10,6 +10,8 @@ import { keys, useMe, useProjects } from '../lib/queries.ts'
 import { Link } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field, FormDialog } from '../components/form.tsx'
+import { AgentPicker, idOrNull } from '../components/Pickers.tsx'
+import { ChecksEditor } from '../components/work/ChecksEditor.tsx'
 
 const STATUSES: ProjectStatus[] = ['active', 'paused', 'completed', 'archived']
 
@@ -85,12 +87,22 @@ function ProjectDialog({ companyId, project, onClose }: { companyId: string; pro
     description: project?.description ?? '',
     repository: project?.repository ?? '',
     budget: centsToInput(project?.monthly_budget_cents),
+    default_branch: project?.default_branch ?? 'main',
+    reviewer: project?.reviewer_agent_id ?? '',
   })
+  const [checks, setChecks] = useState<CheckInput[]>(project?.checks ?? [])
+  const [requireChecks, setRequireChecks] = useState(project?.require_checks ?? false)
+  const [mergeOnApprove, setMergeOnApprove] = useState(project?.merge_on_approve ?? false)
   const v = form.values
   const submit = useSubmit(async () => {
     const budget = parseCents(v.budget)
     if (budget === null) throw new Error('Monthly budget: enter an amount such as 100 or 12.50.')
-    const body = { name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget }
+    const body = {
+      name: v.name.trim(), description: v.description.trim() || null, repository: v.repository.trim() || null, monthly_budget_cents: budget,
+      default_branch: v.default_branch.trim() || 'main', reviewer_agent_id: idOrNull(v.reviewer), require_checks: requireChecks,
+      merge_on_approve: mergeOnApprove,
+      checks: checks.map((c) => ({ name: c.name.trim(), command: c.command.trim(), timeout_seconds: c.timeout_seconds ?? 600 })),
+    }
     if (project) await api.projects.update(companyId, project.id, body)
     else await api.projects.create(companyId, body)
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'projects') })
@@ -102,6 +114,11 @@ function ProjectDialog({ companyId, project, onClose }: { companyId: string; pro
       <Field label="Description"><textarea {...form.bind('description')} /></Field>
       <Field label="Git repository" hint="runs work in a worktree of it"><input placeholder="https://github.com/org/repo.git" {...form.bind('repository')} /></Field>
       <Field label="Monthly budget" hint="informational"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
+      <Field label="Default branch" hint="task branches start here"><input maxLength={200} className="mono" {...form.bind('default_branch')} /></Field>
+      <AgentPicker label="Reviewer agent" none="People only" value={v.reviewer} onChange={(id) => form.setValues({ ...v, reviewer: id })} />
+      <ChecksEditor checks={checks} onChange={setChecks} />
+      <label className="field work-toggle"><input type="checkbox" checked={requireChecks} onChange={(e) => setRequireChecks(e.target.checked)} style={{ width: 'auto' }} /> <span>Agents cannot mark a task done until its checks pass</span></label>
+      <label className="field work-toggle"><input type="checkbox" checked={mergeOnApprove} onChange={(e) => setMergeOnApprove(e.target.checked)} style={{ width: 'auto' }} /> <span>Merge a task's branch into the default branch when its work is approved</span></label>
     </FormDialog>
   )
 }

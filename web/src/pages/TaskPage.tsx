@@ -7,6 +7,8 @@ import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
 import { TaskTimeline } from '../components/tasks/TaskTimeline.tsx'
 import { SubtaskTree } from '../components/tasks/SubtaskTree.tsx'
+import { ReviewBar } from '../components/work/ReviewBar.tsx'
+import { TaskChanges } from '../components/work/TaskChanges.tsx'
 import { dayToTimestamp, timestampToDay } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
@@ -68,6 +70,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
       </div>
       <ErrorText error={update.error ?? remove.error} />
       <LastRunProblem companyId={companyId} task={task} />
+      <ReviewBar companyId={companyId} task={task} />
       <div className="grid-2">
         <section className="panel" aria-label="Details">
           <form onSubmit={(e) => { e.preventDefault(); update.mutate({ title: title.trim(), description: description.trim() || null }) }}>
@@ -107,6 +110,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
         </div>
         <SubtaskTree companyId={companyId} root={task} />
       </section>
+      <TaskChanges companyId={companyId} task={task} />
       <TaskTimeline companyId={companyId} task={task} />
       {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
     </>

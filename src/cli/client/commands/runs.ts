@@ -1,6 +1,7 @@
 // Runs: list with filters, show with the transcript, cancel.
 import type { Run, RunStatus } from '../../../client/index.ts'
 import { type GroupSpec, integer, text } from '../cli.ts'
+import { CliError, EXIT } from '../errors.ts'
 import { details, money, plural, shortId, table, time } from '../format.ts'
 
 function duration(run: Run): string {
@@ -12,7 +13,7 @@ function duration(run: Run): string {
 
 export const runs: GroupSpec = {
   name: 'runs',
-  summary: 'Runs: list, show with transcript, cancel',
+  summary: 'Runs: list, show with transcript, diff, cancel',
   commands: [
     {
       name: 'list',
@@ -81,6 +82,19 @@ export const runs: GroupSpec = {
             ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
           ].join('\n')
         })
+      },
+    },
+    {
+      name: 'diff',
+      summary: "Print a run's diff (its changes on the task's branch)",
+      args: ['<run>'],
+      notes: 'RUN is the run id or its first characters. The diff is printed as it is (pipe it to a pager or `git apply`); --json gives the run\'s changes and checks instead.',
+      async run(cli, { args }) {
+        const run = await cli.findRun(args.run!)
+        if (cli.json) return cli.print({ changes: run.changes, checks: run.checks }, () => '')
+        const patch = await cli.client.runs.patch(await cli.companyId(), run.id)
+        if (patch === null) throw new CliError('NOT_FOUND', `Run ${shortId(run.id)} has no diff (its task's project has no repository, or the run recorded none)`, EXIT.notFound)
+        cli.raw(patch)
       },
     },
     {
