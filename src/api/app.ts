@@ -11,6 +11,7 @@ import { approvalRoutes } from '../domain/approvals/routes.ts'
 import { commentRoutes } from '../domain/comments/routes.ts'
 import { exportRoutes, importRoutes } from '../domain/companies/portability-routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
+import { documentRoutes } from '../domain/documents/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
 import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
@@ -157,6 +158,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         eventRoutes,
         webhookRoutes,
         exportRoutes,
+        documentRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }
