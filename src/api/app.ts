@@ -20,6 +20,7 @@ import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs-http/current.ts'
 import { runRoutes } from '../domain/runs-http/routes.ts'
+import { skillRoutes } from '../domain/skills/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
@@ -159,6 +160,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         webhookRoutes,
         exportRoutes,
         documentRoutes,
+        skillRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -85,20 +85,47 @@ export type DocumentVersion = Static<typeof DocumentVersion>
 export const DocumentMention = Type.Object({ id: Uuid, title: Type.String(), summary: Type.String(), project_id: OrNull(Uuid) })
 export type DocumentMention = Static<typeof DocumentMention>
 
+/** How much of an agent's memory a run's prompt carries; the rest is read with read_doc. */
+export const MEMORY_PROMPT_MAX = 4000
+/** How many pinned documents a run is told about; search_docs finds the others. */
+export const PINNED_PROMPT_MAX = 20
+
+/** An agent's memory as a run gets it: the first MEMORY_PROMPT_MAX characters of its body. */
+export const RunMemory = Type.Object({
+  id: Uuid,
+  title: Type.String(),
+  body: Type.String(),
+  truncated: Type.Boolean(),
+  version: Type.Integer(),
+  updated_at: Timestamp,
+})
+export type RunMemory = Static<typeof RunMemory>
+
 const SUMMARY_MAX = 120
 
 /**
  * One line about a document: its first line of prose (headings, list marks and emphasis
- * dropped), cut at a word to 120 characters. Empty for an empty body.
+ * dropped; a heading only when there is no prose), cut at a word to 120 characters. Empty for
+ * an empty body.
  */
 export function documentSummary(body: string): string {
+  let heading = ''
   for (const raw of body.split('\n', 200)) {
+    const isHeading = /^\s{0,3}#{1,6}\s/.test(raw)
     const line = raw.replace(/^\s{0,3}(#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)/, '').replace(/[*_`]/g, '').trim()
     if (!line || /^(-{3,}|={3,}|```)/.test(line)) continue
-    if (line.length <= SUMMARY_MAX) return line
-    const cut = line.slice(0, SUMMARY_MAX - 1)
-    const space = cut.lastIndexOf(' ')
-    return `${space > 60 ? cut.slice(0, space) : cut}…`
+    if (isHeading) {
+      heading ||= line
+      continue
+    }
+    return clip(line)
   }
-  return ''
+  return clip(heading)
+}
+
+function clip(line: string): string {
+  if (line.length <= SUMMARY_MAX) return line
+  const cut = line.slice(0, SUMMARY_MAX - 1)
+  const space = cut.lastIndexOf(' ')
+  return `${space > 60 ? cut.slice(0, space) : cut}…`
 }

@@ -3,9 +3,11 @@ import { Agent } from './agents.ts'
 import { Comment } from './comments.ts'
 import { Company } from './companies.ts'
 import { MAX_AMOUNT, Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
+import { DocumentMention, RunMemory } from './documents.ts'
 import { ChainGoal } from './goals.ts'
 import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
+import { Skill } from './skills.ts'
 import { Task } from './tasks.ts'
 
 // Runs and the runner protocol: claim, heartbeat, report, cancel, expire-stale; waking an agent.
@@ -155,6 +157,12 @@ export const RunContext = Type.Object({
   goal_chain: Type.Array(ChainGoal),
   project: OrNull(Project),
   lease_seconds: Type.Integer(),
+  /** Documents pinned to the company or to the task's project, named in the prompt (read on demand). */
+  documents: Type.Array(DocumentMention),
+  /** The agent's memory document (its beginning), given at the start of each run. */
+  memory: OrNull(RunMemory),
+  /** The agent's skills, which the runner installs for this run only. */
+  skills: Type.Array(Skill),
   /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
   run_token: Type.String(),
 })

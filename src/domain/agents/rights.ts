@@ -110,6 +110,9 @@ const RULES: Record<string, Rule> = {
     const doc = await getDocument(db, run.companyId, params.document_id)
     if (doc.created_by_agent_id !== run.agentId && doc.agent_id !== run.agentId) throw forbidden('delete documents it did not create')
   },
+  'POST /skills': deny('manage skills'),
+  'PATCH /skills/:skill_id': deny('manage skills'),
+  'DELETE /skills/:skill_id': deny('manage skills'),
   'POST /approvals/:approval_id/approve': deny('decide approvals'),
   'POST /approvals/:approval_id/reject': deny('decide approvals'),
   // What runners do for the runs they execute; an agent's run is already claimed and reported.
