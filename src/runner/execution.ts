@@ -14,6 +14,7 @@ import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/ad
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
+import { installSkills, type SkillInstall } from './skills.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
@@ -108,6 +109,7 @@ export class Execution {
     if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
     const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
+    let skills: SkillInstall | null = null
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
@@ -121,9 +123,12 @@ export class Execution {
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
+      // The agent's skills, for this run only (removed below).
+      skills = installSkills(this.context.skills ?? [], home, this.adapter.name)
+      for (const why of skills.skipped) transcript.add('system', `Skill left out: ${why}\n`)
       result ??= await this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills }),
         cwd: workspace!.cwd,
         home,
         env: agentEnvironment({
@@ -178,6 +183,7 @@ export class Execution {
       clearInterval(heartbeat)
       transcript.close()
       await workspace?.dispose()
+      skills?.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
