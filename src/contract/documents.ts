@@ -86,9 +86,9 @@ export const DocumentMention = Type.Object({ id: Uuid, title: Type.String(), sum
 export type DocumentMention = Static<typeof DocumentMention>
 
 /** How much of an agent's memory a run's prompt carries; the rest is read with read_doc. */
-export const MEMORY_PROMPT_MAX = 4000
+export const MEMORY_PROMPT_MAX = 2000
 /** How many pinned documents a run is told about; search_docs finds the others. */
-export const PINNED_PROMPT_MAX = 20
+export const PINNED_PROMPT_MAX = 10
 
 /** An agent's memory as a run gets it: the first MEMORY_PROMPT_MAX characters of its body. */
 export const RunMemory = Type.Object({

@@ -3,7 +3,7 @@
 // above the task, the documents pinned to the company or the project (named with a one-line
 // summary, never pasted: the agent reads them on demand), its skills, and for agent CLIs (which
 // get the Shopfloor MCP server) what its tools are for. Everything that grows with the company
-// is bounded (20 comments, 20 documents, 4,000 characters of memory), so what Shopfloor adds to
+// is bounded (20 comments, 10 documents, 2,000 characters of memory), so what Shopfloor adds to
 // a run stays about the same size in a large company as in a small one (bench/prompt-tokens.ts).
 import type { Comment, RunContext } from '../client/index.ts'
 import { wakeReason } from '../contract/runs.ts'
