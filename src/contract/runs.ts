@@ -139,11 +139,15 @@ export const ReportBody = Type.Object({
 export type RunReport = Static<typeof ReportBody>
 
 /** Optional body: no body wakes the agent without a task. */
-export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null } | null>({
+export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null; fresh_session?: boolean } | null>({
   type: ['object', 'null'],
-  properties: { task_id: NullableUuid, reason: Nullable(Type.String()) },
+  properties: {
+    task_id: NullableUuid,
+    reason: Nullable(Type.String()),
+    fresh_session: Type.Boolean({ description: 'Start a new CLI session instead of resuming the last one of the agent on the task' }),
+  },
 })
-export type WakeRequest = { task_id?: string | null; reason?: string | null }
+export type WakeRequest = { task_id?: string | null; reason?: string | null; fresh_session?: boolean }
 
 export const ExpiredRuns = Type.Object({ expired: Type.Array(Uuid) })
 
@@ -163,6 +167,8 @@ export const RunContext = Type.Object({
   memory: OrNull(RunMemory),
   /** The agent's skills, which the runner installs for this run only. */
   skills: Type.Array(Skill),
+  /** A person asked for a new CLI session: the last one of the agent on the task is not resumed. */
+  fresh_session: Type.Boolean(),
   /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
   run_token: Type.String(),
 })

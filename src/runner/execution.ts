@@ -125,7 +125,7 @@ export class Execution {
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
       // A kept home resumes the CLI's session of the agent's last run on the task, if it holds it.
-      const resume = keptHome ? resumeFrom(await this.lastSession(), keptHome) : { session: null, note: null }
+      const resume = keptHome ? resumeFrom(await this.lastSession(), keptHome, this.context.fresh_session) : { session: null, note: null }
       if (resume.note) transcript.add('system', resume.note)
       // The agent's skills, for this run only (removed below).
       skills = installSkills(this.context.skills ?? [], home, this.adapter.name)

@@ -32,9 +32,13 @@ export interface Resume {
   note: string | null
 }
 
-/** Whether to resume the session of the agent's last run on the task (`last`), kept in `home`. */
-export function resumeFrom(last: { runId: string; sessionId: string } | null, home: string): Resume {
+/**
+ * Whether to resume the session of the agent's last run on the task (`last`), kept in `home`;
+ * with `fresh` (a person asked for it) never.
+ */
+export function resumeFrom(last: { runId: string; sessionId: string } | null, home: string, fresh = false): Resume {
   if (!last) return { session: null, note: null }
+  if (fresh) return { session: null, note: `A new session, as asked: the session of run ${last.runId} is not resumed.\n` }
   if (known(home).includes(last.sessionId)) {
     return { session: last.sessionId, note: `Continues the session of run ${last.runId}.\n` }
   }

@@ -138,6 +138,17 @@ describe('company knowledge in the web app', () => {
     await screenshot(page, 'agent-knowledge-1360', { fullPage: true })
   })
 
+  it('the task page starts the agent afresh: a run whose runner gets a new session', async () => {
+    await visit(page, `${server.url}/c/${companyId}/tasks/${taskKey}`)
+    await page.getByRole('button', { name: 'Start afresh' }).click()
+    await page.getByRole('button', { name: 'New session queued' }).waitFor()
+    await screenshot(page, 'task-start-afresh-1360')
+    const claimed = (await client.runs.claim(companyId, { runner_id: 'by-hand', agent_ids: [agentId] }))!
+    expect(claimed.task?.key).toBe(taskKey)
+    expect(claimed.fresh_session).toBe(true)
+    await client.runs.report(companyId, claimed.run.id, { runner_id: 'by-hand', status: 'succeeded' })
+  })
+
   it('reads on a phone', async () => {
     const phone = await launchBrowser({ width: 390, height: 844 })
     try {
@@ -153,6 +164,10 @@ describe('company knowledge in the web app', () => {
       await visit(small, `${server.url}/c/${companyId}/agents/${agentId}`)
       await small.getByRole('region', { name: 'Memory' }).waitFor()
       await screenshot(small, 'agent-knowledge-390', { fullPage: true })
+      await visit(small, `${server.url}/c/${companyId}/tasks/${taskKey}`)
+      await small.getByRole('button', { name: 'Start afresh' }).waitFor()
+      expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
+      await screenshot(small, 'task-start-afresh-390')
     } finally {
       await phone.close()
     }

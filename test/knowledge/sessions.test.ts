@@ -63,5 +63,14 @@ describe('session continuity', () => {
     expect(third.status).toBe('succeeded')
     expect(system(third)).toContain(`The session of run ${second.id} is not kept on this runner (it ran elsewhere, or its home was cleared): starting a new session.`)
     expect(clis.seen(third.id).argv).not.toContain('--resume')
+
+    // A person asks for a new session: the one the third run made here is not resumed.
+    const fourth = await finished((await ws.client.agents.wake(ws.companyId, agent.id, { task_id: task.id, fresh_session: true })).id)
+    expect(fourth.status).toBe('succeeded')
+    expect(system(fourth)).toContain(`A new session, as asked: the session of run ${third.id} is not resumed.`)
+    expect(clis.seen(fourth.id).argv).not.toContain('--resume')
+    // And the next run resumes the new one.
+    const fifth = await finished((await ws.client.agents.wake(ws.companyId, agent.id, { task_id: task.id })).id)
+    expect(system(fifth)).toContain(`Continues the session of run ${fourth.id}.`)
   })
 })

@@ -27,7 +27,7 @@ const CONTEXT_COMMENTS = 20
  * One statement builds every part as JSON: a claim is on the runners' hot path, and one round
  * trip costs less than the seven reads it replaces. The session runs in UTC, so timestamps in
  * JSON read exactly as the drivers return them elsewhere (src/server/db/types.ts).
- * $1 company, $2 agent, $3 task (or null), $4 the caller.
+ * $1 company, $2 agent, $3 task (or null), $4 the caller, $5 the run.
  */
 const CONTEXT_SQL = `
   WITH RECURSIVE agent AS (${AGENT_SELECT} WHERE a.id = $2 AND a.company_id IS NOT DISTINCT FROM $1),
@@ -62,7 +62,8 @@ const CONTEXT_SQL = `
        SELECT id, title, left(body, ${MEMORY_PROMPT_MAX}) AS body, length(body) > ${MEMORY_PROMPT_MAX} AS truncated, version, updated_at
          FROM documents WHERE agent_id = $2 AND company_id = $1) d) AS memory,
     (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY array_position((SELECT skills FROM agents WHERE id = $2), s.id)), '[]'::jsonb) FROM (
-       SELECT ${SKILL_COLUMNS} FROM skills WHERE company_id = $1 AND id = ANY((SELECT skills FROM agents WHERE id = $2)::uuid[])) s) AS skills`
+       SELECT ${SKILL_COLUMNS} FROM skills WHERE company_id = $1 AND id = ANY((SELECT skills FROM agents WHERE id = $2)::uuid[])) s) AS skills,
+    coalesce((SELECT fresh_session FROM runs WHERE id = $5 AND company_id = $1), false) AS fresh_session`
 
 interface ContextRow {
   agent: Agent
@@ -75,10 +76,11 @@ interface ContextRow {
   documents: Array<{ id: string; title: string; head: string; project_id: string | null; updated_at: string }>
   memory: RunMemory | null
   skills: Skill[]
+  fresh_session: boolean
 }
 
 export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number): Promise<Omit<RunContext, 'run_token'>> {
-  const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId]))!
+  const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId, run.id]))!
   return {
     run,
     agent: row.agent,
@@ -91,5 +93,6 @@ export async function runContext(q: Queryable, companyId: string, run: Run, user
     documents: row.documents.map(({ head, updated_at: _, ...doc }) => ({ ...doc, summary: documentSummary(head) })),
     memory: row.memory,
     skills: row.skills,
+    fresh_session: row.fresh_session,
   }
 }

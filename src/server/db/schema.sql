@@ -358,7 +358,8 @@ CREATE TABLE runs (
   updated_at timestamp with time zone NOT NULL DEFAULT now(),
   session_id text,
   transcript_trimmed_at timestamp with time zone,
-  task_status_before text
+  task_status_before text,
+  fresh_session boolean NOT NULL DEFAULT false
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
