@@ -12,6 +12,19 @@ import { checkBodySize } from '../documents/service.ts'
 
 type Ids = Map<string, string>
 
+/** A class 22 (bad value) or 23 (constraint) error: the database refused what the document holds. */
+const refused = (err: any) => typeof err?.code === 'string' && /^2[23]/.test(err.code)
+
+/** Runs one insert of the record at `at`; a value the database refuses is a 422 naming the record. */
+async function inserting<T>(at: string, insert: () => Promise<T>): Promise<T> {
+  try {
+    return await insert()
+  } catch (err: any) {
+    if (refused(err)) throw invalidField('body', at, `The record was refused: ${err.message}`)
+    throw err
+  }
+}
+
 /** Creates the document's skills; answers the new id of each by its document id. */
 export async function importSkills(tx: Tx, companyId: string, actor: Actor, doc: CompanyExport, stamp: () => string): Promise<Ids> {
   const ids: Ids = new Map()
@@ -27,11 +40,11 @@ export async function importSkills(tx: Tx, companyId: string, actor: Actor, doc:
       if (problem) throw invalidField('body', `${at}.files.${j}.path`, `"${file.path}" ${problem}`, file.path)
       checkBodySize(`${at}.files[${j}].content`, file.content)
     }
-    const row = await tx.one<{ id: string }>(
+    const row = await inserting(at, () => tx.one<{ id: string }>(
       `INSERT INTO skills (company_id, name, description, body, files, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5::jsonb, $6, $6) RETURNING id`,
       [companyId, skill.name, skill.description, skill.body ?? '', JSON.stringify(skill.files ?? []), stamp()],
-    )
+    ))
     ids.set(skill.id, row!.id)
     await recordAudit(tx, { companyId, actor, verb: 'created', entityType: 'skill', entityId: row!.id, label: skill.name, changes: diff({}, skill, ['name', 'description']) })
   }
@@ -65,12 +78,12 @@ export async function importDocuments(tx: Tx, companyId: string, actor: Actor, d
     if (agentId && memories.has(agentId)) throw invalidField('body', `${at}.agent_id`, 'An agent has one memory document: another document is already its memory', (d as Record<string, unknown>).agent_id)
     if (agentId) memories.add(agentId)
     const created = (d as Record<string, unknown>).created_at ?? stamp()
-    const row = await tx.one<{ id: string }>(
+    const row = await inserting(at, () => tx.one<{ id: string }>(
       `INSERT INTO documents (company_id, title, body, tags, project_id, agent_id, pinned, agent_editable, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9) RETURNING id`,
       [companyId, d.title, d.body ?? '', d.tags ?? [], refer('projects', 'project_id', (d as Record<string, unknown>).project_id), agentId,
         d.pinned ?? false, d.agent_editable ?? false, created],
-    )
+    ))
     await tx.query(
       `INSERT INTO document_versions (document_id, version, title, body, tags, created_at) VALUES ($1, 1, $2, $3, $4, $5)`,
       [row!.id, d.title, d.body ?? '', d.tags ?? [], created],
