@@ -12,6 +12,7 @@ import { approvalRoutes } from '../domain/approvals/routes.ts'
 import { commentRoutes } from '../domain/comments/routes.ts'
 import { exportRoutes, importRoutes } from '../domain/companies/portability-routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
+import { documentRoutes } from '../domain/documents/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
 import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
@@ -20,6 +21,7 @@ import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs-http/current.ts'
 import { runRoutes } from '../domain/runs-http/routes.ts'
+import { skillRoutes } from '../domain/skills/routes.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
@@ -175,6 +177,8 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         webhookRoutes,
         exportRoutes,
         workRoutes,
+        documentRoutes,
+        skillRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -206,6 +206,22 @@ export class ShopfloorClient {
     }
   }
 
+  // --- Knowledge: documents and skills ----------------------------------------------------------
+
+  readonly documents = {
+    /** Newest first; with `q`, a full-text search, best matches first. */
+    list: (companyId: string, query: T.DocumentListQuery = {}) => this.list<T.Document[]>(this.co(companyId, '/documents'), query),
+    get: (companyId: string, documentId: string) => this.call<T.Document>('GET', this.co(companyId, `/documents/${seg(documentId)}`)),
+    create: (companyId: string, body: T.DocumentCreate) => this.call<T.Document>('POST', this.co(companyId, '/documents'), { body }),
+    update: (companyId: string, documentId: string, body: T.DocumentUpdate) =>
+      this.call<T.Document>('PATCH', this.co(companyId, `/documents/${seg(documentId)}`), { body }),
+    delete: (companyId: string, documentId: string) => this.call<void>('DELETE', this.co(companyId, `/documents/${seg(documentId)}`)),
+    versions: (companyId: string, documentId: string) =>
+      this.call<T.DocumentVersion[]>('GET', this.co(companyId, `/documents/${seg(documentId)}/versions`)),
+  }
+
+  readonly skills = this.crud<T.Skill, T.SkillCreate, T.SkillUpdate>('skills')
+
   // --- Runs (people and the runner protocol) ----------------------------------------------------
 
   readonly runs = {

@@ -30,6 +30,10 @@ export type { Goal, GoalCreate, GoalStatus, GoalUpdate } from '../contract/goals
 export type { Project, ProjectCreate, ProjectStatus, ProjectUpdate } from '../contract/projects.ts'
 export type { Routine, RoutineCreate, RoutineTrigger, RoutineUpdate } from '../contract/routines.ts'
 
+// --- Knowledge
+export type { Document, DocumentCreate, DocumentListQuery, DocumentMention, DocumentUpdate, DocumentVersion, RunMemory } from '../contract/documents.ts'
+export type { Skill, SkillCreate, SkillFile, SkillUpdate } from '../contract/skills.ts'
+
 // --- Runs
 export type {
   ClaimRequest, GetRunQuery, Run, RunFilters, RunReport, RunStatus, RunTrigger, TranscriptEntry, TranscriptRole,

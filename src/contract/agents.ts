@@ -34,6 +34,7 @@ const settingFields = {
   max_runs_per_hour: Type.Optional(Count),
   pause_on_repeat: Type.Optional(Type.Boolean()),
   heartbeat_skip_idle: Type.Optional(Type.Boolean()),
+  skills: Type.Optional(Type.Array(Uuid, { maxItems: 50, uniqueItems: true, description: 'Ids of the company’s skills the agent carries into its runs' })),
 }
 
 const commonFields = {
@@ -98,6 +99,8 @@ export const Agent = Type.Object({
   pause_on_repeat: Type.Boolean(),
   /** Scheduled heartbeats skip the agent when it has nothing to do. */
   heartbeat_skip_idle: Type.Boolean(),
+  /** Skills (ids) the runner installs for each of the agent's runs. */
+  skills: Type.Array(Uuid),
 })
 export type Agent = Static<typeof Agent>
 

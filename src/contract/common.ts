@@ -116,6 +116,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The caller may not do this',
   404: 'Not found, or not visible to the caller',
   409: 'Conflicts with the current state',
+  413: 'Too large (PAYLOAD_TOO_LARGE names the field and its limit)',
   422: 'The request is malformed (VALIDATION_ERROR lists each problem)',
   429: 'Too many requests',
 }

@@ -3,9 +3,11 @@ import { Agent } from './agents.ts'
 import { Comment } from './comments.ts'
 import { Company } from './companies.ts'
 import { MAX_AMOUNT, Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
+import { DocumentMention, RunMemory } from './documents.ts'
 import { ChainGoal } from './goals.ts'
 import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
+import { Skill } from './skills.ts'
 import { Task } from './tasks.ts'
 import { Changes, CheckResult } from './work.ts'
 
@@ -154,11 +156,15 @@ export const ReportBody = Type.Object({
 export type RunReport = Static<typeof ReportBody>
 
 /** Optional body: no body wakes the agent without a task. */
-export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null } | null>({
+export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null; fresh_session?: boolean } | null>({
   type: ['object', 'null'],
-  properties: { task_id: NullableUuid, reason: Nullable(Type.String()) },
+  properties: {
+    task_id: NullableUuid,
+    reason: Nullable(Type.String()),
+    fresh_session: Type.Boolean({ description: 'Start a new CLI session instead of resuming the last one of the agent on the task' }),
+  },
 })
-export type WakeRequest = { task_id?: string | null; reason?: string | null }
+export type WakeRequest = { task_id?: string | null; reason?: string | null; fresh_session?: boolean }
 
 export const ExpiredRuns = Type.Object({ expired: Type.Array(Uuid) })
 
@@ -172,6 +178,14 @@ export const RunContext = Type.Object({
   goal_chain: Type.Array(ChainGoal),
   project: OrNull(Project),
   lease_seconds: Type.Integer(),
+  /** Documents pinned to the company or to the task's project, named in the prompt (read on demand). */
+  documents: Type.Array(DocumentMention),
+  /** The agent's memory document (its beginning), given at the start of each run. */
+  memory: OrNull(RunMemory),
+  /** The agent's skills, which the runner installs for this run only. */
+  skills: Type.Array(Skill),
+  /** A person asked for a new CLI session: the last one of the agent on the task is not resumed. */
+  fresh_session: Type.Boolean(),
   /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
   run_token: Type.String(),
 })

@@ -6,6 +6,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ApiError, ShopfloorClient } from '../client/index.ts'
 import { SERVICE_VERSION } from '../contract/version.ts'
+import { registerKnowledgeTools } from './knowledge-tools.ts'
 import { type Identity, registerTools } from './tools.ts'
 import { registerWorkTools } from './work-tools.ts'
 
@@ -22,6 +23,7 @@ export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promis
   const identity = memoise(() => resolveIdentity(client, env.SHOPFLOOR_COMPANY_ID?.trim() || null))
   registerTools(server, client, identity)
   registerWorkTools(server, client, identity)
+  registerKnowledgeTools(server, client, identity)
   await server.connect(new StdioServerTransport())
 }
 

@@ -14,6 +14,8 @@ import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/ad
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
+import { keepSession, resumeFrom } from './sessions.ts'
+import { installSkills, type SkillInstall } from './skills.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
@@ -111,6 +113,7 @@ export class Execution {
     if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
     const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
+    let skills: SkillInstall | null = null
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
@@ -125,6 +128,12 @@ export class Execution {
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
+      // A kept home resumes the CLI's session of the agent's last run on the task, if it holds it.
+      const resume = keptHome ? resumeFrom(await this.lastSession(), keptHome, this.context.fresh_session) : { session: null, note: null }
+      if (resume.note) transcript.add('system', resume.note)
+      // The agent's skills, for this run only (removed below).
+      skills = installSkills(this.context.skills ?? [], home, this.adapter.name)
+      for (const why of skills.skipped) transcript.add('system', `Skill left out: ${why}\n`)
       const env = agentEnvironment({
           runnerEnv: process.env,
           context: this.context,
@@ -146,18 +155,19 @@ export class Execution {
       }
       result ??= await this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills }),
         cwd: workspace!.cwd,
         home,
         env,
         sandbox,
         config,
-        resumeSession: keptHome ? await this.lastSession() : null,
+        resumeSession: resume.session,
         transcript: (role, text) => transcript.add(role, text),
         usage: (totals) => this.onUsage(totals),
         session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
       })
+      if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
       if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
@@ -205,6 +215,7 @@ export class Execution {
       clearInterval(heartbeat)
       transcript.close()
       await workspace?.dispose()
+      skills?.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
@@ -300,12 +311,13 @@ export class Execution {
   }
 
   /** The session id of this agent's last run on this task that kept one (resumed with kept homes). */
-  private async lastSession(): Promise<string | null> {
+  private async lastSession(): Promise<{ runId: string; sessionId: string } | null> {
     const { company, agent, task, run } = this.context
     if (!task) return null
     try {
       const runs = await this.client.runs.list(company.id, { agent_id: agent.id, task_id: task.id, limit: 20 })
-      return runs.find((r) => r.id !== run.id && r.session_id)?.session_id ?? null
+      const last = runs.find((r) => r.id !== run.id && r.session_id)
+      return last ? { runId: last.id, sessionId: last.session_id! } : null
     } catch (err) {
       this.log.warn({ err: describe(err) }, 'could not read the last session; starting a new one')
       return null

@@ -40,6 +40,9 @@ export const ERROR_STATUS = {
   MEMBER_EXISTS: 409,
   PAYLOAD_TOO_LARGE: 413,
   CHECKS_FAILED: 400,
+  VERSION_CONFLICT: 409,
+  DOCUMENT_EXISTS: 409,
+  SKILL_EXISTS: 409,
 } as const
 
 export type ErrorCode = keyof typeof ERROR_STATUS

@@ -52,7 +52,7 @@ describe('shopfloor mcp', () => {
   it('lists its tools', async () => {
     const { tools } = await mcp.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['add_comment', 'create_task', 'get_changes', 'get_context', 'get_task', 'list_agents', 'list_tasks', 'propose_hire', 'review_task', 'update_task'].sort(),
+      ['add_comment', 'create_task', 'get_changes', 'get_context', 'get_task', 'list_agents', 'list_tasks', 'propose_hire', 'review_task', 'update_task', 'search_docs', 'read_doc', 'write_doc', 'remember'].sort(),
     )
   })
 

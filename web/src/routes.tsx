@@ -79,6 +79,15 @@ const companyRoutes = [
   createRoute({ ...at('webhooks'), component: page(() => import('./pages/WebhooksPage.tsx'), 'WebhooksPage') }),
   createRoute({ ...at('activity'), component: page(() => import('./pages/ActivityPage.tsx'), 'ActivityPage') }),
   createRoute({ ...at('settings'), component: page(() => import('./pages/CompanySettingsPage.tsx'), 'CompanySettingsPage') }),
+  createRoute({
+    ...at('documents'),
+    validateSearch: (s: Record<string, unknown>): { q?: string; tag?: string; doc?: string } => ({
+      ...(typeof s.q === 'string' && s.q ? { q: s.q.slice(0, 500) } : {}),
+      ...(typeof s.tag === 'string' && s.tag ? { tag: s.tag } : {}),
+      ...(typeof s.doc === 'string' && s.doc ? { doc: s.doc } : {}),
+    }),
+    component: page(() => import('./pages/DocumentsPage.tsx'), 'DocumentsPage'),
+  }),
 ] as const
 
 const routeTree = rootRoute.addChildren([

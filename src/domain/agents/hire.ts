@@ -3,6 +3,7 @@ import type { Tx } from '../../server/db/write.ts'
 import type { Actor } from '../../server/actor.ts'
 import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
+import { checkSkillIds } from '../skills/service.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent } from './model.ts'
 import { getAgent } from './read.ts'
@@ -23,6 +24,7 @@ export interface HireInput {
   pause_on_repeat?: boolean
   heartbeat_skip_idle?: boolean
   request_approval?: boolean
+  skills?: string[]
 }
 
 /**
@@ -55,6 +57,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
   const adapter = input.adapter === undefined ? HIRE_DEFAULTS.adapter : input.adapter
   checkAdapterConfig(adapter, input.adapter_config ?? {})
   if (input.reports_to_id) await findInCompany(tx, 'agents', companyId, input.reports_to_id, 'Manager')
+  if (input.skills) await checkSkillIds(tx, companyId, input.skills)
   const status = input.request_approval ? 'pending_approval' : 'idle'
   const row = await tx.one<{ id: string }>(
     `INSERT INTO agents (company_id, name, title, role, adapter, reports_to_id, heartbeat_cron, instructions,
@@ -81,6 +84,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       input.heartbeat_skip_idle ?? false,
     ],
   )
+  if (input.skills?.length) await tx.query('UPDATE agents SET skills = $2 WHERE id = $1', [row!.id, input.skills])
   const agent = await getAgent(tx, companyId, row!.id)
   await recordAudit(tx, {
     companyId,

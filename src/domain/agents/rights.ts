@@ -5,6 +5,7 @@ import type { Queryable } from '../../server/db/db.ts'
 import { AppError, invalidField } from '../../server/errors.ts'
 import { shortestGapSeconds } from '../../contract/schedule.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
+import { getDocument } from '../documents/service.ts'
 import { findTask } from '../tasks/find.ts'
 
 // What an agent may do through its run credential (API-DECISIONS.md "Agents acting through a
@@ -101,6 +102,22 @@ async function checkProposedHire(db: Queryable, run: RunCredential, body: Record
   }
 }
 
+/**
+ * Documents an agent may write: those it created, its own memory, and any a person marked
+ * `agent_editable`. Pinning and the agent-editable mark are people's decisions.
+ */
+async function checkDocumentWrite(db: Queryable, run: RunCredential, documentId: string, body: Record<string, unknown>): Promise<void> {
+  const doc = await getDocument(db, run.companyId, documentId)
+  if (doc.created_by_agent_id !== run.agentId && doc.agent_id !== run.agentId && !doc.agent_editable) {
+    throw forbidden('write documents it neither created nor may edit (its own memory, or one marked agent-editable)')
+  }
+  checkDocumentMarks(body)
+}
+
+function checkDocumentMarks(body: Record<string, unknown>): void {
+  if (body.pinned !== undefined || body.agent_editable !== undefined) throw forbidden('pin documents or mark them agent-editable')
+}
+
 const RULES: Record<string, Rule> = {
   'POST /tasks': async ({ db, run, body }) => {
     await checkAssignee(db, run, body.assignee_agent_id)
@@ -146,6 +163,18 @@ const RULES: Record<string, Rule> = {
       throw forbidden('wake agents that are not below it in the org chart')
     }
   },
+  'POST /documents': ({ run, body }) => {
+    if (body.agent_id != null && body.agent_id !== run.agentId) throw forbidden('write the memory of another agent')
+    checkDocumentMarks(body)
+  },
+  'PATCH /documents/:document_id': ({ db, run, params, body }) => checkDocumentWrite(db, run, params.document_id, body),
+  'DELETE /documents/:document_id': async ({ db, run, params }) => {
+    const doc = await getDocument(db, run.companyId, params.document_id)
+    if (doc.created_by_agent_id !== run.agentId && doc.agent_id !== run.agentId) throw forbidden('delete documents it did not create')
+  },
+  'POST /skills': deny('manage skills'),
+  'PATCH /skills/:skill_id': deny('manage skills'),
+  'DELETE /skills/:skill_id': deny('manage skills'),
   'POST /approvals/:approval_id/approve': deny('decide approvals'),
   'POST /approvals/:approval_id/reject': deny('decide approvals'),
   // What runners do for the runs they execute; an agent's run is already claimed and reported.

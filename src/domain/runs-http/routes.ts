@@ -133,7 +133,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     },
     async (request, reply) => {
       const body = request.body ?? {}
-      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))
+      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason, freshSession: body.fresh_session }, userActor(request))
       return reply.status(201).send(run)
     },
   )

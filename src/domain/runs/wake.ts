@@ -10,6 +10,8 @@ export interface WakeInput {
   taskId?: string | null
   /** First transcript entry; defaults to who woke the agent. */
   reason?: string | null
+  /** The runner starts a new CLI session rather than resuming the agent's last one on the task. */
+  freshSession?: boolean
 }
 
 /**
@@ -42,6 +44,7 @@ export async function wakeAgentIn(tx: Tx, companyId: string, agentId: string, in
       : { reason: input.reason?.trim() ? input.reason : `Woken by ${actor.name}` }),
     actor,
   })
+  if (input.freshSession) await tx.query('UPDATE runs SET fresh_session = true WHERE id = $1', [run.id])
   return (await tx.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1`, [run.id]))!
 }
 

@@ -35,7 +35,8 @@ CREATE TABLE agents (
   max_runs_per_hour integer NOT NULL DEFAULT 0,
   pause_on_repeat boolean NOT NULL DEFAULT false,
   heartbeat_skip_idle boolean NOT NULL DEFAULT false,
-  breaker_reset_at timestamp with time zone
+  breaker_reset_at timestamp with time zone,
+  skills uuid[] NOT NULL DEFAULT '{}'::uuid[]
 );
 ALTER TABLE agents ADD CONSTRAINT agents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE agents ADD CONSTRAINT agents_max_run_cost_cents_check CHECK ((max_run_cost_cents >= 0));
@@ -128,6 +129,56 @@ CREATE TABLE companies (
 );
 ALTER TABLE companies ADD CONSTRAINT companies_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE companies ADD CONSTRAINT companies_pkey PRIMARY KEY (id);
+
+CREATE TABLE document_versions (
+  document_id uuid NOT NULL,
+  version integer NOT NULL,
+  title character varying(200) NOT NULL,
+  body text NOT NULL,
+  tags text[] NOT NULL,
+  user_id uuid,
+  agent_id uuid,
+  run_id uuid,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_pkey PRIMARY KEY (document_id, version);
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE SET NULL;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL;
+
+CREATE TABLE documents (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  title character varying(200) NOT NULL,
+  body text NOT NULL DEFAULT ''::text,
+  tags text[] NOT NULL DEFAULT '{}'::text[],
+  project_id uuid,
+  agent_id uuid,
+  pinned boolean NOT NULL DEFAULT false,
+  agent_editable boolean NOT NULL DEFAULT false,
+  version integer NOT NULL DEFAULT 1,
+  created_by_user_id uuid,
+  created_by_agent_id uuid,
+  updated_by_user_id uuid,
+  updated_by_agent_id uuid,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  search tsvector DEFAULT (setweight(to_tsvector('english'::regconfig, (title)::text), 'A'::"char") || setweight(to_tsvector('english'::regconfig, body), 'B'::"char"))
+);
+ALTER TABLE documents ADD CONSTRAINT documents_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id) ON DELETE CASCADE;
+ALTER TABLE documents ADD CONSTRAINT documents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE documents ADD CONSTRAINT documents_created_by_agent_id_fkey FOREIGN KEY (created_by_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_created_by_user_id_fkey FOREIGN KEY (created_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+ALTER TABLE documents ADD CONSTRAINT documents_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_updated_by_agent_id_fkey FOREIGN KEY (updated_by_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_updated_by_user_id_fkey FOREIGN KEY (updated_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+CREATE INDEX documents_company ON public.documents USING btree (company_id, updated_at DESC, id);
+CREATE UNIQUE INDEX documents_memory ON public.documents USING btree (agent_id) WHERE (agent_id IS NOT NULL);
+CREATE INDEX documents_pinned ON public.documents USING btree (company_id) WHERE pinned;
+CREATE INDEX documents_search ON public.documents USING gin (search);
+CREATE INDEX documents_tags ON public.documents USING gin (tags);
 
 CREATE TABLE email_verifications (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -340,7 +391,8 @@ CREATE TABLE runs (
   task_status_before text,
   changes jsonb,
   checks jsonb NOT NULL DEFAULT '[]'::jsonb,
-  purpose text NOT NULL DEFAULT 'work'::text
+  purpose text NOT NULL DEFAULT 'work'::text,
+  fresh_session boolean NOT NULL DEFAULT false
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
@@ -387,6 +439,21 @@ CREATE TABLE signing_keys (
   created_at timestamp with time zone NOT NULL DEFAULT now()
 );
 ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_pkey PRIMARY KEY (name);
+
+CREATE TABLE skills (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  name character varying(64) NOT NULL,
+  description character varying(1024) NOT NULL,
+  body text NOT NULL DEFAULT ''::text,
+  files jsonb NOT NULL DEFAULT '[]'::jsonb,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE skills ADD CONSTRAINT skills_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE skills ADD CONSTRAINT skills_company_id_name_key UNIQUE (company_id, name);
+ALTER TABLE skills ADD CONSTRAINT skills_name_check CHECK (((name)::text ~ '^[a-z0-9-]{1,64}$'::text));
+ALTER TABLE skills ADD CONSTRAINT skills_pkey PRIMARY KEY (id);
 
 CREATE TABLE task_assignee_counts (
   company_id uuid NOT NULL,

@@ -24,6 +24,7 @@ const NAV: { path: string; label: string; icon: string }[] = [
   { path: 'approvals', label: 'Approvals', icon: '✓' },
   { path: 'goals', label: 'Goals', icon: '◎' },
   { path: 'projects', label: 'Projects', icon: '▣' },
+  { path: 'documents', label: 'Documents', icon: '❑' },
   { path: 'routines', label: 'Routines', icon: '↻' },
   { path: 'runners', label: 'Runners', icon: '⇄' },
   { path: 'costs', label: 'Costs', icon: '$' },

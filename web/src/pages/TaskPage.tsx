@@ -4,6 +4,7 @@ import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '#src
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
+import { FreshSessionButton } from '../components/tasks/FreshSession.tsx'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
 import { TaskTimeline } from '../components/tasks/TaskTimeline.tsx'
 import { SubtaskTree } from '../components/tasks/SubtaskTree.tsx'
@@ -65,6 +66,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
         <h1><span className="muted">{task.key}</span> {task.title}</h1>
         <div className="actions">
           <Badge value={task.status} />
+          <FreshSessionButton companyId={companyId} task={task} />
           <button className="danger" onClick={() => window.confirm(`Delete ${task.key}? Its comments go with it.`) && remove.mutate()}>Delete</button>
         </div>
       </div>

@@ -12,6 +12,7 @@ import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { RunTask } from '../TaskRef.tsx'
 import { FINISHED, Transcript, Usage } from './Transcript.tsx'
+import { Markdown } from '../Markdown.tsx'
 
 export function RunItem({ companyId, run, showTask = false }: { companyId: string; run: Run; showTask?: boolean }) {
   const format = useFormat()
@@ -38,7 +39,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
         <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
       </div>
       {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
-      {shown.summary && <p className="body">{shown.summary}</p>}
+      {shown.summary && <Markdown className="body" text={shown.summary} />}
       {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
     </li>

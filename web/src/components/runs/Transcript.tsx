@@ -3,6 +3,7 @@
 import type { Run, TranscriptEntry } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
+import { Markdown } from '../Markdown.tsx'
 
 /** Run statuses after which nothing more happens. */
 export const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
@@ -26,7 +27,8 @@ export function Transcript({ entries, live }: { entries: TranscriptEntry[]; live
         ) : (
           <div key={index} className={`entry ${entry.role}`}>
             <div className="when">{humanize(entry.role)} · {format.dateTime(entry.timestamp)}</div>
-            {entry.text}
+            {/* The agent writes Markdown; what the runner and tools print is shown as printed. */}
+            {entry.role === 'agent' ? <Markdown text={entry.text} /> : entry.text}
           </div>
         ),
       )}

@@ -15,6 +15,7 @@ import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
 import { RunItem } from '../runs/RunItem.tsx'
+import { Markdown } from '../Markdown.tsx'
 
 type Item =
   | { at: number; kind: 'comment'; comment: Comment }
@@ -98,7 +99,7 @@ function CommentItem({ companyId, task, comment }: { companyId: string; task: Ta
       <ErrorText error={remove.error} />
       {editing
         ? <CommentEditor companyId={companyId} task={task} comment={comment} onDone={() => setEditing(false)} />
-        : <div className="body">{comment.body}</div>}
+        : <Markdown className="body" text={comment.body} />}
     </li>
   )
 }
