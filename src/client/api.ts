@@ -81,7 +81,7 @@ export class ShopfloorClient {
   }
 
   readonly apiKeys = {
-    create: (body: { name: string; expires_in_days?: number }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
+    create: (body: { name: string; expires_in_days?: number; expires_at?: string; company_id?: string }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
     list: () => this.call<T.ApiKey[]>('GET', '/api/me/api-keys'),
     revoke: (keyId: string) => this.call<void>('DELETE', `/api/me/api-keys/${seg(keyId)}`),
   }

@@ -58,13 +58,15 @@ CREATE TABLE api_keys (
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   last_used timestamp with time zone,
   expires_at timestamp with time zone,
-  revoked_at timestamp with time zone
+  revoked_at timestamp with time zone,
+  company_id uuid
 );
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id, created_at DESC) WHERE (revoked_at IS NULL);
-CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
+CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at, company_id OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE approvals (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
