@@ -224,6 +224,7 @@ export class ShopfloorClient {
   /** Runners the server heard from in the last 24 hours, with the runs they hold. */
   readonly runners = {
     list: (companyId: string) => this.call<T.Runner[]>('GET', this.co(companyId, '/runners')),
+    goodbye: (companyId: string, runnerId: string) => this.call<void>('POST', this.co(companyId, `/runners/${seg(runnerId)}/goodbye`)),
   }
 
   // --- Approvals --------------------------------------------------------------------------------

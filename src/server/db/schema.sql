@@ -281,7 +281,8 @@ CREATE TABLE runners (
   adapters jsonb,
   versions jsonb NOT NULL DEFAULT '{}'::jsonb,
   first_seen_at timestamp with time zone NOT NULL DEFAULT now(),
-  last_seen_at timestamp with time zone NOT NULL DEFAULT now()
+  last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
+  stopped_at timestamp with time zone
 );
 ALTER TABLE runners ADD CONSTRAINT runners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runners ADD CONSTRAINT runners_pkey PRIMARY KEY (company_id, runner_id);

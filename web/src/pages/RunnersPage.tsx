@@ -1,6 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
+import { adapterLabel } from '../lib/adapters.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useRunners } from '../lib/queries.ts'
@@ -24,8 +25,8 @@ export function RunnersPage() {
               {runners.data.map((runner) => (
                 <tr key={runner.runner_id} aria-label={runner.runner_id}>
                   <td className="mono">{runner.runner_id}</td>
-                  <td><Badge value={runner.status === 'online' ? 'online' : 'gone'} /></td>
-                  <td className="small">{runner.adapters ? runner.adapters.join(', ') : 'every adapter (simulated)'}</td>
+                  <td><Badge value={runner.status} /></td>
+                  <td className="small">{runner.adapters ? runner.adapters.map(adapterLabel).join(', ') : 'every adapter (simulated)'}</td>
                   <td className="small hide-phone">{Object.entries(runner.versions).map(([cli, version]) => `${cli} ${version}`).join(', ') || '—'}</td>
                   <td className="nowrap muted" title={format.dateTime(runner.last_seen_at)}>{format.relative(runner.last_seen_at)}</td>
                   <td className="small">
