@@ -212,6 +212,8 @@ export class ShopfloorClient {
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>
       (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
+    /** A new company's first run, done by a simulated agent inside the server (answers it running). */
+    trial: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/trial`)),
     heartbeat: (companyId: string, runId: string, runnerId: string) =>
       this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), { body: { runner_id: runnerId } }),
     report: (companyId: string, runId: string, body: T.RunReport) =>
