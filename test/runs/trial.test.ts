@@ -41,7 +41,7 @@ describe('POST /runs/{run_id}/trial', () => {
     expect(comments).toEqual([expect.objectContaining({ body: done.summary, author_agent_id: agent, run_id: queued.id })])
     // The log credits the agent and the service, never the person who clicked.
     const log = (await call(t.app, 'GET', `${s.base}/activity?limit=50`, { token: s.user.token })).body
-    const byRun = log.filter((e: { run_id: string | null; entity_type: string }) => e.run_id === queued.id || (e.entity_type === 'run' && e.entity_id === queued.id))
+    const byRun = log.filter((e: { run_id: string | null; entity_type: string; entity_id: string }) => e.run_id === queued.id || (e.entity_type === 'run' && e.entity_id === queued.id))
     expect(byRun.length).toBeGreaterThan(0)
     // (The run was queued by the person's assignment: that one is theirs.)
     const doneInTrial = byRun.filter((e: { verb: string }) => e.verb !== 'queued')
