@@ -12,6 +12,7 @@ import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { RunTask } from '../TaskRef.tsx'
 import { FINISHED, Transcript, Usage } from './Transcript.tsx'
+import { WaitingNote } from './WaitingNote.tsx'
 
 export function RunItem({ companyId, run, showTask = false }: { companyId: string; run: Run; showTask?: boolean }) {
   const format = useFormat()
@@ -37,7 +38,7 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
         <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
         <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
       </div>
-      {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
+      {shown.status === 'queued' && <WaitingNote companyId={companyId} run={shown} />}
       {shown.summary && <p className="body">{shown.summary}</p>}
       {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
