@@ -72,6 +72,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
           </div>
           {companyId && <CompanyNav companyId={companyId} />}
           <div className="grow" />
+          <button className="link show-phone" style={{ padding: '10px' }} onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           <button
             className="link hide-phone"
             style={{ padding: '6px 10px' }}
@@ -97,16 +98,41 @@ export function Shell({ companyId, children }: { companyId: string | null; child
               {me.data && <UserAvatar user={me.data} />}
               <span className="nowrap account">{me.data?.name ?? 'Profile'}</span>
             </Link>
-            <button onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
+            <button className="hide-phone" onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           </header>
           <main className="content" id="content" tabIndex={-1}>
             {/* A new page gets a fresh boundary, so one failing page does not stick. */}
             <ErrorBoundary key={pathname}>{children}</ErrorBoundary>
           </main>
+          {companyId && <TabBar companyId={companyId} onMore={() => setDrawerOpen(true)} />}
         </div>
       </div>
       {companyId && <CommandPalette companyId={companyId} />}
     </CompanyContext.Provider>
+  )
+}
+
+/** On a phone: the main pages one tap away at the bottom of the screen; More opens the drawer with the rest. */
+const TABS = ['', 'inbox', 'tasks', 'agents'] as const
+
+function TabBar({ companyId, onMore }: { companyId: string; onMore: () => void }) {
+  const inbox = useInbox(companyId)
+  const pending = inbox.data ? inbox.data.approvals.length + inbox.data.tasks.length : 0
+  return (
+    <nav className="tabbar" aria-label="Tabs">
+      {TABS.map((path) => {
+        const item = NAV.find((n) => n.path === path)!
+        return (
+          <Link key={path} to={`/c/$companyId${path ? `/${path}` : ''}` as '/c/$companyId'} params={{ companyId }} className="tab"
+            activeOptions={{ exact: path === '', includeSearch: false }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+            <span className="icon" aria-hidden>{item.icon}</span>
+            <span>{path === '' ? 'Home' : item.label}</span>
+            {path === 'inbox' && pending > 0 && <span className="count" aria-label={`${pending} waiting`}>{pending}</span>}
+          </Link>
+        )
+      })}
+      <button className="tab" onClick={onMore} aria-label="More pages"><span className="icon" aria-hidden>⋯</span><span>More</span></button>
+    </nav>
   )
 }
 
