@@ -1,4 +1,4 @@
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { HireDialog } from '../components/agents/HireDialog.tsx'
 import { FavoriteButton } from '../components/agents/FavoriteButton.tsx'
@@ -7,7 +7,7 @@ import { ErrorText } from '../components/ErrorText.tsx'
 import { useCompanyId } from '../lib/company.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgents } from '../lib/queries.ts'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 
 export function AgentsPage() {
   const companyId = useCompanyId()
@@ -16,6 +16,14 @@ export function AgentsPage() {
   const [showTerminated, setShowTerminated] = useState(false)
   const agents = useAgents(companyId, showTerminated)
   const [hiring, setHiring] = useState(false)
+  // Opened from the palette ("?new=1"): the dialog opens, and the address forgets it.
+  const opened = useSearch({ from: '/signed-in/c/$companyId/agents' }).new
+  const go = useNavigate()
+  useEffect(() => {
+    if (!opened) return
+    setHiring(true)
+    void go({ to: '.', search: {}, replace: true })
+  }, [opened])
   return (
     <>
       <div className="page-head">

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { Routine, RoutineUpdate } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
@@ -9,7 +9,7 @@ import { cronInWords } from '../lib/cron-words.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
 import { nextFire } from '#src/contract/schedule.ts'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field, FormDialog } from '../components/form.tsx'
 
@@ -18,6 +18,14 @@ export function RoutinesPage() {
   const companyId = useCompanyId()
   const routines = useRoutines(companyId)
   const [creating, setCreating] = useState(false)
+  // Opened from the palette ("?new=1"): the dialog opens, and the address forgets it.
+  const opened = useSearch({ from: '/signed-in/c/$companyId/routines' }).new
+  const go = useNavigate()
+  useEffect(() => {
+    if (!opened) return
+    setCreating(true)
+    void go({ to: '.', search: {}, replace: true })
+  }, [opened])
   return (
     <>
       <div className="page-head"><h1>Routines</h1><button className="primary" onClick={() => setCreating(true)}>New routine</button></div>

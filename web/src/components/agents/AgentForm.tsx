@@ -113,7 +113,7 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
       {takes.has('secret_env') && <Field label="Secret variable" hint="the runner's variable holding the bearer secret; the runner must allow it"><input maxLength={200} className="mono" {...form.bind('secret_env')} /></Field>}
       {takes.has('command') && <Field label="Command" hint="used only by runners that allow agents their own commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
       {takes.has('args') && <Field label="Extra arguments" hint="one per line"><textarea rows={2} className="mono" {...form.bind('args')} /></Field>}
-      {takes.has('env') && <Field label="Environment passed through" hint="comma-separated; passed only by runners that allow these names"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+      {takes.has('env') && <Field label="Environment passed through" hint="comma-separated; passed only by runners that allow them"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
       {(takes.has('secret_env') || takes.has('command') || takes.has('env')) && (
         <details className="small muted span-all">
           <summary>Details: what the runner must allow</summary>
