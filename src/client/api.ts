@@ -43,7 +43,7 @@ export class ShopfloorClient {
       this.startSession(await this.call<T.Session>('POST', '/api/login', { body: { email, password }, auth: false })),
     loginIdp: async (credential: string) =>
       this.startSession(await this.call<T.Session>('POST', '/api/login/idp', { body: { credential }, auth: false })),
-    config: () => this.call<{ idp_client_id: string | null }>('GET', '/api/auth/config', { auth: false }),
+    config: () => this.call<{ idp_client_id: string | null; has_accounts: boolean }>('GET', '/api/auth/config', { auth: false }),
     /**
      * Ends this session (its refresh token), or every session of the user with `everywhere`.
      * Without a refresh token this session cannot be named, and a logout without one would end

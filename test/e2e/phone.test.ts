@@ -143,7 +143,7 @@ describe('the web app on a phone', () => {
     await tabs.waitFor()
     const box = (await tabs.boundingBox())!
     expect(box.y + box.height).toBeGreaterThanOrEqual(PHONE.height - 1) // at the bottom of the screen
-    expect((await tabs.getByRole('link').allInnerTexts()).map((text) => text.split('\n')[1])).toEqual(['Home', 'Inbox', 'Tasks', 'Agents'])
+    expect((await tabs.getByRole('link').allInnerTexts()).map((text) => text.trim().split('\n')[0])).toEqual(['Home', 'Inbox', 'Tasks', 'Agents'])
     await tabs.getByRole('link', { name: 'Agents' }).click()
     await page.getByRole('heading', { name: 'Agents' }).waitFor()
     expect(await tabs.getByRole('link', { name: 'Agents' }).getAttribute('aria-current')).toBe('page')

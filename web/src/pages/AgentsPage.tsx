@@ -5,6 +5,7 @@ import { FavoriteButton } from '../components/agents/FavoriteButton.tsx'
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { useCompanyId } from '../lib/company.ts'
+import { roleLabel } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgents } from '../lib/queries.ts'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
@@ -53,7 +54,7 @@ export function AgentsPage() {
                     </span>
                   </td>
                   <td data-label="Status"><Badge value={agent.status} /></td>
-                  <td className="hide-phone">{agent.role}</td>
+                  <td className="hide-phone">{agent.role ? roleLabel(agent.role) : '—'}</td>
                   <td data-label="Spend this month" className="nowrap">{format.money(agent.spend_mtd_cents)}{agent.monthly_budget_cents > 0 && <span className="muted"> / {format.money(agent.monthly_budget_cents)}</span>}</td>
                   <td className="hide-phone">{agent.open_tasks ?? 0}</td>
                   <td className="hide-phone muted">{format.relative(agent.last_activity)}</td>
