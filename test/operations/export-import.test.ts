@@ -262,6 +262,11 @@ it('serves the ready templates, each importable as it is', async () => {
       const listed = await call(t.app, 'GET', `/api/companies/${made.body.id}/${path}`, { token: owner.token })
       expect(listed.body.map((x: any) => x[field]), `${template.id} ${key}`).toEqual((template.document[key] ?? []).map((x: any) => x[field]))
     }
+    // A template's agents get the safe limits a hire proposes: 20 runs an hour, paused on repeats.
+    const agents = await call(t.app, 'GET', `/api/companies/${made.body.id}/agents`, { token: owner.token })
+    for (const agent of agents.body) {
+      expect(agent, `${template.id} ${agent.name}`).toMatchObject({ max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true })
+    }
   }
   expect((await call(t.app, 'GET', '/api/templates')).status).toBe(401)
 })
