@@ -96,6 +96,10 @@ it('export then import gives an equal company with new ids, kept task keys and a
   // A comment arrives as it was written, not as changed since (the web app would mark it edited).
   const [comment] = (await call(t.app, 'GET', `${copy}/tasks/ORG-1/comments`, { token: other.token })).body
   expect(comment).toMatchObject({ body: 'First thoughts', created_at: doc.tasks[0].comments[0].created_at, updated_at: doc.tasks[0].comments[0].created_at })
+  // Written by the import: its author is the person the log names for it, not nobody ("Someone").
+  expect(comment.author_user_id).toBe(other.id)
+  const logged = await t.ctx.db.one<{ actor_user_id: string }>(`SELECT actor_user_id FROM audit_events WHERE entity_id = $1`, [comment.id])
+  expect(logged!.actor_user_id).toBe(comment.author_user_id)
   // One `created` audit event per record: company, 2 agents, project, 2 goals, routine, 3 tasks, 1 comment.
   const audit = await t.ctx.db.many(`SELECT entity_type, count(*)::int AS n FROM audit_events WHERE company_id = $1 AND verb = 'created' GROUP BY entity_type ORDER BY entity_type`, [imported.body.id])
   expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })
