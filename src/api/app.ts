@@ -22,6 +22,7 @@ import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs-http/current.ts'
 import { runRoutes } from '../domain/runs-http/routes.ts'
 import { skillRoutes } from '../domain/skills/routes.ts'
+import { trialRoutes } from '../domain/runs-http/trial.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
@@ -169,6 +170,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         activityRoutes,
         runRoutes,
         runnerRoutes,
+        trialRoutes,
         peopleRoutes,
         approvalRoutes,
         routineRoutes,

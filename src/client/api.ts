@@ -43,7 +43,7 @@ export class ShopfloorClient {
       this.startSession(await this.call<T.Session>('POST', '/api/login', { body: { email, password }, auth: false })),
     loginIdp: async (credential: string) =>
       this.startSession(await this.call<T.Session>('POST', '/api/login/idp', { body: { credential }, auth: false })),
-    config: () => this.call<{ idp_client_id: string | null }>('GET', '/api/auth/config', { auth: false }),
+    config: () => this.call<{ idp_client_id: string | null; has_accounts: boolean }>('GET', '/api/auth/config', { auth: false }),
     /**
      * Ends this session (its refresh token), or every session of the user with `everywhere`.
      * Without a refresh token this session cannot be named, and a logout without one would end
@@ -81,7 +81,7 @@ export class ShopfloorClient {
   }
 
   readonly apiKeys = {
-    create: (body: { name: string; expires_in_days?: number }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
+    create: (body: { name: string; expires_in_days?: number; expires_at?: string; company_id?: string }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
     list: () => this.call<T.ApiKey[]>('GET', '/api/me/api-keys'),
     revoke: (keyId: string) => this.call<void>('DELETE', `/api/me/api-keys/${seg(keyId)}`),
   }
@@ -231,6 +231,8 @@ export class ShopfloorClient {
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>
       (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
+    /** A new company's first run, done by a simulated agent inside the server (answers it running). */
+    trial: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/trial`)),
     heartbeat: (companyId: string, runId: string, runnerId: string) =>
       this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), { body: { runner_id: runnerId } }),
     report: (companyId: string, runId: string, body: T.RunReport) =>
@@ -257,6 +259,7 @@ export class ShopfloorClient {
   /** Runners the server heard from in the last 24 hours, with the runs they hold. */
   readonly runners = {
     list: (companyId: string) => this.call<T.Runner[]>('GET', this.co(companyId, '/runners')),
+    goodbye: (companyId: string, runnerId: string) => this.call<void>('POST', this.co(companyId, `/runners/${seg(runnerId)}/goodbye`)),
   }
 
   // --- Approvals --------------------------------------------------------------------------------

@@ -135,4 +135,8 @@ export type SessionTokens = Static<typeof SessionTokens>
 export const AccessToken = Type.Object({ access_token: Type.String() })
 
 export const Message = Type.Object({ message: Type.String() })
-export const AuthConfig = Type.Object({ idp_client_id: OrNull(Type.String()) })
+export const AuthConfig = Type.Object({
+  idp_client_id: OrNull(Type.String()),
+  /** False on a fresh instance, before anyone signed up: the web app opens on sign-up then. */
+  has_accounts: Type.Boolean(),
+})

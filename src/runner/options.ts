@@ -1,7 +1,7 @@
 // The runner's settings: command-line flags first, then environment variables, then the runner
 // config file ($XDG_CONFIG_HOME/shopfloor/runner.json or --config), then defaults.
 import { existsSync, readFileSync } from 'node:fs'
-import { homedir, hostname } from 'node:os'
+import { homedir, hostname, userInfo } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
@@ -96,7 +96,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --config FILE             JSON file with url, api_key, company and any option below
                             (default $XDG_CONFIG_HOME/shopfloor/runner.json)
   --api-key-file FILE       read the API key from FILE
-  --runner-id ID            name reported with claims (default <host>-<pid>)
+  --runner-id ID            name reported with claims (default <user>@<host>; give each
+                            runner on one machine its own)
   --concurrency N           runs at the same time (default 2)
   --poll-seconds N          safety-net claim poll, at least 5 (default 30)
   --heartbeat-seconds N     lease heartbeat (default 30)
@@ -251,7 +252,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     url: url.replace(/\/+$/, ''),
     apiKey,
     companyId,
-    runnerId: pick('runner-id', 'SHOPFLOOR_RUNNER_ID', 'runner_id') ?? `${hostname()}-${process.pid}`.slice(0, 100),
+    runnerId: pick('runner-id', 'SHOPFLOOR_RUNNER_ID', 'runner_id') ?? defaultRunnerId(),
     concurrency: Math.floor(number('concurrency', 'concurrency', 2, 1)),
     pollSeconds: number('poll-seconds', 'poll_seconds', 30, 5),
     heartbeatSeconds: number('heartbeat-seconds', 'heartbeat_seconds', 30, 0.1),
@@ -310,4 +311,18 @@ function readConfigFile(path: string, required: boolean): Record<string, unknown
     throw new OptionsError(`cannot read ${path}: ${err.message}`)
   }
   throw new OptionsError(`${path} must hold a JSON object`)
+}
+
+/**
+ * A name people recognise, the same on every start (so a restart is the same runner coming
+ * back, not a new line on the runners page): "dana@laptop".
+ */
+export function defaultRunnerId(): string {
+  let user = ''
+  try {
+    user = userInfo().username
+  } catch {
+    // No entry for this uid (a container): the host alone.
+  }
+  return (user ? `${user}@${hostname()}` : hostname()).slice(0, 100)
 }

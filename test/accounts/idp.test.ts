@@ -56,13 +56,13 @@ async function expectRejected(credential: string, reason: string) {
 
 describe('GET /api/auth/config', () => {
   it('tells the configured client id', async () => {
-    expect((await call(t.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: CLIENT_ID })
+    expect((await call(t.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: CLIENT_ID, has_accounts: expect.any(Boolean) })
   })
 
   it('without a client id answers null and the sign-in is 404 IDP_DISABLED', async () => {
     const plain = await testApp({}, { db: t.ctx.db })
     try {
-      expect((await call(plain.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: null })
+      expect((await call(plain.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: null, has_accounts: expect.any(Boolean) })
       const r = await call(plain.app, 'POST', '/api/login/idp', { body: { credential: await idToken(uniqueEmail()) } })
       expect(r.status).toBe(404)
       expect(r.body.error.code).toBe('IDP_DISABLED')

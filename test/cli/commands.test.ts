@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENTRIES, GLOBAL_OPTIONS, isGroup } from '../../src/cli/client/registry.ts'
 import type { TestApp } from '../helpers.ts'
+import { ShopfloorClient } from '../../src/client/index.ts'
 import { listeningApp, type Operator, operator } from './in-process.ts'
 
 let api: TestApp
@@ -398,6 +399,22 @@ describe('activity and keys', () => {
     expect((await op.run('keys', 'revoke', created.id)).code).toBe(0)
     expect(await op.json('keys', 'list')).toEqual([])
     expect((await op.run('keys', 'revoke', created.id)).code).toBe(4)
+  })
+
+  it('keys create --company makes a key that acts in that company only; the current company alone does not limit', async () => {
+    const op = await operator(api, url, 'KYC')
+    const other = await op.client.companies.create({ name: 'Elsewhere KYC', task_prefix: 'ELS' })
+    const limited = await op.run('keys', 'create', 'runner', '--company', 'kyc')
+    expect(limited.code).toBe(0)
+    expect(limited.stdout).toContain('for Company KYC only')
+    const key = limited.stdout.trim().split('\n').at(-1)!
+    const asKey = new ShopfloorClient({ baseUrl: url, credentials: { apiKey: key }, retry: false })
+    expect((await asKey.companies.list()).map((c) => c.id)).toEqual([op.companyId])
+    await expect(asKey.tasks.list(other.id)).rejects.toMatchObject({ status: 404 })
+    expect((await op.json('keys', 'list')).find((k: { name: string }) => k.name === 'runner').company_id).toBe(op.companyId)
+    expect((await op.run('keys', 'list')).stdout).toMatch(new RegExp(`runner .*${op.companyId}`))
+    // The profile's current company does not limit a key made without --company.
+    expect((await op.json('keys', 'create', 'everywhere')).company_id).toBeNull()
   })
 })
 

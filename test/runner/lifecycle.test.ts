@@ -169,9 +169,12 @@ describe.concurrent('shutdown on SIGTERM', () => {
     const r = runner(ws, ['--grace-seconds', '20'])
     const { run } = await assign(ws, { sleep: 1.5, reply: 'finished in time' })
     await agentStarted(run.id)
+    expect((await ws.client.runners.list(ws.companyId)).map((x) => x.status)).toEqual(['online'])
     r.child.kill('SIGTERM')
     expect((await r.exited).code).toBe(0)
     expect(await ws.client.runs.get(ws.companyId, run.id)).toMatchObject({ status: 'succeeded', summary: 'finished in time' })
+    // It said goodbye: "Stopped" at once, not "Online" until its silence makes it gone.
+    expect((await ws.client.runners.list(ws.companyId)).map((x) => x.status)).toEqual(['stopped'])
   })
 
   it('stops runs that outlast the grace period and reports them failed', async () => {

@@ -56,6 +56,8 @@ export class Cli {
   /** How this process authenticates: an API key from the environment, a stored session, or nothing. */
   readonly via: 'key' | 'session' | 'none'
   private readonly companyFlag?: string
+  /** --company given on this command line (not SHOPFLOOR_COMPANY nor the current company). */
+  readonly companyGiven: boolean
   private readonly io: Io
   private agentsCache?: Promise<Agent[]>
 
@@ -65,6 +67,7 @@ export class Cli {
     this.json = settings.json
     this.io = settings.io
     this.companyFlag = settings.company || settings.env.SHOPFLOOR_COMPANY || undefined
+    this.companyGiven = Boolean(settings.company)
     const apiKey = settings.env.SHOPFLOOR_API_KEY?.trim()
     const profile = this.config.profile(this.url)
     let credentials: Credentials | null = null

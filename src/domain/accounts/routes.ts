@@ -71,7 +71,7 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
   app.get(
     '/api/auth/config',
     { schema: { tags, ...open, operationId: 'getAuthConfig', summary: 'Sign-in options for clients', response: { 200: AuthConfig, ...errors(400) } } },
-    async () => ({ idp_client_id: idpClientId }),
+    async () => ({ idp_client_id: idpClientId, has_accounts: (await ctx.db.one<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS any'))!.any }),
   )
 
   app.post(

@@ -132,6 +132,8 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
       values.created_at ??= stamp()
       // Arrived as it was written: the web app marks a comment changed since it was made "(edited)".
       values.updated_at = values.created_at
+      // Written by the import, so by the person the audit trail names for it: one name on the task and in the log.
+      values.author_user_id = actor.type === 'user' ? actor.userId : null
       comments.push({ values, at })
       await recordAudit(tx, {
         companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,

@@ -8,7 +8,7 @@ import { repositoryProblem } from '../../contract/repository.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError, invalidField } from '../../server/errors.ts'
-import { requireAuth, userActor } from '../../server/http/guards.ts'
+import { requireAuth, requireUnlimited, userActor } from '../../server/http/guards.ts'
 import { exportCompanyJson } from './export.ts'
 import { importCompany } from './import.ts'
 import { listTemplates } from './templates.ts'
@@ -70,9 +70,10 @@ export async function importRoutes(instance: FastifyInstance, { ctx }: { ctx: Ap
     {
       bodyLimit: IMPORT_BODY_LIMIT,
       onRequest: oneImportPerPerson(),
+      preValidation: requireUnlimited,
       schema: {
         tags, operationId: 'importCompany', summary: 'Create a company from an exported document', description: 'The caller becomes its owner. Up to 128 MiB and 200,000 tasks; one import at a time per person and three per server process (429 with Retry-After meanwhile).',
-        body: CompanyImport, response: { 201: Company, ...errors(401, 422, 429) },
+        body: CompanyImport, response: { 201: Company, ...errors(401, 403, 422, 429) },
       },
     },
     async (request, reply) => {

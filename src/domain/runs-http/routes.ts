@@ -5,6 +5,8 @@ import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../..
 import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
+import { systemActor } from '../../server/actor.ts'
+import type { Queryable } from '../../server/db/db.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { claims } from '../../server/metrics.ts'
 import { runnerSeen } from '../runners/seen.ts'
@@ -61,7 +63,8 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       const { runner_id, agent_ids, adapters, versions } = request.body
       const { companyId } = request.membership
       await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} } })
-      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, userActor(request))
+      // The service starts the agent's run (audited as `system` named after the agent), not the key's owner.
+      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, systemActor())
       claims.inc({ result: run ? 'claimed' : 'empty' })
       if (!run) return reply.status(204).send()
       const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
@@ -108,8 +111,13 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
       },
     },
-    async (request) =>
-      reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request), sendBackAfterFailedChecks),
+    async (request) => {
+      const { companyId } = request.membership
+      // A run's end, as its runner reports it, is the agent's run ending: `system` named after the agent.
+      const ending = request.body.status === 'succeeded' || request.body.status === 'failed'
+      const actor = ending ? systemActor(await runAgentName(ctx.db, companyId, request.params.run_id)) : userActor(request)
+      return reportRun(ctx, companyId, request.params.run_id, request.body, actor, sendBackAfterFailedChecks)
+    },
   )
 
   app.post(
@@ -137,4 +145,10 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       return reply.status(201).send(run)
     },
   )
+}
+
+/** The name of the run's agent (null when there is no such run: the report then answers why). */
+async function runAgentName(db: Queryable, companyId: string, runId: string): Promise<string | null> {
+  const row = await db.one<{ name: string }>('SELECT a.name FROM runs r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1 AND r.company_id = $2', [runId, companyId])
+  return row?.name ?? null
 }

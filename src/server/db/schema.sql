@@ -59,13 +59,15 @@ CREATE TABLE api_keys (
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   last_used timestamp with time zone,
   expires_at timestamp with time zone,
-  revoked_at timestamp with time zone
+  revoked_at timestamp with time zone,
+  company_id uuid
 );
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id, created_at DESC) WHERE (revoked_at IS NULL);
-CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
+CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at, company_id OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE approvals (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -360,7 +362,8 @@ CREATE TABLE runners (
   adapters jsonb,
   versions jsonb NOT NULL DEFAULT '{}'::jsonb,
   first_seen_at timestamp with time zone NOT NULL DEFAULT now(),
-  last_seen_at timestamp with time zone NOT NULL DEFAULT now()
+  last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
+  stopped_at timestamp with time zone
 );
 ALTER TABLE runners ADD CONSTRAINT runners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runners ADD CONSTRAINT runners_pkey PRIMARY KEY (company_id, runner_id);
@@ -711,7 +714,9 @@ BEGIN
   ), audit AS MATERIALIZED (
     SELECT record_audit_events(company,
              jsonb_build_array(jsonb_build_object(
-               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               -- A runner's claim is the service starting the agent's run: `system`, named after the agent.
+               'actor_type', claim_run.actor_type,
+               'actor_name', CASE WHEN claim_run.actor_type = 'system' THEN run.agent_name ELSE claim_run.actor_name END,
                'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
                'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
                'changes', '{"status": ["queued", "running"]}'::jsonb))

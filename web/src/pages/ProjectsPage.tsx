@@ -30,7 +30,7 @@ export function ProjectsPage() {
       {projects.data?.length === 0 && <p className="empty">No projects yet.</p>}
       {sorted.length > 0 && (
         <div className="panel table-wrap">
-          <table>
+          <table className="stack">
             <thead><tr><th /><th>Project</th><th>Status</th><th className="hide-phone">Repository</th><th>Budget</th><th /></tr></thead>
             <tbody>{sorted.map((project) => <ProjectRow key={project.id} project={project} companyId={companyId} favorites={favorites} />)}</tbody>
           </table>
@@ -53,24 +53,24 @@ function ProjectRow({ project, companyId, favorites }: { project: Project; compa
   const starred = favorites.includes(project.id)
   return (
     <tr>
-      <td>
+      <td className="lead">
         <button className="link" aria-pressed={starred} aria-label={starred ? `Remove ${project.name} from favourites` : `Add ${project.name} to favourites`}
           onClick={() => save.mutate({ favorites: { projects: starred ? favorites.filter((id) => id !== project.id) : [...favorites, project.id].slice(-50) } })}>
           {starred ? '★' : '☆'}
         </button>
       </td>
-      <td className="free">
+      <td className="free lead title-cell">
         <Link to="/c/$companyId/tasks" params={{ companyId }} search={{ project_id: project.id }}>{project.name}</Link>
         {project.description && <div className="muted small">{project.description}</div>}
         <ErrorText error={update.error} />
       </td>
-      <td>
+      <td data-label="Status">
         <select aria-label={`Status of ${project.name}`} value={project.status} style={{ width: 'auto' }} onChange={(e) => update.mutate(e.target.value as ProjectStatus)}>
           {STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
         </select>
       </td>
       <td className="hide-phone mono small free">{project.repository ?? '—'}</td>
-      <td>{project.monthly_budget_cents ? format.money(project.monthly_budget_cents) : '—'}</td>
+      <td data-label="Budget">{project.monthly_budget_cents ? format.money(project.monthly_budget_cents) : '—'}</td>
       <td>
         <button className="link" onClick={() => setEditing(true)}>Edit</button>
         {editing && <ProjectDialog companyId={companyId} project={project} onClose={() => setEditing(false)} />}
