@@ -8,6 +8,7 @@
 //                                            prefixed by each CLI in its own way)
 //   {"text": "..."}                          answers with text and ends the turn
 //   {"status": 401|500|529}                  refuses with the vendor's error body
+//   {"hang": true}                           never answers (until the server closes)
 // Past the last step it repeats the last one (`{"steps": [{"tool": "get_context"}]}` calls a
 // tool forever). `usage` (input, cached, output) is what every answer reports; every request is
 // logged with what was answered, so that tests compare what the runner recorded with what the
@@ -26,17 +27,21 @@ export interface ScriptUsage {
   output: number
 }
 
-export type Step = { tool: string; args?: Record<string, unknown> } | { text: string } | { status: number }
+export type Step = { tool: string; args?: Record<string, unknown> } | { text: string } | { status: number } | { hang: true }
 
 export interface Script {
   steps: Step[]
   usage?: ScriptUsage
+  /** Names the test's run in the log. */
+  tag?: string
 }
 
 export interface Answered {
   wire: Wire
   path: string
   model: string
+  /** The script's tag, when the request held the script. */
+  tag: string | null
   scripted: boolean
   step: number
   /** What the answer reported; zero for a refusal. */
@@ -120,9 +125,13 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   if (script && toolNames.length) current = script.steps[Math.min(step, script.steps.length - 1)] ?? { text: 'Done.' }
   else if (script && script.steps.some((s) => 'status' in s)) current = script.steps.find((s) => 'status' in s)!
   const usage = script && toolNames.length ? (script.usage ?? DEFAULT_USAGE) : SIDE_USAGE
-  const entry: Answered = { wire, path, model, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames }
+  const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames }
   log.push(entry)
 
+  if ('hang' in current) {
+    entry.usage = { input: 0, cached: 0, output: 0 }
+    return
+  }
   if ('status' in current) {
     entry.status = current.status
     entry.usage = { input: 0, cached: 0, output: 0 }
@@ -130,7 +139,7 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   }
   let reply: Reply
   if ('tool' in current) {
-    const name = toolNames.find((n) => n === current.tool || n.endsWith(`_${current.tool}`) || n.endsWith(`.${current.tool}`))
+    const name = toolNames.find((n) => n === current.tool || n.endsWith(`_${current.tool}`) || n.endsWith(`.${current.tool}`) || n.endsWith(`/${current.tool}`))
     if (!name) throw new Error(`no tool ending in ${current.tool} among ${toolNames.join(', ')}`)
     entry.tool = name
     reply = { kind: 'tool', name, args: current.args ?? {}, id: `call_${log.length}` }
@@ -196,7 +205,8 @@ function toolsOf(wire: Wire, json: any): string[] {
   const tools: any[] = Array.isArray(json.tools) ? json.tools : []
   if (wire === 'gemini') return tools.flatMap((t) => (t.functionDeclarations ?? []).map((f: any) => f.name))
   if (wire === 'chat') return tools.map((t) => t.function?.name).filter(Boolean)
-  return tools.map((t) => t.name).filter(Boolean)
+  // Codex offers an MCP server's tools in a namespace (`mcp__shopfloor`): named here `namespace/tool`.
+  return tools.flatMap((t) => (t.type === 'namespace' ? (t.tools ?? []).map((f: any) => `${t.name}/${f.name}`) : [t.name])).filter(Boolean)
 }
 
 /** How many tool results the conversation holds: the script's step. */
@@ -270,7 +280,7 @@ function responsesAnswer(res: http.ServerResponse, { model, reply, usage, n }: A
   const id = `resp_${n}`
   const item = reply.kind === 'text'
     ? { type: 'message', id: `msg_${n}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: reply.text, annotations: [] }] }
-    : { type: 'function_call', id: `fc_${n}`, call_id: reply.id, name: reply.name, arguments: JSON.stringify(reply.args), status: 'completed' }
+    : { type: 'function_call', id: `fc_${n}`, call_id: reply.id, ...namespaced(reply.name), arguments: JSON.stringify(reply.args), status: 'completed' }
   const base = { id, object: 'response', created_at: Math.floor(Date.now() / 1000), model, status: 'in_progress', output: [] as unknown[] }
   const events: { event: string; data: unknown }[] = [
     { event: 'response.created', data: { type: 'response.created', sequence_number: 0, response: base } },
@@ -286,6 +296,12 @@ function responsesAnswer(res: http.ServerResponse, { model, reply, usage, n }: A
         output_tokens_details: { reasoning_tokens: 0 }, total_tokens: usage.input + usage.output } } } },
   )
   sse(res, events)
+}
+
+/** A Responses function call's name, with its namespace when it has one. */
+function namespaced(name: string): { name: string; namespace?: string } {
+  const slash = name.indexOf('/')
+  return slash < 0 ? { name } : { namespace: name.slice(0, slash), name: name.slice(slash + 1) }
 }
 
 function geminiAnswer(res: http.ServerResponse, { model, reply, usage, stream }: AnswerInput): void {

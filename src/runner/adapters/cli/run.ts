@@ -7,6 +7,7 @@ import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
 import { splitLines, superviseAgent } from '../child.ts'
 import { failureMessage } from './errors.ts'
 import { UsageMeter } from './usage.ts'
+import type { VersionRange } from '../versions.ts'
 
 /** What a dialect tells the run as it reads the CLI's output. */
 export interface DialectSink {
@@ -15,6 +16,11 @@ export interface DialectSink {
   meter: UsageMeter
   /** Sends the running totals (after the meter changed). */
   usageChanged(): void
+  /**
+   * Ends the run now as failed for `detail` (classified like the CLI's own errors): for what no
+   * retry of the CLI's can mend, such as a refused key it would otherwise retry for minutes.
+   */
+  fail(detail: string): void
 }
 
 export interface Outcome {
@@ -29,6 +35,8 @@ export interface Outcome {
 export interface DialectParser {
   event(event: any): void
   outcome(): Outcome
+  /** Ends whatever the parser follows besides the output (a CLI's usage file), once the CLI has exited. */
+  close?(): void
 }
 
 export interface Dialect {
@@ -40,10 +48,14 @@ export interface Dialect {
   /** Credential variables of the CLI: passed to the agent, and one of them needed without a kept home. */
   credentials: readonly string[]
   providerId?: string
+  /** The releases the adapter works with; none: any (a CLI not tested against a release). */
+  supported?: VersionRange
   /** The arguments, with the agent's own `extra` ones in their place; the prompt goes to standard input. */
   args(input: AdapterInput, extra: string[]): string[]
   /** Writes the CLI's configuration (the MCP server) into the run's home. */
   prepare?(input: AdapterInput): void
+  /** Variables the CLI needs besides the run's environment (its headless settings). */
+  env?(input: AdapterInput): Record<string, string>
   parser(input: AdapterInput, sink: DialectSink): DialectParser
 }
 
@@ -80,16 +92,23 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   input.transcript('system', `Running ${product}: ${[executable, ...args].join(' ')}\n`)
 
   const meter = new UsageMeter(dialect.providerId)
+  const failing = new AbortController()
+  let failure: string | null = null
   const sink: DialectSink = {
     transcript: input.transcript,
     session: input.session,
     meter,
     usageChanged: () => input.usage(meter.totals()),
+    fail(detail) {
+      failure ??= detail
+      failing.abort()
+    },
   }
   const parser = dialect.parser(input, sink)
   const stderr = new Tail(STDERR_KEEP_CHARS)
 
-  const child = spawn(executable, args, { cwd: input.cwd, env: input.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const env = { ...input.env, ...dialect.env?.(input) }
+  const child = spawn(executable, args, { cwd: input.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   splitLines(child.stdout, (line) => {
     if (!line.trim()) return
     let event: unknown
@@ -110,7 +129,8 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  const exit = await superviseAgent(child, input.signal, settings.killAfterMs)
+  const exit = await superviseAgent(child, AbortSignal.any([input.signal, failing.signal]), settings.killAfterMs)
+  parser.close?.()
 
   if (exit.spawnError) {
     const missing = exit.spawnError.code === 'ENOENT'
@@ -130,6 +150,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     const message = failureMessage(product, detail, credentials)
     return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
   }
+  if (failure && !input.signal.aborted) return fail(failure)
   if (exit.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
   if (exit.code !== 0) {
