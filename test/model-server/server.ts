@@ -10,7 +10,8 @@
 //   {"status": 401|500|529}                  refuses with the vendor's error body
 //   {"hang": true}                           never answers (until the server closes)
 // Past the last step it repeats the last one (`{"steps": [{"tool": "get_context"}]}` calls a
-// tool forever). `usage` (input, cached, output) is what every answer reports; every request is
+// tool forever), or with `"cycle": true` starts again from the first (some CLIs stop an agent
+// that calls one tool the same way again and again). `usage` (input, cached, output) is what every answer reports; every request is
 // logged with what was answered, so that tests compare what the runner recorded with what the
 // model server reported. Requests without the script (a CLI's own side requests: titles,
 // summaries, checks) get a short text with usage of their own, logged all the same.
@@ -34,6 +35,8 @@ export interface Script {
   usage?: ScriptUsage
   /** Names the test's run in the log. */
   tag?: string
+  /** Past the last step, start again from the first (else the last is repeated). */
+  cycle?: boolean
 }
 
 export interface Answered {
@@ -122,7 +125,10 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   const step = toolResults(wire, json)
   // A side request (no script, or no tools to call: a title, a summary, a check) gets plain text.
   let current: Step = { text: 'OK' }
-  if (script && toolNames.length) current = script.steps[Math.min(step, script.steps.length - 1)] ?? { text: 'Done.' }
+  if (script && toolNames.length) {
+    const at = script.cycle ? step % script.steps.length : Math.min(step, script.steps.length - 1)
+    current = script.steps[at] ?? { text: 'Done.' }
+  }
   else if (script && script.steps.some((s) => 'status' in s)) current = script.steps.find((s) => 'status' in s)!
   const usage = script && toolNames.length ? (script.usage ?? DEFAULT_USAGE) : SIDE_USAGE
   const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames }

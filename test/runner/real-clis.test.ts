@@ -105,7 +105,12 @@ async function runScript(agentId: string, script: Script, timeoutMs = 150_000) {
   const done = await waitFor(async () => {
     const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
     return latest && ['succeeded', 'failed'].includes(latest.status) ? latest : null
-  }, timeoutMs)
+  }, timeoutMs).catch(async (err) => {
+    // What the run got to, for the failure's message.
+    const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    const run = latest && (await ws.client.runs.get(ws.companyId, latest.id))
+    throw new Error(`${err.message}: run ${run?.status ?? 'not created'}; transcript:\n${(run?.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('').slice(-3000)}`)
+  })
   return { task, run: await ws.client.runs.get(ws.companyId, done.id) }
 }
 
@@ -191,7 +196,8 @@ describe.each(CLIS)('$product, the real CLI', (cli) => {
     const agent = await hire(cli, { monthly_budget_cents: 50 })
     const tag = `spend-${cli.adapter}`
     const usage = { input: 40_000, cached: 0, output: 4_000 }
-    const { run } = await runScript(agent.id, { tag, usage, steps: [{ tool: 'get_context' }] })
+    // Tools in turn: Gemini CLI ends a run that calls one tool the same way again and again.
+    const { run } = await runScript(agent.id, { tag, usage, cycle: true, steps: [{ tool: 'get_context' }, { tool: 'list_agents' }] })
     expect(run.status).toBe('failed')
     expect(run.error).toMatch(/stopped at the agent's monthly budget: this run cost \d+ cents/)
 

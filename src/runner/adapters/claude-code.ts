@@ -113,6 +113,7 @@ export const claudeCode: Dialect = {
             settle(sink.meter, seen, `result-${name}`, name, total)
           }
           sink.usageChanged()
+          sink.ended()
           const failed = e.is_error === true || (e.subtype && e.subtype !== 'success')
           const reason = e.subtype === 'error_max_turns' ? 'reached its turn limit (max_turns)' : `failed (${e.subtype ?? 'error'})`
           outcome = { finished: true, reply: typeof e.result === 'string' ? e.result : '', error: failed ? (typeof e.result === 'string' && e.result ? e.result : reason) : null }

@@ -128,6 +128,7 @@ export const gemini: Dialect = {
             settle(sink.meter, seen, `result-${name}`, name, { cacheWrite: 0, ...counts(s) })
           }
           sink.usageChanged()
+          sink.ended()
           const failed = e.status === 'error'
           outcome = { finished: true, reply: text, error: failed ? `${e.error?.type ? `${e.error.type}: ` : ''}${e.error?.message ?? 'failed'}` : null }
         }

@@ -21,7 +21,15 @@ export interface DialectSink {
    * retry of the CLI's can mend, such as a refused key it would otherwise retry for minutes.
    */
   fail(detail: string): void
+  /**
+   * The CLI gave its final result: it has RESULT_GRACE_MS to exit, then it is stopped (Gemini CLI
+   * stays up after an API error with its MCP servers still connected).
+   */
+  ended(): void
 }
+
+/** How long a CLI may take to exit after its final result. */
+const RESULT_GRACE_MS = 5000
 
 export interface Outcome {
   /** The final result message was seen. */
@@ -94,6 +102,9 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const meter = new UsageMeter(dialect.providerId)
   const failing = new AbortController()
   let failure: string | null = null
+  /** Aborted when a CLI lingers after its final result. */
+  const lingering = new AbortController()
+  let graceTimer: NodeJS.Timeout | undefined
   const sink: DialectSink = {
     transcript: input.transcript,
     session: input.session,
@@ -102,6 +113,12 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     fail(detail) {
       failure ??= detail
       failing.abort()
+    },
+    ended() {
+      graceTimer ??= setTimeout(() => {
+        input.transcript('system', `${product} did not exit ${RESULT_GRACE_MS / 1000} s after its final result; stopped.\n`)
+        lingering.abort()
+      }, RESULT_GRACE_MS)
     },
   }
   const parser = dialect.parser(input, sink)
@@ -129,7 +146,8 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  const exit = await superviseAgent(child, AbortSignal.any([input.signal, failing.signal]), settings.killAfterMs)
+  const exit = await superviseAgent(child, AbortSignal.any([input.signal, failing.signal, lingering.signal]), settings.killAfterMs)
+  clearTimeout(graceTimer)
   parser.close?.()
 
   if (exit.spawnError) {
@@ -151,9 +169,9 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
   }
   if (failure && !input.signal.aborted) return fail(failure)
-  if (exit.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
+  if (exit.stopped && !lingering.signal.aborted) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
-  if (exit.code !== 0) {
+  if (exit.code !== 0 && !lingering.signal.aborted) {
     const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`
     return fail(tail ? `${how}: ${tail.slice(-(ERROR_MAX_CHARS - 200))}` : how)
   }
