@@ -82,6 +82,11 @@ export const Run = Type.Object({
    */
   task_key: Type.Optional(OrNull(Type.String())),
   task_title: Type.Optional(OrNull(Type.String())),
+  /**
+   * On GET of one run and on the runs list: why a queued run waits, in words, when no runner can
+   * take it (none online, or none that runs its agent's adapter); null otherwise.
+   */
+  waiting_reason: Type.Optional(OrNull(Type.String())),
   /** Only on single-run answers (get, claim, wake). */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
   /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */

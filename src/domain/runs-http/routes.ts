@@ -14,6 +14,7 @@ import { cancelRun } from '../runs/cancel.ts'
 import { claimRun } from '../runs/claim.ts'
 import { expireStaleRuns } from '../runs/expire.ts'
 import { getRun, listRuns } from '../runs/lookup.ts'
+import { withWaitingReasons } from '../runs/waiting.ts'
 import { heartbeatRun, reportRun } from '../runs/report.ts'
 import { sendBackAfterFailedChecks } from '../work/sent-back.ts'
 import { runContext } from './run-context.ts'
@@ -35,7 +36,10 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: CompanyParams, querystring: ListRunsQuery, response: { 200: Type.Array(Run), ...companyErrors() },
       },
     },
-    async (request) => listRuns(ctx.db, request.membership.companyId, { ...request.query, limit: request.query.limit ?? 100 }),
+    async (request) => {
+      const { companyId } = request.membership
+      return withWaitingReasons(ctx.db, companyId, await listRuns(ctx.db, companyId, { ...request.query, limit: request.query.limit ?? 100 }), ctx.config.runLeaseSeconds)
+    },
   )
 
   app.get(
@@ -47,7 +51,11 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: RunParams, querystring: GetRunQuery, response: { 200: Run, ...companyErrors() },
       },
     },
-    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id, request.query.transcript_from ?? 0),
+    async (request) => {
+      const { companyId } = request.membership
+      const run = await getRun(ctx.db, companyId, request.params.run_id, request.query.transcript_from ?? 0)
+      return (await withWaitingReasons(ctx.db, companyId, [run], ctx.config.runLeaseSeconds))[0]
+    },
   )
 
   app.post(

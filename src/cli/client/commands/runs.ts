@@ -36,7 +36,9 @@ export const runs: GroupSpec = {
         })
         await cli.print(rows, async () => {
           const names = await cli.agentNames()
-          return table(rows, [
+          // Why queued runs wait, when no runner can take them, below the table (a column would be mostly empty).
+          const waiting = rows.filter((r) => r.waiting_reason).map((r) => `${shortId(r.id)} waits: ${r.waiting_reason}`)
+          return [table(rows, [
             { header: 'run', value: (r) => shortId(r.id) },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
             { header: 'task', value: (r) => r.task_key ?? null },
@@ -46,7 +48,7 @@ export const runs: GroupSpec = {
             { header: 'created', value: (r) => time(r.created_at) },
             { header: 'took', value: duration, right: true },
             { header: 'cost', value: (r) => money(r.cost_cents), right: true },
-          ])
+          ]), ...(waiting.length ? ['', ...waiting] : [])].join('\n')
         })
       },
     },
@@ -65,6 +67,7 @@ export const runs: GroupSpec = {
               ['Id', run.id],
               ['Agent', agent],
               ['Status', run.status],
+              ['Waiting', run.waiting_reason ?? null],
               ['Trigger', run.trigger],
               ['Task', run.task_id ? (task ? `${task.key} ${task.title}` : '(deleted)') : null],
               ['Routine', run.routine_id],
