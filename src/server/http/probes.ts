@@ -19,7 +19,7 @@ export async function probeRoutes(instance: FastifyInstance, { ctx }: { ctx: App
   app.get('/livez', {
     schema: {
       tags: ['service'], security: [], operationId: 'getLive', summary: 'The process is up (no database check; not rate-limited)',
-      response: { 200: Status, ...errors(503) },
+      response: { 200: Status, ...errors(400, 503) }, // 400: a Host outside ALLOWED_HOSTS
     },
   }, async () => ({ status: 'ok' }))
 
@@ -27,7 +27,7 @@ export async function probeRoutes(instance: FastifyInstance, { ctx }: { ctx: App
     schema: {
       tags: ['service'], security: [], operationId: 'getReady',
       summary: 'Ready to serve: the database answers and the migrations are applied (not rate-limited)',
-      response: { 200: Status, ...errors(503) },
+      response: { 200: Status, ...errors(400, 503) }, // 400: a Host outside ALLOWED_HOSTS
     },
   }, async () => {
     if (ctx.dbState === 'failed') throw initialisationFailed()
