@@ -41,6 +41,7 @@ import { installIdNormalising } from '../server/http/ids.ts'
 import { installInputGuards } from '../server/http/input-guards.ts'
 import { installJsonParser } from '../server/http/json-body.ts'
 import { metricsRoutes } from '../server/http/metrics.ts'
+import { probeRoutes } from '../server/http/probes.ts'
 import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
 import { buildSerializer } from '../server/http/serialization.ts'
 import { validatorCompiler } from '../server/http/validation.ts'
@@ -150,6 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await metricsRoutes(app, { ctx })
   pages = await webApp(app, config.webDistDir ?? undefined)
   await app.register(healthRoutes, { ctx, pages })
+  await app.register(probeRoutes, { ctx })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })

@@ -23,7 +23,12 @@ const fields = {
   reviewer_agent_id: Type.Optional(NullableUuid),
 }
 /** A `status` sent on create is ignored: a new project is always active. */
-export const ProjectCreateBody = Type.Object({ name: Name, ...fields })
+// SPEC.md: `status` is accepted on update only; on create it is taken and ignored (a project starts active).
+export const ProjectCreateBody = Type.Object({
+  name: Name,
+  ...fields,
+  status: Type.Optional(Type.Unknown({ description: 'ignored: a new project is active (SPEC.md)' })),
+})
 export type ProjectCreate = Static<typeof ProjectCreateBody>
 export const ProjectPatchBody = Type.Object({ name: Type.Optional(Name), ...fields, status: Type.Optional(ProjectStatus) })
 export type ProjectUpdate = Static<typeof ProjectPatchBody>

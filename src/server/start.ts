@@ -6,6 +6,7 @@ import type { Db } from './db/db.ts'
 import { keptSigningKey } from './auth/signing-key.ts'
 import { type Migration, migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { sharesSessions, TRANSACTION_POOLING_ADVICE } from './db/pooler.ts'
 import { createBus } from './events/create.ts'
 
 /**
@@ -35,6 +36,12 @@ function isSqlFailure(err: any): boolean {
 async function runMigrations(ctx: AppContext, migrations?: Migration[]): Promise<void> {
   for (;;) {
     try {
+      // Checked before the migrations, whose advisory lock a transaction pooler would break.
+      if (ctx.db.kind === 'postgres' && ctx.config.databaseUrl && (await sharesSessions(ctx.config.databaseUrl))) {
+        ctx.dbState = 'failed'
+        ctx.log.error(TRANSACTION_POOLING_ADVICE)
+        return
+      }
       const applied = await migrate(ctx.db, migrations)
       if (applied.length) ctx.log.info({ applied }, 'database migrations applied')
       // Before the first request is served: every token is signed and checked with this key.

@@ -118,7 +118,7 @@ describe('tasks', () => {
     expect(shown.stdout).toContain('DOC-1  Final draft')
     expect(shown.stdout).toContain('[plan]: Looks good')
 
-    expect((await world.run(['tasks', 'delete', 'DOC-1'], { home })).code).toBe(0)
+    expect((await world.run(['tasks', 'delete', 'DOC-1', '--yes'], { home })).code).toBe(0)
     const gone = await world.run(['tasks', 'show', 'DOC-1'], { home })
     expect(gone.code).toBe(4)
   })
@@ -159,18 +159,18 @@ describe('exit codes and errors', () => {
     expect(anonymous.stderr).toMatch(/^AUTH_REQUIRED: /)
   })
 
-  it('reports usage mistakes and a missing company with exit code 1', async () => {
+  it('reports usage mistakes with exit code 2 and a missing company with exit code 1', async () => {
     const { home } = await signedInHome(world, 'USE')
     const unknownOption = await world.run(['tasks', 'list', '--colour', 'red'], { home })
-    expect(unknownOption.code).toBe(1)
+    expect(unknownOption.code).toBe(2)
     expect(unknownOption.stderr).toMatch(/^USAGE_ERROR: Unknown option --colour/)
 
     const missingArg = await world.run(['tasks', 'move', 'USE-1'], { home })
-    expect(missingArg.code).toBe(1)
+    expect(missingArg.code).toBe(2)
     expect(missingArg.stderr).toMatch(/^USAGE_ERROR: Missing status/)
 
     const unknownCommand = await world.run(['frobnicate'], { home })
-    expect(unknownCommand.code).toBe(1)
+    expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toMatch(/^USAGE_ERROR: Unknown command "frobnicate"/)
 
     // An API key and a fresh config: nothing says which company.

@@ -25,6 +25,11 @@ export interface CommandSpec {
   options?: OptionSpec[]
   /** Extra help text after the options. */
   notes?: string
+  /**
+   * A command that destroys something says what, as a question (`Delete task DOC-1?`): it then
+   * takes --yes, and without it asks on a terminal and refuses (usage error) elsewhere.
+   */
+  confirm?: (args: Record<string, string | undefined>) => string
   run(cli: Cli, input: Input): Promise<void>
 }
 

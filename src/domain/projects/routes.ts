@@ -37,7 +37,8 @@ export async function projectRoutes(instance: FastifyInstance, { ctx }: { ctx: A
     },
     async (request, reply) => {
       checkRepository(request.body.repository, ctx.config.allowLocalRepositories)
-      const project = await write(ctx, (tx) => createProject(tx, request.membership.companyId, userActor(request), request.body))
+      const { status: _ignored, ...fields } = request.body // SPEC.md: status is taken on update only
+      const project = await write(ctx, (tx) => createProject(tx, request.membership.companyId, userActor(request), fields))
       return reply.status(201).send(project)
     },
   )

@@ -124,6 +124,7 @@ export const keys: GroupSpec = {
       name: 'revoke',
       summary: 'Revoke an API key',
       args: ['<key-id>'],
+      confirm: (a) => `Revoke API key ${a['key-id']}? Whatever uses it stops working`,
       async run(cli, { args }) {
         await cli.client.apiKeys.revoke(args['key-id']!)
         await cli.print({ revoked: args['key-id'] }, () => `Revoked API key ${args['key-id']}`)

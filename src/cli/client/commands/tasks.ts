@@ -230,6 +230,7 @@ export const tasks: GroupSpec = {
       name: 'delete',
       summary: 'Delete a task and its comments (subtasks are kept, detached)',
       args: ['<task>'],
+      confirm: (a) => `Delete task ${a.task} and its comments?`,
       async run(cli, { args }) {
         await cli.client.tasks.delete(await cli.companyId(), args.task!)
         await cli.print({ deleted: args.task }, () => `Deleted ${args.task}`)
