@@ -27,7 +27,8 @@ function remoteSettings(allowLocal: boolean): string[] {
   return ['-c', `protocol.file.allow=${allowLocal ? 'always' : 'never'}`, '-c', 'core.hooksPath=/dev/null']
 }
 
-const quiet = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false' })
+/** No prompt for credentials (a run must not hang on one), and git's messages in English (record.ts reads one). */
+const quiet = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C' })
 
 /** A git call that talks to the remote (clone, fetch, push). */
 export async function remoteGit(cwd: string | null, args: string[], options: GitOptions = {}): Promise<string> {
