@@ -4,8 +4,8 @@
 //   repositories (`protocol.file.allow`);
 // - local calls in a worktree after the agent worked in it, where the repository's own
 //   configuration is the agent's to write: no hooks, no fsmonitor, no external diff or
-//   text conversion, no signing. The clone's configuration is also put back as it was before
-//   the agent (workspace.ts), so nothing the agent set there runs with the runner's rights.
+//   text conversion, no signing. The run repository's configuration is also put back as it was
+//   before the agent (workspace.ts), so nothing the agent set there runs with the runner's rights.
 import { execFile, spawn } from 'node:child_process'
 import { promisify } from 'node:util'
 

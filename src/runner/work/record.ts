@@ -42,8 +42,9 @@ export async function recordWork(cwd: string, repo: RepositoryWorkspace, identit
   const head = (await localGit(cwd, ['rev-parse', 'HEAD'])).trim()
   const [base] = await Promise.all([
     repo.defaultRef ? localGitOrNull(cwd, ['merge-base', head, repo.defaultRef]).then((b) => b ?? repo.startCommit) : repo.startCommit,
-    // The clone's branch follows the worktree even when the agent switched branches: the next run continues from here.
-    localGit(cwd, ['update-ref', `refs/heads/${repo.branch}`, head]),
+    // The clone's branch follows the run even when the agent switched branches (or the push
+    // fails): the next run of the task continues from here.
+    localGit(repo.clone, ['-c', 'protocol.file.allow=always', 'fetch', '--quiet', '--no-tags', '--', cwd, `+HEAD:refs/heads/${repo.branch}`]),
   ])
 
   const [files, commits, patch] = await Promise.all([
