@@ -2,7 +2,7 @@
 // - remote calls (clone, fetch, push) with the runner's own environment (its credentials reach
 //   the remote) but never a prompt, and with file:// refused unless the operator allowed local
 //   repositories (`protocol.file.allow`);
-// - local calls in a worktree after the agent worked in it, where the repository's own
+// - local calls in the run's repository after the agent worked in it, where the repository's own
 //   configuration is the agent's to write: no hooks, no fsmonitor, no external diff or
 //   text conversion, no signing. The run repository's configuration is also put back as it was
 //   before the agent (workspace.ts), so nothing the agent set there runs with the runner's rights.
@@ -38,7 +38,7 @@ export async function remoteGit(cwd: string | null, args: string[], options: Git
   return stdout
 }
 
-/** A local git call in `cwd` (a clone or a worktree), safe to make after an agent wrote there. */
+/** A local git call in `cwd` (the clone or a run's repository), safe to make after an agent wrote there. */
 export async function localGit(cwd: string, args: string[], options: GitOptions = {}): Promise<string> {
   const { stdout } = await exec('git', ['-C', cwd, ...SAFE_LOCAL, ...args], {
     env: quiet(options.env), timeout: options.timeoutMs ?? GIT_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,

@@ -34,7 +34,7 @@ export interface RecordedWork {
 
 /**
  * Commits what the agent left (message from the run's summary), then records the branch's
- * changes and patch. `cwd` is the run's worktree.
+ * changes and patch. `cwd` is the run's repository.
  */
 export async function recordWork(cwd: string, repo: RepositoryWorkspace, identity: AgentIdentity, summary: string): Promise<RecordedWork> {
   repo.restoreConfig()
