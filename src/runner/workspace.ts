@@ -21,7 +21,7 @@ import { localGit, localGitOrNull, remoteGit } from './work/git.ts'
 
 export interface Workspace {
   cwd: string
-  /** Set for a task's worktree of its project's repository. */
+  /** Set for a task's run in a project with a repository (its branch, the clone, the remote). */
   repository: RepositoryWorkspace | null
   dispose(): Promise<void>
 }
