@@ -220,6 +220,16 @@ describe.concurrent('a task\'s branch', () => {
     expect(git(elsewhere, 'for-each-ref')).toBe('')
   })
 
+  it('an agent that committed everything itself gets no commit of the runner', async () => {
+    const remote = bareRemote()
+    const { ws, project } = await setup({ repository: `file://${remote}` })
+    const { task, run } = await assign(ws, project.id, [{ commit: { 'all.txt': 'mine\n' }, message: 'All mine', reply: 'Committed it all.' }])
+    const done = await finished(ws, run.id)
+    expect(done.changes).toMatchObject({ pushed: true, commits: [expect.objectContaining({ message: 'All mine' })] })
+    expect(done.changes!.files.map((f) => f.path).sort()).toEqual(['.runs', 'all.txt'])
+    expect(git(remote, 'log', `shopfloor/${task.key}`, '--format=%an|%s', '-1')).toBe('Agent Itself|All mine')
+  })
+
   it('two concurrent runs of two tasks in one project never mix files', async () => {
     const remote = bareRemote()
     const { ws, project } = await setup({ repository: `file://${remote}` })
