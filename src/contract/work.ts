@@ -4,7 +4,7 @@ import { OrNull, StringEnum } from './common.ts'
 // What a run of a task in a project with a repository leaves to review (API-DECISIONS.md
 // "Work products"): the changes on its branch, and the results of the project's checks.
 
-/** A project's check: a named command run in the run's worktree after the agent. */
+/** A project's check: a named command run in the run's repository after the agent. */
 export const CHECK_COMMAND_MAX_CHARS = 2000
 export const CHECK_TIMEOUT_DEFAULT_SECONDS = 600
 export const CheckInput = Type.Object({

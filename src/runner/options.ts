@@ -53,7 +53,7 @@ export interface RunnerOptions {
   successStatus: SuccessStatus
   /** Where agents run when their task's project has no repository. */
   workDir: string
-  /** Clones of project repositories and their per-run worktrees. */
+  /** Clones of project repositories and each run's own repository. */
   cacheDir: string
   /** Only runs of these agents (empty: every agent). */
   agentIds: string[]
@@ -125,7 +125,7 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
   --workdir DIR             where agents run without a project repository (default: here)
-  --cache-dir DIR           repository clones and worktrees
+  --cache-dir DIR           repository clones and each run's repository
                             (default $XDG_CACHE_HOME/shopfloor/runner)
   --agent AGENT             only runs of this agent, id or name (repeatable)
   --no-sandbox              run agents without a sandbox, as this user, seeing all it sees

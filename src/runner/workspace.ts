@@ -1,16 +1,18 @@
-// Where an agent process runs. A task in a project with a repository gets a worktree of its own
-// of that repository (a clone kept in the cache folder, fetched before each run) on the task's
-// branch `shopfloor/<TASK-KEY>`: a later run of the task continues the branch, two runs never
-// share a working tree, and what the agent leaves is committed, recorded and pushed after it
-// (work/record.ts). The worktree is removed after the run; the branch stays in the clone.
-// Every other run uses the runner's work folder.
+// Where an agent process runs. A task in a project with a repository gets a repository of its
+// own, made from a clone kept in the cache folder (fetched before each run), on the task's branch
+// `shopfloor/<TASK-KEY>`: a later run of the task continues the branch, two runs never share a
+// working tree, and what the agent leaves is committed, recorded and pushed after it
+// (work/record.ts). The run's repository is self-contained (its .git inside its folder), so an
+// agent confined to its working folder still has all of git, and nothing it writes there (its
+// config, hooks, objects) reaches the clone or other runs. It is removed after the run; the
+// branch stays in the clone and on the remote. Every other run uses the runner's work folder.
 //
 // The project's repository comes from the server, which any member of the company may set: it
 // is checked again here (contract/repository.ts), given to git after `--`, and a file://
 // address is cloned only with --allow-local-repositories. A clone that fails says only that it
 // failed and the address: what answered (an open port, a refused one) stays in the runner's log.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { RunContext } from '../client/index.ts'
@@ -19,7 +21,7 @@ import { localGit, localGitOrNull, remoteGit } from './work/git.ts'
 
 export interface Workspace {
   cwd: string
-  /** Set for a task's worktree of its project's repository. */
+  /** Set for a task's run in a project with a repository (its branch, the clone, the remote). */
   repository: RepositoryWorkspace | null
   dispose(): Promise<void>
 }
@@ -27,14 +29,14 @@ export interface Workspace {
 export interface RepositoryWorkspace {
   address: string
   allowLocal: boolean
-  /** The shared clone the worktree belongs to. */
+  /** The cached clone the run's repository was made from (the branch goes back to it after the run). */
   clone: string
   branch: string
   /** The project's default branch on the remote, as `origin/<name>`, or null when the remote has none. */
   defaultRef: string | null
   /** The branch's commit when the run started. */
   startCommit: string
-  /** Puts the clone's configuration back as it was before the agent (git.ts). */
+  /** Puts the run repository's configuration back as it was before the agent (git.ts). */
   restoreConfig(): void
 }
 
@@ -61,40 +63,55 @@ export async function prepareWorkspace(
   const update = previous.catch(() => undefined).then(() => updateClone(address, clone, allowLocal, log))
   repositoryLocks.set(clone, update)
   await update
-  const configFile = join(clone, '.git', 'config')
-  const config = readFileSync(configFile)
-  const restoreConfig = () => writeFileSync(configFile, config)
-
-  const worktree = join(dirs.cacheDir, 'worktrees', context.run.id)
-  mkdirSync(join(dirs.cacheDir, 'worktrees'), { recursive: true })
-  const defaultBranch = context.project?.default_branch ?? 'main'
-  const defaultRef = (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${defaultBranch}`])) !== null
-    ? `origin/${defaultBranch}`
-    : (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', 'refs/remotes/origin/HEAD'])) !== null ? 'origin/HEAD' : null
-  if (!context.task) {
-    // No task, no branch of its own: the default branch, detached, as before.
-    await localGit(clone, ['worktree', 'add', '--detach', '--', worktree, defaultRef ?? 'HEAD'])
-    return { cwd: worktree, repository: null, dispose: () => removeWorktree(clone, worktree, log) }
+  const run = join(dirs.cacheDir, 'worktrees', context.run.id)
+  mkdirSync(run, { recursive: true })
+  const dispose = async () => rmSync(run, { recursive: true, force: true })
+  try {
+    const defaultBranch = context.project?.default_branch ?? 'main'
+    const defaultRef = (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${defaultBranch}`])) !== null
+      ? `origin/${defaultBranch}`
+      : (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', 'refs/remotes/origin/HEAD'])) !== null ? 'origin/HEAD' : null
+    const branch = context.task ? `shopfloor/${context.task.key}` : null
+    const start = await branchStart(clone, branch, defaultRef)
+    if (!start) throw new Error(`the repository ${address} has no commits to start from`)
+    await ownRepository(run, clone, address, branch)
+    // No task, no branch of its own: the default branch, detached.
+    await localGit(run, branch ? ['checkout', '--quiet', '-B', branch, start] : ['checkout', '--quiet', '--detach', start])
+    const startCommit = (await localGit(run, ['rev-parse', 'HEAD'])).trim()
+    const configFile = join(run, '.git', 'config')
+    const config = readFileSync(configFile)
+    const restoreConfig = () => writeFileSync(configFile, config)
+    return {
+      cwd: run,
+      repository: branch ? { address, allowLocal, clone, branch, defaultRef, startCommit, restoreConfig } : null,
+      dispose,
+    }
+  } catch (err) {
+    await dispose()
+    throw err
   }
+}
 
-  const branch = `shopfloor/${context.task.key}`
-  const start = await branchStart(clone, branch, defaultRef)
-  if (!start) throw new Error(`the repository ${address} has no commits to start from`)
-  // -B with --force: the branch may be checked out by another run's worktree of the same task.
-  await localGit(clone, ['worktree', 'add', '--force', '-B', branch, '--', worktree, start])
-  const startCommit = (await localGit(worktree, ['rev-parse', 'HEAD'])).trim()
-  return {
-    cwd: worktree,
-    repository: { address, allowLocal, clone, branch, defaultRef, startCommit, restoreConfig },
-    dispose: () => removeWorktree(clone, worktree, log),
-  }
+/**
+ * The run's own repository in `run`: its objects and refs copied from the cached clone (no
+ * hardlinks, no alternates: nothing the agent does there reaches the clone or another run), the
+ * remote's branches as `origin/*`, the task's branch if the clone has one, and `origin` pointing
+ * at the project's remote for the push.
+ */
+async function ownRepository(run: string, clone: string, address: string, branch: string | null): Promise<void> {
+  await localGit(run, ['init', '--quiet'])
+  const hasBranch = branch && (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) !== null
+  await localGit(run, ['-c', 'protocol.file.allow=always', 'fetch', '--quiet', '--no-tags', '--', clone,
+    '+refs/remotes/origin/*:refs/remotes/origin/*', ...(hasBranch ? [`+refs/heads/${branch}:refs/heads/${branch}`] : [])])
+  await localGit(run, ['remote', 'add', 'origin', address])
 }
 
 /**
  * Where the task's branch continues from: the newer of the remote's branch and the clone's own
  * (a push that failed last time leaves the clone ahead), else the default branch.
  */
-async function branchStart(clone: string, branch: string, defaultRef: string | null): Promise<string | null> {
+async function branchStart(clone: string, branch: string | null, defaultRef: string | null): Promise<string | null> {
+  if (!branch) return defaultRef ?? (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', 'HEAD']))
   const remote = await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/remotes/origin/${branch}`])
   const local = await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])
   if (remote && local) {
@@ -102,12 +119,6 @@ async function branchStart(clone: string, branch: string, defaultRef: string | n
     return localHasRemote ? local : remote
   }
   return remote ?? local ?? defaultRef ?? (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', 'HEAD']))
-}
-
-async function removeWorktree(clone: string, worktree: string, log: Logger): Promise<void> {
-  await localGit(clone, ['worktree', 'remove', '--force', worktree]).catch((err) =>
-    log.warn({ err: err.message, worktree }, 'could not remove the worktree'),
-  )
 }
 
 async function updateClone(address: string, clone: string, allowLocal: boolean, log: Logger): Promise<void> {

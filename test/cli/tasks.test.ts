@@ -46,6 +46,14 @@ describe('tasks', () => {
     const diff = await world.run(['runs', 'diff', run.id.slice(0, 8)], { home })
     expect(diff.code).toBe(0)
     expect(diff.stdout).toBe(patch)
+    await account.client.runs.report(companyId, run.id, {
+      runner_id: 'cli-test',
+      changes: { branch: `shopfloor/${task.key}`, base_commit: 'a'.repeat(40), head_commit: 'b'.repeat(40), pushed: false, commits: [], files: [{ path: 'a.txt', status: 'added', additions: 1, deletions: 0 }], additions: 1, deletions: 0 },
+      checks: [{ name: 'tests', status: 'failed', exit_code: 1, duration_ms: 5, output_tail: 'no' }],
+    })
+    const shown = await world.run(['runs', 'show', run.id.slice(0, 8)], { home })
+    expect(shown.stdout).toMatch(new RegExp(`^Changes: +shopfloor/${task.key} \\(not pushed\\), 1 file, \\+1 -0; runs diff ${run.id.slice(0, 8)}$`, 'm'))
+    expect(shown.stdout).toMatch(/^Checks: +tests failed$/m)
     await account.client.tasks.update(companyId, task.id, { status: 'in_review' })
     await account.client.runs.report(companyId, run.id, { runner_id: 'cli-test', status: 'succeeded' })
 

@@ -24,7 +24,14 @@ const runId = process.env.SHOPFLOOR_RUN_ID
 const steps = JSON.parse(/WORK:(\\[.*\\])/.exec(prompt)[1])
 const done = fs.existsSync('.runs') ? fs.readFileSync('.runs', 'utf8').split('\\n').filter(Boolean).length : 0
 const step = steps[Math.min(done, steps.length - 1)]
-const seen = { cwd: process.cwd(), start: fs.readdirSync('.').sort(), branch: execFileSync('git', ['branch', '--show-current']).toString().trim(), prompt }
+const seen = { cwd: process.cwd(), start: fs.readdirSync('.').sort(), branch: execFileSync('git', ['branch', '--show-current']).toString().trim(), prompt, ownGit: fs.statSync('.git').isDirectory() }
+if (step.poison) {
+  // What an agent could leave for the runner's own git calls after it: a hook, fsmonitor, a remote of its choosing.
+  fs.writeFileSync('.git/hooks/pre-commit', '#!/bin/sh\\ntouch ' + step.poison + '\\n', { mode: 0o755 })
+  execFileSync('git', ['config', 'core.hooksPath', '.git/hooks'])
+  execFileSync('git', ['config', 'core.fsmonitor', 'touch ' + step.poison + '; false'])
+  execFileSync('git', ['config', 'remote.origin.url', step.elsewhere])
+}
 fs.appendFileSync('.runs', runId + '\\n')
 const git = (...args) => execFileSync('git', ['-c', 'user.name=Agent Itself', '-c', 'user.email=agent@example.test', ...args])
 for (const [file, text] of Object.entries(step.commit ?? {})) { fs.mkdirSync(file.split('/').slice(0, -1).join('/') || '.', { recursive: true }); fs.writeFileSync(file, text) }
@@ -195,6 +202,32 @@ describe.concurrent('a task\'s branch', () => {
     expect(question).toMatchObject({ kind: 'question' })
     expect(question.body).toBe(`BLOCKED: Merging shopfloor/${conflicting.task.key} into main conflicts in README.md. Resolve it on the branch (or merge it by hand) and approve again.`)
     expect(git(remote, 'rev-parse', 'main')).toBe(mainBefore)
+  })
+
+  it("a run's repository is its own: hooks, fsmonitor and a remote the agent sets run nothing and push nowhere else", async () => {
+    const remote = bareRemote()
+    const elsewhere = path.join(tempDir('shopfloor-elsewhere-'), 'other.git')
+    execFileSync('git', ['init', '-q', '--bare', elsewhere])
+    const marker = path.join(tempDir('shopfloor-poison-'), 'ran')
+    const { ws, project } = await setup({ repository: `file://${remote}` })
+    const { task, run } = await assign(ws, project.id, [{ poison: marker, elsewhere, leave: { 'x.txt': 'x\n' } }])
+    const done = await finished(ws, run.id)
+    expect(done.error).toBeNull()
+    expect(seen(run.id).ownGit).toBe(true)
+    expect(done.changes).toMatchObject({ pushed: true, files: expect.arrayContaining([expect.objectContaining({ path: 'x.txt' })]) })
+    expect(fs.existsSync(marker)).toBe(false)
+    expect(git(remote, 'ls-tree', '--name-only', `shopfloor/${task.key}`).split('\n')).toContain('x.txt')
+    expect(git(elsewhere, 'for-each-ref')).toBe('')
+  })
+
+  it('an agent that committed everything itself gets no commit of the runner', async () => {
+    const remote = bareRemote()
+    const { ws, project } = await setup({ repository: `file://${remote}` })
+    const { task, run } = await assign(ws, project.id, [{ commit: { 'all.txt': 'mine\n' }, message: 'All mine', reply: 'Committed it all.' }])
+    const done = await finished(ws, run.id)
+    expect(done.changes).toMatchObject({ pushed: true, commits: [expect.objectContaining({ message: 'All mine' })] })
+    expect(done.changes!.files.map((f) => f.path).sort()).toEqual(['.runs', 'all.txt'])
+    expect(git(remote, 'log', `shopfloor/${task.key}`, '--format=%an|%s', '-1')).toBe('Agent Itself|All mine')
   })
 
   it('two concurrent runs of two tasks in one project never mix files', async () => {

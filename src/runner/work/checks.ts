@@ -1,4 +1,4 @@
-// A project's checks (named commands with timeouts) run in the run's worktree after the agent,
+// A project's checks (named commands with timeouts) run in the run's repository after the agent,
 // one after another, on runners whose operator allowed them (--allow-checks); elsewhere each
 // is recorded `skipped`. A check is started exactly as a `process` agent is (the process
 // adapter), so whatever confines agents confines checks too; it gets the agent's environment

@@ -2,10 +2,10 @@
 // - remote calls (clone, fetch, push) with the runner's own environment (its credentials reach
 //   the remote) but never a prompt, and with file:// refused unless the operator allowed local
 //   repositories (`protocol.file.allow`);
-// - local calls in a worktree after the agent worked in it, where the repository's own
+// - local calls in the run's repository after the agent worked in it, where the repository's own
 //   configuration is the agent's to write: no hooks, no fsmonitor, no external diff or
-//   text conversion, no signing. The clone's configuration is also put back as it was before
-//   the agent (workspace.ts), so nothing the agent set there runs with the runner's rights.
+//   text conversion, no signing. The run repository's configuration is also put back as it was
+//   before the agent (workspace.ts), so nothing the agent set there runs with the runner's rights.
 import { execFile, spawn } from 'node:child_process'
 import { promisify } from 'node:util'
 
@@ -27,7 +27,8 @@ function remoteSettings(allowLocal: boolean): string[] {
   return ['-c', `protocol.file.allow=${allowLocal ? 'always' : 'never'}`, '-c', 'core.hooksPath=/dev/null']
 }
 
-const quiet = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false' })
+/** No prompt for credentials (a run must not hang on one), and git's messages in English (record.ts reads one). */
+const quiet = (env?: NodeJS.ProcessEnv): NodeJS.ProcessEnv => ({ ...process.env, ...env, GIT_TERMINAL_PROMPT: '0', GIT_ASKPASS: '/bin/false', LC_ALL: 'C' })
 
 /** A git call that talks to the remote (clone, fetch, push). */
 export async function remoteGit(cwd: string | null, args: string[], options: GitOptions = {}): Promise<string> {
@@ -37,7 +38,7 @@ export async function remoteGit(cwd: string | null, args: string[], options: Git
   return stdout
 }
 
-/** A local git call in `cwd` (a clone or a worktree), safe to make after an agent wrote there. */
+/** A local git call in `cwd` (the clone or a run's repository), safe to make after an agent wrote there. */
 export async function localGit(cwd: string, args: string[], options: GitOptions = {}): Promise<string> {
   const { stdout } = await exec('git', ['-C', cwd, ...SAFE_LOCAL, ...args], {
     env: quiet(options.env), timeout: options.timeoutMs ?? GIT_TIMEOUT_MS, maxBuffer: options.maxBuffer ?? 64 * 1024 * 1024,

@@ -1,6 +1,6 @@
 // A `merge` run (the project's merge_on_approve, after a review approved the task): instead of
 // starting the agent, the runner merges the task's branch into the project's default branch in
-// the run's worktree and pushes it. A conflict or a push the remote refuses is never silent: the
+// the run's repository and pushes it. A conflict or a push the remote refuses is never silent: the
 // reply begins with BLOCKED:, so the task goes to `blocked` with a `question` comment for a person.
 import type { RunContext } from '../../client/index.ts'
 import type { AdapterResult } from '../adapters/adapter.ts'

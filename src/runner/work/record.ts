@@ -34,15 +34,18 @@ export interface RecordedWork {
 
 /**
  * Commits what the agent left (message from the run's summary), then records the branch's
- * changes and patch. `cwd` is the run's worktree.
+ * changes and patch. `cwd` is the run's repository.
  */
 export async function recordWork(cwd: string, repo: RepositoryWorkspace, identity: AgentIdentity, summary: string): Promise<RecordedWork> {
   repo.restoreConfig()
   await commitLeftovers(cwd, identity, summary)
   const head = (await localGit(cwd, ['rev-parse', 'HEAD'])).trim()
-  // The clone's branch follows the worktree even when the agent switched branches: the next run continues from here.
-  await localGit(cwd, ['update-ref', `refs/heads/${repo.branch}`, head])
-  const base = repo.defaultRef ? ((await localGitOrNull(cwd, ['merge-base', head, repo.defaultRef])) ?? repo.startCommit) : repo.startCommit
+  const [base] = await Promise.all([
+    repo.defaultRef ? localGitOrNull(cwd, ['merge-base', head, repo.defaultRef]).then((b) => b ?? repo.startCommit) : repo.startCommit,
+    // The clone's branch follows the run even when the agent switched branches (or the push
+    // fails): the next run of the task continues from here.
+    localGit(repo.clone, ['-c', 'protocol.file.allow=always', 'fetch', '--quiet', '--no-tags', '--', cwd, `+HEAD:refs/heads/${repo.branch}`]),
+  ])
 
   const [files, commits, patch] = await Promise.all([
     changedFiles(cwd, base, head),
@@ -64,11 +67,12 @@ export async function recordWork(cwd: string, repo: RepositoryWorkspace, identit
 
 async function commitLeftovers(cwd: string, identity: AgentIdentity, summary: string): Promise<void> {
   await localGit(cwd, ['add', '--all'])
-  const staged = await localGit(cwd, ['diff', '--cached', '--quiet']).then(() => false, () => true)
-  if (!staged) return
   const message = summary.trim() || 'Work left by the agent at the end of its run'
   const env = { GIT_AUTHOR_NAME: identity.name, GIT_AUTHOR_EMAIL: identity.email, GIT_COMMITTER_NAME: identity.name, GIT_COMMITTER_EMAIL: identity.email }
-  await localGit(cwd, ['commit', '--quiet', '--no-verify', '--cleanup=strip', '-m', message], { env })
+  // Nothing staged: git says so with exit code 1 and "nothing to commit" (one call fewer than asking first).
+  await localGit(cwd, ['commit', '--quiet', '--no-verify', '--cleanup=strip', '-m', message], { env }).catch((err) => {
+    if (!/nothing (added )?to commit|no changes added to commit/.test(`${err.stdout ?? ''}${err.stderr ?? ''}`)) throw err
+  })
 }
 
 const STATUS: Record<string, ChangedFile['status']> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'added', T: 'modified' }

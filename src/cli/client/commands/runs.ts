@@ -79,6 +79,9 @@ export const runs: GroupSpec = {
               ['Cost', money(run.cost_cents)],
               ['Summary', run.summary],
               ['Error', run.error],
+              // The run's work (docs/verified-work.md), when its task's project has a repository.
+              ...(run.changes ? [['Changes', `${run.changes.branch} (${run.changes.pushed ? 'pushed' : 'not pushed'}), ${plural(run.changes.files.length, 'file')}, +${run.changes.additions} -${run.changes.deletions}; runs diff ${shortId(run.id)}`] as [string, unknown]] : []),
+              ...(run.checks.length ? [['Checks', run.checks.map((c) => `${c.name} ${c.status}`).join(', ')] as [string, unknown]] : []),
             ]),
             '',
             `Transcript (${plural(run.transcript?.length ?? 0, 'entry')})`,

@@ -3,7 +3,7 @@ import './work.css'
 
 /**
  * A project's checks, edited in place: a name, a command (run by `/bin/sh -c` in the run's
- * worktree, on runners started with --allow-checks) and a timeout in seconds, each row removable.
+ * working folder, on runners started with --allow-checks) and a timeout in seconds, each row removable.
  * The limits are the API's (name 1-60, command 1-2,000 characters, 1-3,600 s).
  */
 export function ChecksEditor({ checks, onChange }: { checks: CheckInput[]; onChange: (checks: CheckInput[]) => void }) {
@@ -11,7 +11,7 @@ export function ChecksEditor({ checks, onChange }: { checks: CheckInput[]; onCha
   return (
     <fieldset className="work-checks-editor">
       <legend>Checks</legend>
-      <p className="muted small">Run in the task's worktree after each agent, by runners started with <code>--allow-checks</code>. A failing check sends the work back to the agent.</p>
+      <p className="muted small">Run in the task's working folder after each agent, by runners started with <code>--allow-checks</code>. A failing check sends the work back to the agent.</p>
       {checks.map((check, i) => (
         <div key={i} className="form-grid" role="group" aria-label={`Check ${i + 1}`}>
           <label className="field">Name<input required maxLength={60} value={check.name} onChange={(e) => set(i, { name: e.target.value })} /></label>
