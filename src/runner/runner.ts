@@ -38,6 +38,11 @@ export class Runner {
     this.claimable = claimableAdapters(this.options, this.adapters)
     this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: this.claimable ?? 'all (simulated)',
       concurrency: this.options.concurrency }, 'runner started')
+    // The first thing a newcomer without an agent CLI needs to know, and the way to try anyway.
+    if (this.claimable && !this.claimable.some((a) => a.startsWith('agent_cli_'))) {
+      this.log.warn('no agent CLI found on this machine (claude, codex, gemini, opencode, cursor-agent): runs of agents that use one wait ' +
+        'for another runner. To try Shopfloor without one, start this runner again with --simulate')
+    }
     if (this.stopping) return
     this.pollTimer = setInterval(() => this.claim(), this.options.pollSeconds * 1000)
     this.followEvents()

@@ -96,10 +96,20 @@ describe('the first run without Claude Code', () => {
   it('runs the first task with a simulated agent in one click, no terminal needed', async () => {
     await visit(page, `${server.url}/c/${companyId}/tasks/NIMB-1`)
     await page.getByRole('button', { name: 'Try it now with a simulated agent' }).click()
-    const timeline = page.getByRole('region', { name: 'Timeline' })
-    await timeline.getByText('Trial run: a simulated agent inside Shopfloor', { exact: false }).first().waitFor()
-    await timeline.getByText(/Simulated work done on NIMB-1 "Write the forecast page"/).first().waitFor({ timeout: 20_000 })
+    // The run at the top of the page, its transcript growing; the reply on the timeline.
+    const latest = page.getByRole('region', { name: 'Latest run' })
+    await latest.getByText('Trial run: a simulated agent inside Shopfloor', { exact: false }).first().waitFor()
+    await page.getByRole('region', { name: 'Timeline' }).locator('.comment').getByText(/Simulated work done on NIMB-1 "Write the forecast page"/).waitFor({ timeout: 20_000 })
+    await latest.getByText('Succeeded').waitFor({ timeout: 20_000 })
     await expect.poll(async () => (await client.tasks.get(companyId, 'NIMB-1')).status, { timeout: 20_000 }).toBe('in_review')
     await screenshot(page, 'task-trial', { fullPage: true })
+
+    // An honest record: the run's start and end are the service's, the reply and the move the agent's; none is Dana's.
+    await visit(page, `${server.url}/c/${companyId}/activity`)
+    const runRows = page.getByRole('row').filter({ hasText: /Started run|Succeeded run/ })
+    await expect.poll(() => runRows.count(), { timeout: 20_000 }).toBe(2)
+    for (const text of await runRows.allInnerTexts()) expect(text).not.toContain('Dana Scully')
+    const reply = page.getByRole('row').filter({ hasText: /Created comment/ })
+    expect(await reply.innerText()).toContain('Grace')
   })
 })

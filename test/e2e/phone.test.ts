@@ -40,6 +40,9 @@ describe('the web app on a phone', () => {
     companyId = (await client.companies.create({ name: 'Acme Robotics', task_prefix: 'ACME', monthly_budget_cents: 50_000 })).id
     const grace = await client.agents.hire(companyId, { name: 'Grace', title: 'Writer' })
     const linus = await client.agents.hire(companyId, { name: 'Linus', title: 'Engineer', reports_to_id: grace.id })
+    // Four agents: more than a phone's chart shows readably.
+    const ken = await client.agents.hire(companyId, { name: 'Ken', title: 'Tools engineer', reports_to_id: linus.id })
+    await client.agents.hire(companyId, { name: 'Margaret', title: 'Flight software lead', reports_to_id: ken.id })
     const tasks: [string, string, string | null][] = [
       ['Write the launch post', 'in_progress', grace.id],
       ['Fix the flaky build', 'todo', linus.id],
@@ -161,6 +164,18 @@ describe('the web app on a phone', () => {
     await page.setViewportSize(PHONE)
   })
 
+  it('shows an org of more than a few agents as a readable list, and the chart on request', async () => {
+    await visit(page, `${server.url}/c/${companyId}/org`)
+    const list = page.getByRole('list', { name: 'Org chart' })
+    await list.getByRole('listitem', { name: 'Margaret' }).waitFor()
+    expect(await page.getByRole('button', { name: 'List' }).getAttribute('aria-pressed')).toBe('true')
+    expect(await narrowTexts(page)).toEqual([])
+    const deepest = (await list.getByRole('listitem', { name: 'Margaret' }).locator('.org-node').boundingBox())!
+    expect(deepest.x + deepest.width).toBeLessThanOrEqual(PHONE.width) // four levels deep, still on the screen
+    await page.getByRole('button', { name: 'Chart' }).click()
+    await page.locator('.org-card').first().waitFor()
+  })
+
   it('fits a long dialog on the screen with its submit button in view', async () => {
     await visit(page, `${server.url}/c/${companyId}/agents`)
     await page.getByRole('button', { name: 'Hire agent' }).click()
@@ -203,7 +218,8 @@ describe('the web app on a phone', () => {
         await visit(page, where.startsWith('/') ? `${server.url}${where}` : `${server.url}/c/${companyId}/${where}`)
         await page.getByRole('heading', { name: heading }).first().waitFor()
         await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
-        if (where === 'org') await page.locator('.org-card').first().waitFor() // the chart's libraries come later
+        // On a phone the org chart of four agents is the indented list; the chart's libraries come later.
+        if (where === 'org') await page.locator(viewport === PHONE ? '.org-node' : '.org-card').first().waitFor()
         if (where === 'tasks') await page.locator('.task-card').first().waitFor()
         expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(viewport.width)
         // Tables squeezed a letter a line ("P l a n t h e w e e k", "Statu s") are lists of cards here.

@@ -175,6 +175,8 @@ describe.concurrent('shutdown on SIGTERM', () => {
     expect(await ws.client.runs.get(ws.companyId, run.id)).toMatchObject({ status: 'succeeded', summary: 'finished in time' })
     // It said goodbye: "Stopped" at once, not "Online" until its silence makes it gone.
     expect((await ws.client.runners.list(ws.companyId)).map((x) => x.status)).toEqual(['stopped'])
+    // With no agent CLI on this machine it said so at start, offering --simulate.
+    expect(r.output()).toMatch(/no agent CLI found on this machine.*start this runner again with --simulate/)
   })
 
   it('stops runs that outlast the grace period and reports them failed', async () => {

@@ -9,11 +9,17 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import { OrgChart } from '../components/org/OrgChart.tsx'
 
+/** Agents a phone's chart still shows readably. */
+const PHONE_CHART_AGENTS = 3
+const count = (nodes: OrgNode[]): number => nodes.reduce((n, node) => n + 1 + count(node.reports), 0)
+
 /** The reporting tree as a chart (zoom, pan, drag to re-parent), or as an indented list. */
 export function OrgPage() {
   const companyId = useCompanyId()
   const org = useOrg(companyId)
-  const [view, setView] = useState<'chart' | 'list'>('chart')
+  // On a phone a chart of more than a few agents zooms out until its cards cannot be read: the list then.
+  const [chosen, setView] = useState<'chart' | 'list' | null>(null)
+  const view = chosen ?? (org.data && count(org.data) > PHONE_CHART_AGENTS && window.matchMedia('(max-width: 760px)').matches ? 'list' : 'chart')
   return (
     <>
       <div className="page-head">

@@ -18,7 +18,7 @@ import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgentName } from '../lib/names.ts'
-import { keys, useRuns, useTask } from '../lib/queries.ts'
+import { keys, useComments, useRuns, useTask } from '../lib/queries.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
 export function TaskPage() {
@@ -65,6 +65,9 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const inOrder = [...(runs.data ?? [])].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
   const current = currentRun(inOrder) ?? inOrder.at(-1)
   const live = current?.status === 'running' || current?.status === 'queued'
+  // Its reply, when its runner also posted it as a comment, is said once: by the comment.
+  const comments = useComments(companyId, task.id)
+  const replied = Boolean(current?.summary && comments.data?.some((c) => c.run_id === current.id && c.body.trim() === current.summary!.trim()))
 
   return (
     <>
@@ -87,7 +90,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
           {current && (
             <section className="panel" aria-label="Latest run">
               <h2>{live ? 'Now' : 'Latest run'}</h2>
-              <ol className="timeline"><RunItem key={current.id} companyId={companyId} run={current} /></ol>
+              <ol className="timeline"><RunItem key={current.id} companyId={companyId} run={current} summaryInComment={replied} /></ol>
             </section>
           )}
           <section className="panel" aria-label="Details">

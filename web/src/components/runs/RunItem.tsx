@@ -20,17 +20,17 @@ import { WaitingNote } from './WaitingNote.tsx'
  * `summaryInComment`: the run's reply is also a comment on the timeline (the runner posts it
  * there), so its summary is not said twice.
  */
-export function RunItem({ companyId, run, showTask = false, summaryInComment = false, transcriptOpen }: {
+export function RunItem({ companyId, run, showTask = false, summaryInComment = false, shownAbove = false }: {
   companyId: string; run: Run; showTask?: boolean; summaryInComment?: boolean
-  /** Whether the transcript starts open; by default while the run is live. */
-  transcriptOpen?: boolean
+  /** The page shows this run in full above (the task page's latest run): here its transcript starts folded, and why it waits is said there. */
+  shownAbove?: boolean
 }) {
   const format = useFormat()
   useTick() // the times and a running run's duration move on
   const agents = useAgents(companyId, true)
   const agentName = agents.data?.find((a) => a.id === run.agent_id)?.name ?? 'Someone'
   const live = !FINISHED.has(run.status)
-  const [open, setOpen] = useState(transcriptOpen ?? live)
+  const [open, setOpen] = useState(live && !shownAbove)
   const detail = useRun(companyId, run.id, open)
   // The run's own answer is fresher than the list's copy (it polls while the run is live).
   const shown = detail.data ?? run
@@ -50,7 +50,7 @@ export function RunItem({ companyId, run, showTask = false, summaryInComment = f
         <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
         <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
       </div>
-      {shown.status === 'queued' && <WaitingNote companyId={companyId} run={shown} />}
+      {shown.status === 'queued' && !shownAbove && <WaitingNote companyId={companyId} run={shown} />}
       {shown.summary && !summaryInComment && <Markdown className="body" text={shown.summary} />}
       {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}

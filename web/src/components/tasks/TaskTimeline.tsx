@@ -66,7 +66,7 @@ export function TaskTimeline({ companyId, task, current }: { companyId: string; 
         {items.map((item) => (item.kind === 'comment'
           ? <CommentItem key={item.comment.id} companyId={companyId} task={task} comment={item.comment} />
           : item.kind === 'run'
-            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} summaryInComment={replied.has(`${item.run.id} ${item.run.summary?.trim()}`)} transcriptOpen={item.run.id === current ? false : undefined} />
+            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} summaryInComment={replied.has(`${item.run.id} ${item.run.summary?.trim()}`)} shownAbove={item.run.id === current} />
             : <ChangeItem key={item.change.id} companyId={companyId} change={item.change} />))}
       </ol>
       <Composer companyId={companyId} task={task} />
