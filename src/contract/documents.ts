@@ -7,8 +7,7 @@ import { NullableUuid, Timestamp, Uuid, OrNull } from './common.ts'
 // start of each run. `pinned` documents are named (title and summary) in the prompt of every
 // run in their scope: the whole company, or the document's project.
 
-/** A document's body, like every free text, is at most 1 MiB (413 PAYLOAD_TOO_LARGE beyond). */
-export const DOCUMENT_BODY_MAX_BYTES = 1024 * 1024
+// A document's body, like every free text, is at most 1 MiB (413 PAYLOAD_TOO_LARGE beyond: server/text-size.ts).
 /** Longer search queries are a 422: a query is a few words, not a document. */
 export const SEARCH_QUERY_MAX = 500
 export const DOCUMENT_TITLE_MAX = 200

@@ -10,6 +10,9 @@ import { isUuid } from '../contract/common.ts'
 import { DOCUMENT_TITLE_MAX, documentSummary, SEARCH_QUERY_MAX } from '../contract/documents.ts'
 import { attempt, type Identity, ToolError } from './tools.ts'
 
+/** The most of a document one read_doc answers: a long one is read in parts, not all into the context. */
+const READ_CHARS = 20_000
+
 const documentRef = z.string().min(1).describe('the document’s id, or its exact title')
 const tags = z.array(z.string().min(1).max(50).regex(/^[^\s,]+$/)).max(20)
 
@@ -60,15 +63,23 @@ export function registerKnowledgeTools(server: McpServer, client: ShopfloorClien
   server.registerTool(
     'read_doc',
     {
-      description: 'The whole text (Markdown) of one document, with its title, tags and version.',
-      inputSchema: z.strictObject({ document: documentRef }),
+      description: `The text (Markdown) of one document, with its title, tags and version: up to ${READ_CHARS.toLocaleString('en-US')} characters a call (a longer one says where to go on).`,
+      inputSchema: z.strictObject({
+        document: documentRef,
+        from: z.number().int().min(0).optional().describe('the character to start at, for the rest of a long document; 0 when left out'),
+      }),
       annotations: { readOnlyHint: true },
     },
-    ({ document }) =>
+    ({ document, from = 0 }) =>
       attempt(async () => {
         const doc = await find(document)
         const tagged = doc.tags.length ? `, tags ${doc.tags.join(', ')}` : ''
-        return `# ${doc.title}\n(id ${doc.id}, version ${doc.version}${tagged}, updated ${doc.updated_at})\n\n${doc.body}`
+        const head = `# ${doc.title}\n(id ${doc.id}, version ${doc.version}${tagged}, updated ${doc.updated_at})\n\n`
+        if (from === 0 && doc.body.length <= READ_CHARS) return head + doc.body
+        const part = doc.body.slice(from, from + READ_CHARS)
+        const end = from + part.length
+        const more = end < doc.body.length ? ` read_doc with from ${end} goes on.` : ''
+        return `${head}[characters ${from.toLocaleString('en-US')}-${end.toLocaleString('en-US')} of ${doc.body.length.toLocaleString('en-US')}.${more}]\n\n${part}`
       }),
   )
 

@@ -82,8 +82,11 @@ describe('company knowledge in the web app', () => {
   }
 
   it('renders an agent’s comment and run summary as Markdown in which no HTML runs', async () => {
+    await client.comments.create(companyId, taskKey, { body: 'First line\nsecond line' })
     await visit(page, `${server.url}/c/${companyId}/tasks/${taskKey}`)
     await expectInert('.comment .markdown')
+    // A single line break stays one, as the writer meant it.
+    expect(await page.locator('.comment .markdown p', { hasText: 'First line' }).innerText()).toBe('First line\nsecond line')
     await visit(page, `${server.url}/c/${companyId}/runs`)
     const [run] = await client.runs.list(companyId, { agent_id: agentId })
     await visit(page, `${server.url}/c/${companyId}/runs/${run.id}`)

@@ -108,6 +108,13 @@ describe('what a run is told and given', () => {
       const found = text(await mcp.callTool({ name: 'search_docs', arguments: { query: 'flag' } }))
       expect(found).toMatch(/^- Handbook \(id [0-9a-f-]{36}; version 1, updated .*\): Ship small changes behind a flag\.$/)
       expect(text(await mcp.callTool({ name: 'read_doc', arguments: { document: 'handbook' } }))).toContain('SECRET-PARAGRAPH')
+      // A long document is read in parts.
+      await client.documents.create(companyId, { title: 'Long manual', body: `${'a'.repeat(20_000)}b${'c'.repeat(4_999)}` })
+      const part = text(await mcp.callTool({ name: 'read_doc', arguments: { document: 'Long manual' } }))
+      expect(part).toContain('[characters 0-20,000 of 25,000. read_doc with from 20000 goes on.]')
+      expect(part.split('\n\n').at(-1)).toBe('a'.repeat(20_000))
+      const rest = text(await mcp.callTool({ name: 'read_doc', arguments: { document: 'Long manual', from: 20_000 } }))
+      expect(rest).toContain(`[characters 20,000-25,000 of 25,000.]\n\nb${'c'.repeat(4_999)}`)
       const written = text(await mcp.callTool({ name: 'write_doc', arguments: { title: 'Build notes', body: 'Node 20.', tags: ['build'] } }))
       expect(written).toMatch(/^Created Build notes \(id .*, version 1\)\.$/)
       const refused = await mcp.callTool({ name: 'write_doc', arguments: { document: 'Handbook', body: 'Ship whenever.' } })

@@ -7,8 +7,8 @@ import { skillFilePathProblem } from '../../contract/skills.ts'
 import type { Actor } from '../../server/actor.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { invalidField } from '../../server/errors.ts'
+import { checkTextSize } from '../../server/text-size.ts'
 import { diff, recordAudit } from '../audit/record.ts'
-import { checkBodySize } from '../documents/service.ts'
 
 type Ids = Map<string, string>
 
@@ -34,11 +34,11 @@ export async function importSkills(tx: Tx, companyId: string, actor: Actor, doc:
     if (ids.has(skill.id)) throw invalidField('body', `${at}.id`, `Another skill has the id "${skill.id}"`, skill.id)
     if (names.has(skill.name)) throw invalidField('body', `${at}.name`, `Another skill is named "${skill.name}"`, skill.name)
     names.add(skill.name)
-    checkBodySize(`${at}.body`, skill.body)
+    checkTextSize(`${at}.body`, skill.body)
     for (const [j, file] of (skill.files ?? []).entries()) {
       const problem = skillFilePathProblem(file.path)
       if (problem) throw invalidField('body', `${at}.files.${j}.path`, `"${file.path}" ${problem}`, file.path)
-      checkBodySize(`${at}.files[${j}].content`, file.content)
+      checkTextSize(`${at}.files[${j}].content`, file.content)
     }
     const row = await inserting(at, () => tx.one<{ id: string }>(
       `INSERT INTO skills (company_id, name, description, body, files, created_at, updated_at)
@@ -67,7 +67,7 @@ export async function importDocuments(tx: Tx, companyId: string, actor: Actor, d
   const memories = new Set<string>()
   for (const [i, d] of (doc.documents ?? []).entries()) {
     const at = `documents.${i}`
-    checkBodySize(`${at}.body`, d.body)
+    checkTextSize(`${at}.body`, d.body)
     const refer = (table: 'agents' | 'projects', field: string, value: unknown): string | null => {
       if (value == null) return null
       const id = typeof value === 'string' ? ids.get(table)!.get(value) : undefined

@@ -1,9 +1,9 @@
 import type { Document, DocumentCreate, DocumentListQuery, DocumentUpdate, DocumentVersion } from '../../contract/documents.ts'
-import { DOCUMENT_BODY_MAX_BYTES } from '../../contract/documents.ts'
 import type { Actor } from '../../server/actor.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound } from '../../server/errors.ts'
+import { checkTextSize } from '../../server/text-size.ts'
 import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
 
@@ -17,17 +17,6 @@ export const DOCUMENT_COLUMNS = `id, company_id, title, body, tags, project_id, 
 
 /** Fields the audit trail follows; the body is named as changed, not copied (it may be 1 MiB). */
 const AUDITED = ['title', 'tags', 'project_id', 'agent_id', 'pinned', 'agent_editable'] as const
-
-/** 413 naming the field when a Markdown body is over 1 MiB (bytes of UTF-8, as stored). */
-export function checkBodySize(field: string, body: string | undefined): void {
-  if (body === undefined || body.length * 3 <= DOCUMENT_BODY_MAX_BYTES) return
-  const bytes = Buffer.byteLength(body, 'utf8')
-  if (bytes > DOCUMENT_BODY_MAX_BYTES) {
-    throw new AppError('PAYLOAD_TOO_LARGE', `${field} is ${bytes} bytes: at most 1 MiB (${DOCUMENT_BODY_MAX_BYTES} bytes)`, {
-      field, limit_bytes: DOCUMENT_BODY_MAX_BYTES, bytes,
-    })
-  }
-}
 
 function writer(actor: Actor): { userId: string | null; agentId: string | null; runId: string | null } {
   if (actor.type === 'user') return { userId: actor.userId, agentId: null, runId: null }
@@ -87,7 +76,7 @@ async function keepVersion(tx: Tx, doc: Document, actor: Actor): Promise<void> {
 
 /** A new document; one with `agent_id` is that agent's memory, and an agent has one (409 DOCUMENT_EXISTS). */
 export async function createDocument(tx: Tx, companyId: string, actor: Actor, input: DocumentCreate): Promise<Document> {
-  checkBodySize('body', input.body)
+  checkTextSize('body', input.body)
   if (input.project_id) await findInCompany(tx, 'projects', companyId, input.project_id, 'Project')
   if (input.agent_id) await findInCompany(tx, 'agents', companyId, input.agent_id, 'Agent')
   const who = writer(actor)
@@ -116,7 +105,7 @@ export async function createDocument(tx: Tx, companyId: string, actor: Actor, in
  * editors do not silently overwrite each other).
  */
 export async function updateDocument(tx: Tx, companyId: string, documentId: string, actor: Actor, patch: DocumentUpdate): Promise<Document> {
-  checkBodySize('body', patch.body)
+  checkTextSize('body', patch.body)
   const before = await getDocument(tx, companyId, documentId, true)
   if (patch.version !== undefined && patch.version !== before.version) {
     throw new AppError('VERSION_CONFLICT', `The document is at version ${before.version}, not ${patch.version}: read it again`, {

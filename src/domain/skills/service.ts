@@ -3,8 +3,8 @@ import type { Actor } from '../../server/actor.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import type { Tx } from '../../server/db/write.ts'
 import { AppError, notFound, validationError } from '../../server/errors.ts'
+import { checkTextSize } from '../../server/text-size.ts'
 import { diff, recordAudit } from '../audit/record.ts'
-import { checkBodySize } from '../documents/service.ts'
 
 // Skills (API-DECISIONS.md "Company knowledge and skills"): a name the CLI knows the skill by,
 // a description it chooses the skill by, Markdown instructions and supporting files. A file's
@@ -26,7 +26,7 @@ function checkFiles(files: SkillFile[] | undefined): void {
       throw validationError([{ loc: ['body', 'files', i, 'path'], message: `"${file.path}" appears twice`, type: 'value_error', input: file.path }])
     }
     seen.add(file.path)
-    checkBodySize(`files[${i}].content`, file.content)
+    checkTextSize(`files[${i}].content`, file.content)
   })
 }
 
@@ -57,7 +57,7 @@ function taken(name: string): AppError {
 }
 
 export async function createSkill(tx: Tx, companyId: string, actor: Actor, input: SkillCreate): Promise<Skill> {
-  checkBodySize('body', input.body)
+  checkTextSize('body', input.body)
   checkFiles(input.files)
   const skill = await tx.one<Skill>(
     `INSERT INTO skills (company_id, name, description, body, files) VALUES ($1, $2, $3, $4, $5::jsonb)
@@ -71,7 +71,7 @@ export async function createSkill(tx: Tx, companyId: string, actor: Actor, input
 }
 
 export async function updateSkill(tx: Tx, companyId: string, skillId: string, actor: Actor, patch: SkillUpdate): Promise<Skill> {
-  checkBodySize('body', patch.body)
+  checkTextSize('body', patch.body)
   checkFiles(patch.files)
   const before = await getSkill(tx, companyId, skillId, true)
   const after = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) } as Skill
