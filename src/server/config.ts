@@ -63,6 +63,8 @@ export interface Config {
   sseMaxStreamsPerCredential: number
   /** SSE_MAX_STREAMS: live event streams one process holds open at most (default 10,000). */
   sseMaxStreams: number
+  /** MIN_SCHEDULE_SECONDS: a routine or an agent's heartbeat fires at most once in this many seconds (default 60). */
+  minScheduleSeconds: number
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env): Config {
     scheduler: bool(env, 'SCHEDULER', true),
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    minScheduleSeconds: integer(env, 'MIN_SCHEDULE_SECONDS', 60, 1, 86400),
     trustProxy: list(env, 'TRUST_PROXY'),
     shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     requestHeadersTimeoutSeconds: integer(env, 'REQUEST_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600),
