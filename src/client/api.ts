@@ -62,6 +62,8 @@ export class ShopfloorClient {
     forgotPassword: (email: string) => this.call<{ message: string }>('POST', '/api/password/forgot', { body: { email }, auth: false }),
     resetPassword: (token: string, password: string) =>
       this.call<{ message: string }>('POST', '/api/password/reset', { body: { token, password }, auth: false }),
+    /** Confirms the account's email address with the token of the link mailed at registration. */
+    verifyEmail: (token: string) => this.call<void>('POST', '/api/verify-email', { body: { token }, auth: false }),
   }
 
   private startSession(session: T.Session): T.Session {
