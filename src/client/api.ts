@@ -210,6 +210,9 @@ export class ShopfloorClient {
   readonly runs = {
     list: (companyId: string, filters: T.RunFilters = {}) => this.list<T.Run[]>(this.co(companyId, '/runs'), filters),
     get: (companyId: string, runId: string, query: T.GetRunQuery = {}) => this.list<T.Run>(this.co(companyId, `/runs/${seg(runId)}`), query),
+    /** A page of the transcript: the entries after the first `after`, at most `limit` (500 by default, up to 2,000). */
+    transcript: (companyId: string, runId: string, query: { after?: number; limit?: number } = {}) =>
+      this.list<{ entries: T.TranscriptEntry[]; transcript_total: number }>(this.co(companyId, `/runs/${seg(runId)}/transcript`), query),
     cancel: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/cancel`)),
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>

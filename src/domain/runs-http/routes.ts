@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
-import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
+import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, TranscriptPage, TranscriptPageQuery, WakeBody } from '../../contract/runs.ts'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { userActor } from '../../server/http/guards.ts'
@@ -11,7 +11,7 @@ import { runnerSeen } from '../runners/seen.ts'
 import { cancelRun } from '../runs/cancel.ts'
 import { claimRun } from '../runs/claim.ts'
 import { expireStaleRuns } from '../runs/expire.ts'
-import { getRun, listRuns } from '../runs/lookup.ts'
+import { getRun, getTranscriptPage, listRuns } from '../runs/lookup.ts'
 import { heartbeatRun, reportRun } from '../runs/report.ts'
 import { runContext } from './run-context.ts'
 import { wakeAgent } from '../runs/wake.ts'
@@ -45,6 +45,18 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       },
     },
     async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id, request.query.transcript_from ?? 0),
+  )
+
+  app.get(
+    '/runs/:run_id/transcript',
+    {
+      schema: {
+        tags, operationId: 'getRunTranscript', summary: "A page of a run's transcript",
+        description: 'The entries after the first `after` (default 0), at most `limit` (default 500, up to 2,000), and `transcript_total`.',
+        params: RunParams, querystring: TranscriptPageQuery, response: { 200: TranscriptPage, ...companyErrors() },
+      },
+    },
+    async (request) => getTranscriptPage(ctx.db, request.membership.companyId, request.params.run_id, request.query.after ?? 0, request.query.limit ?? 500),
   )
 
   app.post(
