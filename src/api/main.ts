@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.ts'
 import { ConfigError, loadConfig } from '../server/config.ts'
 import type { AppContext } from '../server/context.ts'
-import { createLogger } from '../server/logger.ts'
+import { backgroundStdout, createLogger } from '../server/logger.ts'
 import { createContext } from '../server/start.ts'
 
 export interface Service {
@@ -29,7 +29,8 @@ export async function serve(extensions: ServiceExtension[] = []): Promise<Servic
     }
     throw err
   }
-  const log = createLogger(config)
+  const stdout = backgroundStdout()
+  const log = createLogger(config, stdout)
   let ctx: AppContext
   try {
     ctx = await createContext(config, log, { waitForMigrations: false })
@@ -57,13 +58,21 @@ export async function serve(extensions: ServiceExtension[] = []): Promise<Servic
       log.info('stopped')
     })())
 
+  // The lines logged reach stdout before the process ends (it is written in the background).
+  const exit = (code: number) => (stdout ? stdout.flush(() => process.exit(code)) : process.exit(code))
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
+      // Shutdown has a deadline: requests that never finish, a stream or a database that does not
+      // close, or a stdout nobody reads must not keep the process alive.
+      setTimeout(() => {
+        log.error({ seconds: config.shutdownTimeoutSeconds }, 'shutdown did not finish in time (SHUTDOWN_TIMEOUT_SECONDS); exiting')
+        process.exit(1)
+      }, config.shutdownTimeoutSeconds * 1000)
       stop().then(
-        () => process.exit(0),
+        () => exit(0),
         (err) => {
           log.error({ err }, 'shutdown failed')
-          process.exit(1)
+          exit(1)
         },
       )
     })

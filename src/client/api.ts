@@ -62,6 +62,8 @@ export class ShopfloorClient {
     forgotPassword: (email: string) => this.call<{ message: string }>('POST', '/api/password/forgot', { body: { email }, auth: false }),
     resetPassword: (token: string, password: string) =>
       this.call<{ message: string }>('POST', '/api/password/reset', { body: { token, password }, auth: false }),
+    /** Confirms the account's email address with the token of the link mailed at registration. */
+    verifyEmail: (token: string) => this.call<void>('POST', '/api/verify-email', { body: { token }, auth: false }),
   }
 
   private startSession(session: T.Session): T.Session {
@@ -227,6 +229,9 @@ export class ShopfloorClient {
   readonly runs = {
     list: (companyId: string, filters: T.RunFilters = {}) => this.list<T.Run[]>(this.co(companyId, '/runs'), filters),
     get: (companyId: string, runId: string, query: T.GetRunQuery = {}) => this.list<T.Run>(this.co(companyId, `/runs/${seg(runId)}`), query),
+    /** A page of the transcript: the entries after the first `after`, at most `limit` (500 by default, up to 2,000). */
+    transcript: (companyId: string, runId: string, query: { after?: number; limit?: number } = {}) =>
+      this.list<{ entries: T.TranscriptEntry[]; transcript_total: number }>(this.co(companyId, `/runs/${seg(runId)}/transcript`), query),
     cancel: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/cancel`)),
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>

@@ -96,8 +96,22 @@ export const Run = Type.Object({
    * `transcript_from`, the answer's transcript holds only the entries from that index on.
    */
   transcript_count: Type.Optional(Type.Integer()),
+  /** Only on GET of one run: the same number, by the name the transcript pages use. */
+  transcript_total: Type.Optional(Type.Integer()),
 })
 export type Run = Static<typeof Run>
+
+/** GET /runs/{run_id}/transcript: the entries after the first `after`, at most `limit` of them. */
+export const TranscriptPageQuery = Type.Object({
+  after: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647, default: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2000, default: 500 })),
+})
+export const TranscriptPage = Type.Object({
+  entries: Type.Array(TranscriptEntry),
+  /** How many entries the transcript has in all. */
+  transcript_total: Type.Integer(),
+})
+export type TranscriptPage = Static<typeof TranscriptPage>
 
 /**
  * A viewer that holds a run's first entries asks for the rest only: a long run's transcript is

@@ -60,6 +60,9 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   const staleSweepMs = options.staleSweepMs ?? ctx.config.staleSweepSeconds * 1000
   const retentionMs = options.retentionMs ?? 10 * 60_000
   const log: Logger = ctx.log.child({ component: 'scheduler' })
+  // A routine or heartbeat fires at most once per MIN_SCHEDULE_SECONDS, whatever its cron says:
+  // `* * * * * *` made 7 tasks in 8 s.
+  const minGapMs = ctx.config.minScheduleSeconds * 1000
 
   const entries = new Map<string, Entry>()
   /** Cron texts already reported as invalid, so each is logged once, not on every refresh. */
@@ -107,9 +110,11 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       if (stopped) return
       if (!entry.next || entry.next > now) continue
       const at = entry.next
-      // Slots missed while the process was not running (or was suspended) are not caught up.
-      entry.next = entry.schedule.nextSlot(now)
-      const slot: Slot = { at, windowMs: entry.schedule.duplicateWindowMs(at) }
+      // Slots missed while the process was not running (or was suspended) are not caught up, nor
+      // slots closer than the minimum to this one.
+      entry.next = entry.schedule.nextSlot(new Date(Math.max(now.getTime(), at.getTime() + minGapMs - 1)))
+      // The guard of fire.ts keeps the minimum across instances: an earlier firing within it makes this slot a duplicate.
+      const slot: Slot = { at, windowMs: Math.max(entry.schedule.duplicateWindowMs(at), minGapMs - 1) }
       try {
         const result = entry.def.kind === 'routine'
           ? ((await fireRoutine(ctx, entry.def, slot)) ? 'fired' : 'skipped')

@@ -53,6 +53,8 @@ export interface Config {
   sseHeartbeatSeconds: number
   /** TRUST_PROXY: addresses or CIDRs of proxies whose X-Forwarded-For names the client; null trusts none. */
   trustProxy: string[] | null
+  /** SHUTDOWN_TIMEOUT_SECONDS: how long a stop may take before the process exits anyway (default 30). */
+  shutdownTimeoutSeconds: number
   /** REQUEST_HEADERS_TIMEOUT_SECONDS: a request whose headers take longer is closed (default 10). */
   requestHeadersTimeoutSeconds: number
   /** REQUEST_BODY_TIMEOUT_SECONDS: a request, body included, that takes longer to arrive is closed (default 60). */
@@ -61,6 +63,8 @@ export interface Config {
   sseMaxStreamsPerCredential: number
   /** SSE_MAX_STREAMS: live event streams one process holds open at most (default 10,000). */
   sseMaxStreams: number
+  /** MIN_SCHEDULE_SECONDS: a routine or an agent's heartbeat fires at most once in this many seconds (default 60). */
+  minScheduleSeconds: number
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
@@ -102,11 +106,20 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value
 }
 
-function bool(env: Env, name: string, fallback: boolean): boolean {
+const TRUE = ['true', '1', 'yes', 'on']
+const FALSE = ['false', '0', 'no', 'off']
+
+/** The one way a switch is read: true/1/yes/on or false/0/no/off (any case); anything else is a ConfigError. */
+export function bool(env: Env, name: string, fallback: boolean): boolean {
   const raw = text(env, name)
   if (raw === null) return fallback
-  return ['true', '1', 'yes', 'on'].includes(raw.toLowerCase())
+  const value = raw.toLowerCase()
+  if (TRUE.includes(value)) return true
+  if (FALSE.includes(value)) return false
+  throw new ConfigError(`${name} must be true or false (also 1/0, yes/no, on/off), got "${raw}"`)
 }
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
 
 function list(env: Env, name: string): string[] | null {
   const raw = text(env, name)
@@ -119,6 +132,12 @@ function list(env: Env, name: string): string[] | null {
 export function isDevelopmentLike(env: Env): boolean {
   const value = (text(env, 'APP_ENV') ?? text(env, 'ENVIRONMENT') ?? 'development').toLowerCase()
   return DEV_ENVIRONMENTS.has(value)
+}
+
+function logLevel(env: Env): string {
+  const level = (text(env, 'LOG_LEVEL') ?? 'info').toLowerCase()
+  if (!LOG_LEVELS.includes(level)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL?.trim()}"`)
+  return level
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -154,7 +173,7 @@ export function loadConfig(env: Env = process.env): Config {
     environment,
     production: env.ENVIRONMENT === 'production',
     passwordCost: environment.trim().toLowerCase() === 'test' ? TEST_BCRYPT_COST : BCRYPT_COST,
-    debug: text(env, 'DEBUG')?.toLowerCase() === 'true',
+    debug: bool(env, 'DEBUG', false),
     jwtSecret,
     jwtSecretKept: givenSecret === null,
     allowedOrigins,
@@ -174,16 +193,18 @@ export function loadConfig(env: Env = process.env): Config {
       password: text(env, 'SMTP_PASSWORD'),
       from: text(env, 'MAIL_FROM'),
     },
-    rateLimitHeaders: text(env, 'RATELIMIT_HEADERS_ENABLED')?.toLowerCase() === 'true',
-    scheduler: text(env, 'SCHEDULER')?.toLowerCase() !== 'off',
+    rateLimitHeaders: bool(env, 'RATELIMIT_HEADERS_ENABLED', false),
+    scheduler: bool(env, 'SCHEDULER', true),
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    minScheduleSeconds: integer(env, 'MIN_SCHEDULE_SECONDS', 60, 1, 86400),
     trustProxy: list(env, 'TRUST_PROXY'),
+    shutdownTimeoutSeconds: integer(env, 'SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     requestHeadersTimeoutSeconds: integer(env, 'REQUEST_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600),
     requestBodyTimeoutSeconds: integer(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 60, 1, 86400),
     sseMaxStreamsPerCredential: integer(env, 'SSE_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
     sseMaxStreams: integer(env, 'SSE_MAX_STREAMS', 10_000, 1, 1_000_000),
-    logLevel: text(env, 'LOG_LEVEL') ?? 'info',
+    logLevel: logLevel(env),
     metricsToken: text(env, 'METRICS_TOKEN'),
     metricsPublic: bool(env, 'METRICS_PUBLIC', false),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),

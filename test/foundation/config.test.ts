@@ -1,4 +1,6 @@
+import { spawnSync } from 'node:child_process'
 import { describe, expect, it } from 'vitest'
+import { BIN, ROOT } from '../server-process.ts'
 import { ConfigError, loadConfig } from '../../src/server/config.ts'
 
 describe('configuration', () => {
@@ -66,5 +68,26 @@ describe('configuration', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/)
     expect(() => loadConfig({ RUN_LEASE_SECONDS: '0' })).toThrow(/RUN_LEASE_SECONDS/)
     expect(() => loadConfig({ DATABASE_URL: 'mysql://x' })).toThrow(/DATABASE_URL/)
+  })
+
+  it('reads every switch one way: true/1/yes/on, false/0/no/off, anything else a ConfigError', () => {
+    for (const [raw, value] of [['true', true], ['1', true], ['YES', true], ['on', true], ['false', false], ['0', false], ['No', false], ['off', false]] as const) {
+      expect(loadConfig({ DEBUG: raw, RATELIMIT_HEADERS_ENABLED: raw, SCHEDULER: raw, WEBHOOKS_ALLOW_PRIVATE: raw, SMTP_SECURE: raw, METRICS_PUBLIC: raw }), raw)
+        .toMatchObject({ debug: value, rateLimitHeaders: value, scheduler: value, webhooksAllowPrivate: value, metricsPublic: value, smtp: { secure: value } })
+    }
+    for (const name of ['DEBUG', 'RATELIMIT_HEADERS_ENABLED', 'SCHEDULER', 'WEBHOOKS_ALLOW_PRIVATE', 'SMTP_SECURE', 'METRICS_PUBLIC']) {
+      expect(() => loadConfig({ [name]: 'maybe' }), name).toThrow(new ConfigError(`${name} must be true or false (also 1/0, yes/no, on/off), got "maybe"`))
+    }
+  })
+
+  it('takes only the log levels there are', () => {
+    expect(loadConfig({ LOG_LEVEL: 'Debug' }).logLevel).toBe('debug')
+    expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"/)
+  })
+
+  it('a bad setting stops `shopfloor serve` with a configuration error, not a stack trace', () => {
+    const r = spawnSync(process.execPath, [BIN, 'serve'], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: 'loud' }, encoding: 'utf8', timeout: 60_000 })
+    expect(r.status).toBe(2)
+    expect(r.stderr.trim()).toBe('shopfloor: configuration error: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"')
   })
 })

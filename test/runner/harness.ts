@@ -77,6 +77,8 @@ export async function makeWorkspace(url: string, company: { mission?: string } =
 /** What the fake agent is told to do, carried in the task description. */
 export interface FakePlan {
   lines?: string[]
+  /** A line of `text` said `times` times, printed after `lines` (a long line's plan stays short: a task description holds 1 MiB at most). */
+  repeat?: { text: string; times: number }
   usage?: { tokens_in: number; tokens_out: number; cost_cents: number }
   stderr?: string
   sleep?: number
@@ -109,6 +111,7 @@ fs.writeFileSync(out + '/' + runId + '.start.tmp', JSON.stringify({
 }))
 fs.renameSync(out + '/' + runId + '.start.tmp', out + '/' + runId + '.start.json')
 for (const line of plan.lines ?? []) console.log(line)
+if (plan.repeat) console.log(plan.repeat.text.repeat(plan.repeat.times))
 if (plan.usage) console.log('SHOPFLOOR_USAGE ' + JSON.stringify(plan.usage))
 if (plan.stderr) process.stderr.write(plan.stderr)
 setTimeout(() => {

@@ -157,7 +157,8 @@ describe('output the API would refuse', () => {
   it('a NUL byte and a line of a million characters: the run finishes with its cost and transcript', async () => {
     const worker = await hire()
     const { run } = await runTask(worker.id, {
-      lines: ['reading file: \u0000\u0001 binary', 'y'.repeat(1_200_000)],
+      lines: ['reading file: \u0000\u0001 binary'],
+      repeat: { text: 'y', times: 1_200_000 },
       usage: { tokens_in: 100, tokens_out: 50, cost_cents: 40 },
       reply: 'done',
     })

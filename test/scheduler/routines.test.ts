@@ -72,6 +72,37 @@ describe('routines on their cron', () => {
     }
   })
 
+  it('fires a routine at most once per MIN_SCHEDULE_SECONDS, whatever its cron: every second fires every 2 s here', async () => {
+    const companyId = await makeCompany(t.ctx.db)
+    const agentId = await makeAgent(t.ctx.db, companyId)
+    const routineId = await makeRoutine(t.ctx.db, companyId, agentId, { cron: '* * * * * *', title: 'Every second' })
+    const before = t.ctx.config.minScheduleSeconds
+    t.ctx.config.minScheduleSeconds = 2
+    const scheduler = await startScheduler(t.ctx)
+    try {
+      await waitFor(async () => (await tasksOf(routineId)).length >= 1)
+      await new Promise((r) => setTimeout(r, 5000))
+      const tasks = (await tasksOf(routineId)).length
+      // About 5 s more at one every 2 s: 3 or 4 in all, never the 6 or 7 of every second.
+      expect(tasks).toBeGreaterThanOrEqual(2)
+      expect(tasks).toBeLessThanOrEqual(4)
+    } finally {
+      await scheduler.stop()
+      t.ctx.config.minScheduleSeconds = before
+    }
+    expect(t.ctx.config.minScheduleSeconds).toBe(60)
+    // With the default, two slots within a minute fire once, also across scheduler instances (the guard).
+    const cron = '*/10 * * * * *'
+    const other = await makeRoutine(t.ctx.db, companyId, agentId, { cron, title: 'Every ten seconds' })
+    const def = { kind: 'routine' as const, id: other, companyId, cron }
+    const windowMs = t.ctx.config.minScheduleSeconds * 1000 - 1
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2031-01-01T09:00:00Z'), windowMs })).toBe(true)
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2031-01-01T09:00:10Z'), windowMs })).toBe(false)
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2031-01-01T09:00:50Z'), windowMs })).toBe(false)
+    expect(await fireRoutine(t.ctx, def, { at: new Date('2031-01-01T09:01:00Z'), windowMs })).toBe(true)
+    expect(await tasksOf(other)).toHaveLength(2)
+  })
+
   it('skips a slot within the window of the last run, such as a trigger by a person', async () => {
     const companyId = await makeCompany(t.ctx.db)
     const agentId = await makeAgent(t.ctx.db, companyId)

@@ -25,6 +25,13 @@ const reset = createRoute({
   component: page(() => import('./pages/ResetPasswordPage.tsx'), 'ResetPasswordPage'),
 })
 
+const verifyEmail = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/verify-email',
+  validateSearch: (search: Record<string, unknown>): { token?: string } => (typeof search.token === 'string' ? { token: search.token } : {}),
+  component: page(() => import('./pages/VerifyEmailPage.tsx'), 'VerifyEmailPage'),
+})
+
 // Everything else needs a session; without one the sign-in form shows in place, keeping the link.
 const signedIn = createRoute({ getParentRoute: () => rootRoute, id: 'signed-in', component: SignedInGate })
 const home = createRoute({ getParentRoute: () => signedIn, path: '/', component: Home })
@@ -96,6 +103,7 @@ const companyRoutes = [
 const routeTree = rootRoute.addChildren([
   publicOnly.addChildren([signIn, signUp, forgot]),
   reset,
+  verifyEmail,
   signedIn.addChildren([home, account.addChildren([profile, newCompany, acceptInvitation]), company.addChildren(companyRoutes)]),
 ])
 

@@ -2,7 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../../contract/common.ts'
-import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
+import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, TranscriptPage, TranscriptPageQuery, WakeBody } from '../../contract/runs.ts'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
 import { systemActor } from '../../server/actor.ts'
@@ -13,7 +13,7 @@ import { runnerSeen } from '../runners/seen.ts'
 import { cancelRun } from '../runs/cancel.ts'
 import { claimRun } from '../runs/claim.ts'
 import { expireStaleRuns } from '../runs/expire.ts'
-import { getRun, listRuns } from '../runs/lookup.ts'
+import { getRun, getTranscriptPage, listRuns } from '../runs/lookup.ts'
 import { withWaitingReasons } from '../runs/waiting.ts'
 import { heartbeatRun, reportRun } from '../runs/report.ts'
 import { sendBackAfterFailedChecks } from '../work/sent-back.ts'
@@ -56,6 +56,18 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       const run = await getRun(ctx.db, companyId, request.params.run_id, request.query.transcript_from ?? 0)
       return (await withWaitingReasons(ctx.db, companyId, [run], ctx.config.runLeaseSeconds))[0]
     },
+  )
+
+  app.get(
+    '/runs/:run_id/transcript',
+    {
+      schema: {
+        tags, operationId: 'getRunTranscript', summary: "A page of a run's transcript",
+        description: 'The entries after the first `after` (default 0), at most `limit` (default 500, up to 2,000), and `transcript_total`.',
+        params: RunParams, querystring: TranscriptPageQuery, response: { 200: TranscriptPage, ...companyErrors() },
+      },
+    },
+    async (request) => getTranscriptPage(ctx.db, request.membership.companyId, request.params.run_id, request.query.after ?? 0, request.query.limit ?? 500),
   )
 
   app.post(

@@ -1,3 +1,4 @@
+import type { TranscriptPage } from '../../contract/runs.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import { notFound } from '../../server/errors.ts'
 import { namingTasks, type Run, type RunStatus, runColumns } from './model.ts'
@@ -45,6 +46,7 @@ export async function listRuns(q: Queryable, companyId: string, filter: RunFilte
 export async function getRun(q: Queryable, companyId: string, runId: string, transcriptFrom = 0): Promise<Run> {
   const run = await q.one<Run>(
     `SELECT ${runColumns()}, transcript_trimmed_at, jsonb_array_length(transcript) AS transcript_count,
+            jsonb_array_length(transcript) AS transcript_total,
             CASE WHEN $3::int = 0 THEN transcript
                  ELSE (SELECT coalesce(jsonb_agg(x.e ORDER BY x.n), '[]'::jsonb)
                          FROM jsonb_array_elements(transcript) WITH ORDINALITY AS x(e, n) WHERE x.n > $3)
@@ -54,4 +56,20 @@ export async function getRun(q: Queryable, companyId: string, runId: string, tra
   )
   if (!run) throw notFound('Run')
   return run
+}
+
+/**
+ * A page of a run's transcript: the entries after the first `after`, at most `limit`, and how
+ * many there are in all; 404 for a run of another company.
+ */
+export async function getTranscriptPage(q: Queryable, companyId: string, runId: string, after: number, limit: number): Promise<TranscriptPage> {
+  const page = await q.one<TranscriptPage>(
+    `SELECT jsonb_array_length(transcript) AS transcript_total,
+            (SELECT coalesce(jsonb_agg(x.e ORDER BY x.n), '[]'::jsonb)
+               FROM jsonb_array_elements(transcript) WITH ORDINALITY AS x(e, n) WHERE x.n > $3 AND x.n <= $3 + $4) AS entries
+       FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
+    [runId, companyId, after, limit],
+  )
+  if (!page) throw notFound('Run')
+  return page
 }

@@ -1,7 +1,8 @@
 // One approval: what it asks, and for a pending one the decision form (note, and for a budget
 // override an optional new budget).
 import { useQueryClient } from '@tanstack/react-query'
-import type { Approval } from '#src/client/types.ts'
+import type { Agent, Approval } from '#src/client/types.ts'
+import { AgentSettings } from './agents/AgentSettings.tsx'
 import { api } from '../lib/api.ts'
 import { humanize, parseCents } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
@@ -63,6 +64,14 @@ export function ApprovalCard({ companyId, approval, highlighted = false }: { com
         <p style={{ marginTop: 8 }}>{approval.payload.reason}.{'window_minutes' in approval.payload ? ' The agent is paused; approving resumes it and restarts its count.' : ''}</p>
       )}
       {approval.type === 'hire_agent' && <p style={{ marginTop: 8 }}>Hire {agent?.name ?? 'this agent'}{agent?.title ? `, ${agent.title}` : ''}?</p>}
+      {approval.type === 'hire_agent' && pending && agent && (
+        // Every setting the hire would start with (the approval's payload holds what was proposed),
+        // seen before Approve: an agent's proposal must not pass unread.
+        <details open style={{ marginTop: 8 }}>
+          <summary className="small muted">Proposed settings</summary>
+          <AgentSettings agent={{ ...agent, ...(approval.payload as Partial<Agent>) }} />
+        </details>
+      )}
       {!pending && (
         <p className="muted small">{humanize(approval.status)}{approval.decided_by_user_id ? ` by ${person(approval.decided_by_user_id)}` : ''} {format.relative(approval.decided_at)}{approval.decision_note ? `: “${approval.decision_note}”` : ''}{approval.new_budget_cents != null ? ` · new budget ${format.money(approval.new_budget_cents)}` : ''}</p>
       )}
