@@ -1,6 +1,6 @@
 import type { Queryable } from '../server/db/db.ts'
 import { normalizeEmail } from '../domain/accounts/users.ts'
-import type { AdminCommand } from './admin-command.ts'
+import { type AdminCommand, AdminUsageError } from './admin-command.ts'
 
 // `shopfloor admin users deactivate|activate EMAIL`. The API has no endpoint for this.
 // A deactivated account cannot sign in (ACCOUNT_INACTIVE) and every credential it holds
@@ -9,7 +9,7 @@ import type { AdminCommand } from './admin-command.ts'
 
 async function setActive(db: Queryable, args: string[], out: (line: string) => void, active: boolean): Promise<number> {
   const [email] = args
-  if (!email || args.length !== 1) throw new Error(`usage: shopfloor admin users ${active ? 'activate' : 'deactivate'} EMAIL`)
+  if (!email || args.length !== 1) throw new AdminUsageError(`usage: shopfloor admin users ${active ? 'activate' : 'deactivate'} EMAIL`)
   // `changed` compares with the state read under the row lock, so the operator learns whether
   // the command did anything.
   const user = await db.one<{ email: string; changed: boolean }>(

@@ -24,16 +24,16 @@ export interface Identity {
 
 const uuid = () => z.string().uuid()
 const taskRef = z.string().min(1).describe('a task key such as ENG-12, or its id')
-const agentRef = z.string().min(1)
-const title = z.string().min(1).max(TASK_TITLE_MAX)
+const agentRef = z.string().min(1).describe('an agent’s name or id')
+const title = z.string().min(1).max(TASK_TITLE_MAX).describe('the task’s title')
 
 const taskFields = {
-  description: z.string().nullable().optional(),
-  status: z.enum(TASK_STATUSES).optional(),
-  priority: z.enum(TASK_PRIORITIES).optional(),
+  description: z.string().nullable().optional().describe('what is to be done, in Markdown; null for none'),
+  status: z.enum(TASK_STATUSES).optional().describe('where the task stands'),
+  priority: z.enum(TASK_PRIORITIES).optional().describe('how urgent it is'),
   assignee_agent_id: agentRef.nullable().optional().describe('an agent’s name or id: yourself or an agent below you in the org chart; null for nobody'),
-  project_id: uuid().nullable().optional(),
-  goal_id: uuid().nullable().optional(),
+  project_id: uuid().nullable().optional().describe('the project’s id; null for none'),
+  goal_id: uuid().nullable().optional().describe('the goal’s id it serves; null for none'),
   due_date: z.string().nullable().optional().describe('ISO 8601 date-time'),
 }
 
@@ -162,6 +162,7 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'get_context',
     {
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description: 'Your run, your agent record, your manager and direct reports, your task with its latest comments, its goal chain and project.',
       inputSchema: z.strictObject({}),
     },
@@ -190,15 +191,16 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'list_tasks',
     {
+      annotations: { readOnlyHint: true, openWorldHint: false },
       description: "The company's tasks, one a line (key, title, status, priority, assignee, parent), filtered as the API's task list is.",
       inputSchema: z.strictObject({
-        status: z.array(z.enum(TASK_STATUSES)).optional(),
+        status: z.array(z.enum(TASK_STATUSES)).optional().describe('only tasks in these statuses'),
         assignee_agent_id: agentRef.optional().describe('an agent’s name or id'),
-        project_id: uuid().optional(),
-        goal_id: uuid().optional(),
+        project_id: uuid().optional().describe('only tasks of this project (id)'),
+        goal_id: uuid().optional().describe('only tasks serving this goal (id)'),
         parent_id: taskRef.optional().describe('the parent task’s key or id'),
         q: z.string().optional().describe('words in the title or description'),
-        limit: z.number().int().min(1).max(1000).optional(),
+        limit: z.number().int().min(1).max(1000).optional().describe('at most this many tasks'),
       }),
     },
     ({ assignee_agent_id, parent_id, ...filters }) =>
@@ -215,7 +217,8 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
 
   server.registerTool(
     'get_task',
-    { description: 'One task with its description, subtasks and comments, oldest first.', inputSchema: z.strictObject({ task: taskRef }) },
+    {
+      annotations: { readOnlyHint: true, openWorldHint: false }, description: 'One task with its description, subtasks and comments, oldest first.', inputSchema: z.strictObject({ task: taskRef }) },
     ({ task }) =>
       attempt(async () => {
         const co = await company()
@@ -237,6 +240,7 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'create_task',
     {
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
         'Creates a task, by default a subtask of your run’s task. Assign it to yourself or to an agent below you (by name) to delegate; its assignee is woken for it, and you are woken on the parent once all the subtasks you handed out are done or cancelled.',
       inputSchema: z.strictObject({
@@ -258,6 +262,7 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'update_task',
     {
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       description: 'Changes a task you are assigned to or created (status, priority, assignee...).',
       inputSchema: z.strictObject({ task: taskRef.optional().describe("defaults to your run's task"), title: title.optional(), ...taskFields }),
     },
@@ -272,11 +277,12 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'add_comment',
     {
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description:
         'Comments on a task (by default your run’s task): `comment` to report, `question` to ask a person (then set the task to blocked; their answer wakes you), `plan` to lay out the steps.',
       inputSchema: z.strictObject({
-        body: z.string().min(1),
-        kind: z.enum(['comment', 'question', 'plan']).optional(),
+        body: z.string().min(1).describe('the comment, in Markdown'),
+        kind: z.enum(['comment', 'question', 'plan']).optional().describe('comment (default), question or plan'),
         task: taskRef.optional().describe("defaults to your run's task"),
       }),
     },
@@ -290,7 +296,8 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
 
   server.registerTool(
     'list_agents',
-    { description: "The company's org chart: each agent (name, role, status, id) with the agents reporting to it indented below.", inputSchema: z.strictObject({}) },
+    {
+      annotations: { readOnlyHint: true, openWorldHint: false }, description: "The company's org chart: each agent (name, role, status, id) with the agents reporting to it indented below.", inputSchema: z.strictObject({}) },
     () =>
       attempt(async () => {
         const { companyId, context } = await identity()
@@ -310,15 +317,16 @@ export function registerTools(server: McpServer, client: ShopfloorClient, identi
   server.registerTool(
     'propose_hire',
     {
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       description: 'Proposes hiring an agent (by default reporting to you). A person decides: the agent waits as pending_approval until then.',
       inputSchema: z.strictObject({
-        name: z.string().min(1).max(100),
-        title: z.string().max(120).nullable().optional(),
-        role: z.string().max(50).nullable().optional(),
-        adapter: z.string().max(50).nullable().optional(),
+        name: z.string().min(1).max(100).describe('the new agent’s name'),
+        title: z.string().max(120).nullable().optional().describe('job title'),
+        role: z.string().max(50).nullable().optional().describe('role such as engineer, designer, qa, writer'),
+        adapter: z.string().max(50).nullable().optional().describe('how runners execute it, e.g. agent_cli_1; the company default when omitted'),
         reports_to_id: agentRef.nullable().optional().describe('an agent’s name or id; defaults to you'),
-        instructions: z.string().nullable().optional(),
-        capabilities: z.array(z.string()).nullable().optional(),
+        instructions: z.string().nullable().optional().describe('part of its system prompt on every run'),
+        capabilities: z.array(z.string()).nullable().optional().describe('what it is good at, e.g. ["code", "review"]'),
       }),
     },
     (input) =>

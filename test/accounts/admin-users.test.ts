@@ -77,7 +77,7 @@ describe('the shopfloor executable', () => {
           env: { ...env, DATA_DIR: dataDir, ENVIRONMENT: 'test', LOG_LEVEL: 'silent' },
           timeout: 60_000,
         })
-      const done = await run('deactivate', email)
+      const done = await run('deactivate', email, '--yes')
       expect(done.stdout.trim()).toBe(`${email}: deactivated`)
 
       const check = await openPglite(dataDir)

@@ -107,6 +107,17 @@ describe('destructive commands', () => {
   })
 })
 
+describe('operator commands', () => {
+  it('admin users deactivate and admin members remove need --yes off a terminal (exit 2, before touching any database)', async () => {
+    for (const args of [['admin', 'users', 'deactivate', 'someone@example.test'], ['admin', 'members', 'remove', crypto.randomUUID(), 'someone@example.test']]) {
+      const result = await local(args)
+      expect(result.code, args.join(' ')).toBe(2)
+      expect(result.stderr).toMatch(/^USAGE_ERROR: "shopfloor admin \w+ \w+" needs --yes/)
+    }
+    expect((await local(['admin', 'nothing'])).code).toBe(2)
+  })
+})
+
 describe('shell completion', () => {
   const complete = (shellScript: string, words: string[]) => {
     const line = words.map((w) => `'${w}'`).join(' ')
