@@ -6,6 +6,11 @@ import { ResolveError, resolveAgents, resolveCompany } from './resolve.ts'
 import { Runner } from './runner.ts'
 
 export async function runRunnerProcess(args: string[]): Promise<void> {
+  if (args[0] === 'doctor') {
+    const { runDoctor } = await import('./doctor.ts')
+    process.exitCode = await runDoctor(args.slice(1))
+    return
+  }
   let options
   try {
     options = parseRunnerOptions(args)
