@@ -3,6 +3,11 @@ import { isKeyChild, receiveKey, runWithoutKey } from './key-handoff.ts'
 import { OptionsError, parseRunnerOptions, RUNNER_USAGE } from './options.ts'
 
 export async function runRunnerProcess(args: string[]): Promise<void> {
+  if (args[0] === 'doctor') {
+    const { runDoctor } = await import('./doctor.ts')
+    process.exitCode = await runDoctor(args.slice(1))
+    return
+  }
   // The key is read here once; the process that runs agents gets it handed, never in its environment.
   const handedKey = isKeyChild() ? await receiveKey() : undefined
   let options

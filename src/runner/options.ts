@@ -86,6 +86,7 @@ export interface RunnerOptions {
 export class OptionsError extends Error {}
 
 export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
+       shopfloor runner doctor     what this machine can run (agent CLIs, credentials, sandbox, MCP)
 
 Claims the company's queued runs and executes them. Needs a personal API key in
 SHOPFLOOR_API_KEY, "api_key" in the config file or --api-key-file; a password session is refused.

@@ -281,6 +281,18 @@ describe('runs', () => {
     expect(await op.json('runs', 'cancel', queued.id)).toMatchObject({ status: 'cancelled' })
     expect(await op.json('runs', 'list', '--status', 'cancelled')).toEqual([expect.objectContaining({ id: queued.id })])
   })
+
+  it('says why a queued run waits when no online runner runs its agent\'s adapter', async () => {
+    const op = await operator(api, url, 'WAI')
+    const agent = await op.client.agents.hire(op.companyId, { name: 'Cody', adapter: 'agent_cli_2' })
+    const queued = await op.client.agents.wake(op.companyId, agent.id)
+    expect(await op.client.runs.claim(op.companyId, { runner_id: 'claude-box', adapters: ['agent_cli_1'] })).toBeNull()
+    const reason = /no online runner can run Codex \(agent_cli_2\): .*claude-box: Claude Code \(agent_cli_1\)/
+    const listed = await op.run('runs', 'list')
+    expect(listed.stdout).toMatch(new RegExp(`^${queued.id.slice(0, 8)} waits: ${reason.source}`, 'm'))
+    expect((await op.run('runs', 'show', queued.id)).stdout).toMatch(new RegExp(`Waiting:\\s+${reason.source}`))
+    expect((await op.json('runs', 'show', queued.id)).waiting_reason).toMatch(reason)
+  })
 })
 
 describe('dashboard and costs', () => {

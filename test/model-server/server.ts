@@ -9,6 +9,7 @@
 //   {"text": "..."}                          answers with text and ends the turn
 //   {"status": 401|500|529}                  refuses with the vendor's error body
 //   {"hang": true}                           never answers (until the server closes)
+// A model whose name starts with `unknown-` is refused as the vendors refuse one (404).
 // Past the last step it repeats the last one (`{"steps": [{"tool": "get_context"}]}` calls a
 // tool forever), or with `"cycle": true` starts again from the first (some CLIs stop an agent
 // that calls one tool the same way again and again). `usage` (input, cached, output) is what every answer reports; every request is
@@ -134,6 +135,11 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames }
   log.push(entry)
 
+  if (model.startsWith('unknown-')) {
+    entry.status = 404
+    entry.usage = { input: 0, cached: 0, output: 0 }
+    return sendJson(res, 404, unknownModel(wire, model))
+  }
   if ('hang' in current) {
     entry.usage = { input: 0, cached: 0, output: 0 }
     return
@@ -232,6 +238,13 @@ function toolResults(wire: Wire, json: any): number {
 function wantsJson(json: any): boolean {
   const config = json.generationConfig ?? {}
   return config.responseMimeType === 'application/json' || Boolean(config.responseJsonSchema ?? config.responseSchema)
+}
+
+/** Each vendor's answer to a model it does not have. */
+function unknownModel(wire: Wire, model: string): unknown {
+  if (wire === 'anthropic') return { type: 'error', error: { type: 'not_found_error', message: `model: ${model}` } }
+  if (wire === 'gemini') return { error: { code: 404, message: `models/${model} is not found for API version v1beta`, status: 'NOT_FOUND' } }
+  return { error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: 'invalid_request_error', param: null, code: 'model_not_found' } }
 }
 
 /** Each vendor's error body for a status. */

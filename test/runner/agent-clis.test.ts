@@ -343,6 +343,8 @@ describe('Cursor Agent (agent_cli_5)', () => {
       tokens_in: USAGE.input + USAGE.cacheRead, tokens_out: USAGE.output, cost_cents: listCents('gpt-5', 'openai', { ...USAGE, cacheWrite: 0 }),
     })
     expect(entries(run, 'tool')).toEqual(['read: README.md\n# Hello\n'])
+    // It gives no usage before its end: the transcript says the spend guard cannot act mid-run.
+    expect(text(run, 'system')).toContain('Cursor Agent reports its usage only when it ends: spend limits are checked then, not while it runs.')
     const seen = clis.seen(run.id)
     expect(seen.argv).toEqual(['-p', '--output-format', 'stream-json', '--force', '--approve-mcps', '--model', 'gpt-5'])
     const mcp = JSON.parse(seen.files[path.join(seen.env.HOME, '.cursor', 'mcp.json')])

@@ -235,6 +235,16 @@ describe.each(CLIS)('$product, the real CLI', (cli) => {
     expect(run.error).toMatch(new RegExp(`^${cli.product}: overloaded`))
   }, 200_000)
 
+  it.runIf(cli.adapter === 'agent_cli_1' || cli.adapter === 'agent_cli_2')('fails the run on a model the vendor does not have, naming it', async () => {
+    const agent = await ws.client.agents.hire(ws.companyId, {
+      name: `${cli.product} ${++hired}`, adapter: cli.adapter,
+      adapter_config: { model: 'unknown-model-7', ...(cli.args ? { args: cli.args(model.url) } : {}) },
+    } as any)
+    const { run } = await runScript(agent.id, { tag: `model-${cli.adapter}`, steps: [{ text: 'never' }] })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(new RegExp(`^${cli.product}: error: .*unknown-model-7`))
+  }, 200_000)
+
   it.runIf(cli.adapter === 'agent_cli_2' || cli.adapter === 'agent_cli_3')('fails the run when the CLI is killed by a signal, naming it, and leaves nothing running', async () => {
     const agent = await hire(cli)
     const tag = `killed-${cli.adapter}`

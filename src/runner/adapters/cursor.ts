@@ -13,6 +13,8 @@ export const cursor: Dialect = {
   product: 'Cursor Agent',
   executable: 'cursor-agent',
   credentials: ['CURSOR_API_KEY'],
+  // Its stream has no usage before the final result (its published output format).
+  usageOnlyAtEnd: true,
   args({ config, resumeSession }, extra) {
     return [
       '-p', '--output-format', 'stream-json',

@@ -7,10 +7,12 @@ import { BASE } from '../environment.ts'
 
 export interface FoundCli {
   path: string
-  version: string
+  /** The first line of its `--version`; null when it gave none in time. */
+  version: string | null
 }
 
-const VERSION_TIMEOUT_MS = 15_000
+/** Node-based CLIs take seconds to start on a busy machine. */
+const VERSION_TIMEOUT_MS = 30_000
 
 /** The executable's path, or null when it cannot be run. A name without a slash is looked up on PATH. */
 export function findExecutable(command: string, path = process.env.PATH ?? ''): string | null {
@@ -41,6 +43,5 @@ export function versionOf(executable: string): Promise<string | null> {
 export async function findCli(command: string): Promise<FoundCli | null> {
   const path = findExecutable(command)
   if (!path) return null
-  const version = await versionOf(path)
-  return { path, version: version ?? 'unknown version' }
+  return { path, version: await versionOf(path) }
 }

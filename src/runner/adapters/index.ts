@@ -63,12 +63,13 @@ export async function buildAdapters(options: RunnerOptions, log?: Logger): Promi
       if (configured) log?.warn({ adapter: name, command }, `${dialect.product} executable not found; its runs are left to other runners`)
       continue
     }
-    versions[dialect.executable] = cli.version.slice(0, 100)
+    versions[dialect.executable] = (cli.version ?? 'unknown').slice(0, 100)
     if (check && !check.supported) {
       log?.warn({ adapter: name, path: cli.path, version: cli.version }, `${check.problem}; its runs are left to other runners`)
       continue
     }
-    clis[name] = `${dialect.product} ${cli.version} (${cli.path})`
+    if (check?.problem) log?.warn({ adapter: name, path: cli.path }, check.problem)
+    clis[name] = `${dialect.product} ${cli.version ?? '(version unknown)'} (${cli.path})`
     adapters.set(name, cliAdapter(dialect, { executable: cli.path, killAfterMs, keptHomes: options.agentHomes !== null }))
   }
   log?.info({ clis }, Object.keys(clis).length ? 'agent CLIs found' : 'no agent CLI found on PATH')

@@ -16,7 +16,7 @@ export interface VersionCheck {
   /** The version number read from `--version`, or null when it has none. */
   version: string | null
   supported: boolean
-  /** Why it is refused, for people; null when supported. */
+  /** Why it is refused, or what is unsure about it (a version it did not tell), for people; null when none. */
   problem: string | null
 }
 
@@ -37,6 +37,8 @@ export function checkVersion(product: string, line: string | null, range: Versio
   const version = versionNumber(line)
   if (!range) return { version, supported: true, problem: null }
   const works = `this runner works with ${product} ${range.from} or newer, below ${range.below} (${range.install})`
+  // No answer to --version (a busy machine): not known to be outside the range, so it is run.
+  if (line === null) return { version, supported: true, problem: `${product} did not tell its version (--version gave no answer); ${works}` }
   if (!version) return { version, supported: false, problem: `${product} answered --version with no version number ("${line ?? ''}"): ${works}` }
   if (compareVersions(version, range.from) >= 0 && compareVersions(version, range.below) < 0) return { version, supported: true, problem: null }
   return { version, supported: false, problem: `${product} ${version} is not supported: ${works}` }

@@ -67,7 +67,7 @@ export const runs: GroupSpec = {
               ['Id', run.id],
               ['Agent', agent],
               ['Status', run.status],
-              ['Waiting', run.waiting_reason ?? null],
+              ...(run.waiting_reason ? [['Waiting', run.waiting_reason] as [string, unknown]] : []),
               ['Trigger', run.trigger],
               ['Task', run.task_id ? (task ? `${task.key} ${task.title}` : '(deleted)') : null],
               ['Routine', run.routine_id],

@@ -57,6 +57,8 @@ export interface Dialect {
   /** Credential variables of the CLI: passed to the agent, and one of them needed without a kept home. */
   credentials: readonly string[]
   providerId?: string
+  /** The CLI reports usage only at its end: the spend guard cannot stop it mid-run (said in the transcript). */
+  usageOnlyAtEnd?: boolean
   /** The releases the adapter works with; none: any (a CLI not tested against a release). */
   supported?: VersionRange
   /** The arguments, with the agent's own `extra` ones in their place; the prompt goes to standard input. */
@@ -99,6 +101,9 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const executable = input.config.command ?? settings.executable
   const args = dialect.args(input, input.config.args ?? [])
   input.transcript('system', `Running ${product}: ${[executable, ...args].join(' ')}\n`)
+  if (dialect.usageOnlyAtEnd) {
+    input.transcript('system', `${product} reports its usage only when it ends: spend limits are checked then, not while it runs.\n`)
+  }
 
   const meter = new UsageMeter(dialect.providerId)
   const failing = new AbortController()
