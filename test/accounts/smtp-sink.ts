@@ -14,9 +14,17 @@ export interface ReceivedMail {
 export interface SmtpSink {
   port: number
   messages: ReceivedMail[]
-  /** The next message to `to` (already received or still to come). */
-  mailTo(to: string, timeoutMs?: number): Promise<ReceivedMail>
+  /**
+   * The next message to `to` (already received or still to come), with `subject` only one whose
+   * subject matches (a new account also gets its address-verification mail).
+   */
+  mailTo(to: string, timeoutMs?: number, subject?: RegExp): Promise<ReceivedMail>
   close(): Promise<void>
+}
+
+/** The Subject header of a message's source. */
+export function subjectOf(text: string): string {
+  return /^Subject: (.*)$/m.exec(text)?.[1] ?? ''
 }
 
 function decodeQuotedPrintable(source: string): string {
@@ -59,10 +67,10 @@ export async function startSmtpSink(options: { user: string; password: string; s
   return {
     port,
     messages,
-    async mailTo(to, timeoutMs = 10_000) {
+    async mailTo(to, timeoutMs = 10_000, subject) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
-        const found = messages.find((m) => m.to.includes(to))
+        const found = messages.find((m) => m.to.includes(to) && (!subject || subject.test(subjectOf(m.text))))
         if (found) return found
         if (Date.now() > deadline) throw new Error(`no mail to ${to} within ${timeoutMs} ms`)
         await new Promise<void>((resolve) => {
