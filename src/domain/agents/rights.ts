@@ -58,7 +58,7 @@ async function checkAssignee(db: Queryable, run: RunCredential, assigneeId: unkn
 async function checkParent(db: Queryable, run: RunCredential, parentId: unknown): Promise<void> {
   if (typeof parentId !== 'string') return
   const parent = await db.one<{ assignee_agent_id: string | null; created_by_agent_id: string | null }>(
-    'SELECT assignee_agent_id, created_by_agent_id FROM tasks WHERE id = $1 AND company_id = $2',
+    'SELECT assignee_agent_id, created_by_agent_id FROM tasks WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2',
     [parentId, run.companyId],
   )
   if (!parent) return // the handler's own 404

@@ -54,7 +54,7 @@ export async function updateAgent(tx: Tx, companyId: string, agentId: string, ac
   )
   if (changes.skills) {
     await checkSkillIds(tx, companyId, after.skills as string[])
-    await tx.query('UPDATE agents SET skills = $3 WHERE id = $1 AND company_id = $2', [agentId, companyId, after.skills])
+    await tx.query('UPDATE agents SET skills = $3 WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [agentId, companyId, after.skills])
   }
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'agent', entityId: agentId, label: String(after.name), changes })
   tx.publish(companyId, { type: 'agent.updated', id: agentId })

@@ -49,7 +49,7 @@ export async function listDocuments(db: Queryable, companyId: string, query: Doc
 
 export async function getDocument(db: Queryable, companyId: string, documentId: string, lock = false): Promise<Document> {
   const doc = await db.one<Document>(
-    `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = $1 AND company_id = $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${DOCUMENT_COLUMNS} FROM documents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [documentId, companyId],
   )
   if (!doc) throw notFound('Document')
@@ -124,7 +124,7 @@ export async function updateDocument(tx: Tx, companyId: string, documentId: stri
   const doc = (await tx.one<Document>(
     `UPDATE documents SET title = $3, body = $4, tags = $5, project_id = $6, pinned = $7, agent_editable = $8,
             version = version + 1, updated_by_user_id = $9, updated_by_agent_id = $10, updated_at = now()
-      WHERE id = $1 AND company_id = $2 RETURNING ${DOCUMENT_COLUMNS}`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${DOCUMENT_COLUMNS}`,
     [documentId, companyId, after.title, after.body, after.tags, after.project_id, after.pinned, after.agent_editable, who.userId, who.agentId],
   ))!
   await keepVersion(tx, doc, actor)
@@ -135,7 +135,7 @@ export async function updateDocument(tx: Tx, companyId: string, documentId: stri
 
 export async function deleteDocument(tx: Tx, companyId: string, documentId: string, actor: Actor): Promise<void> {
   const doc = await getDocument(tx, companyId, documentId, true)
-  await tx.query('DELETE FROM documents WHERE id = $1 AND company_id = $2', [documentId, companyId])
+  await tx.query('DELETE FROM documents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [documentId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'document', entityId: doc.id, label: doc.title })
   tx.publish(companyId, { type: 'document.deleted', id: doc.id })
 }

@@ -169,6 +169,6 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
 
 /** The name of the run's agent (null when there is no such run: the report then answers why). */
 async function runAgentName(db: Queryable, companyId: string, runId: string): Promise<string | null> {
-  const row = await db.one<{ name: string }>('SELECT a.name FROM runs r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1 AND r.company_id = $2', [runId, companyId])
+  const row = await db.one<{ name: string }>('SELECT a.name FROM runs r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2', [runId, companyId])
   return row?.name ?? null
 }

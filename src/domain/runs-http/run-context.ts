@@ -63,7 +63,7 @@ const CONTEXT_SQL = `
          FROM documents WHERE agent_id = $2 AND company_id = $1) d) AS memory,
     (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY array_position((SELECT skills FROM agents WHERE id = $2), s.id)), '[]'::jsonb) FROM (
        SELECT ${SKILL_COLUMNS} FROM skills WHERE company_id = $1 AND id = ANY((SELECT skills FROM agents WHERE id = $2)::uuid[])) s) AS skills,
-    coalesce((SELECT fresh_session FROM runs WHERE id = $5 AND company_id = $1), false) AS fresh_session`
+    coalesce((SELECT fresh_session FROM runs WHERE id = $5 AND company_id IS NOT DISTINCT FROM $1), false) AS fresh_session`
 
 interface ContextRow {
   agent: Agent

@@ -43,7 +43,7 @@ export async function startTrial(ctx: AppContext, companyId: string, runId: stri
        JOIN agents a ON a.id = r.agent_id
        JOIN companies c ON c.id = r.company_id
        LEFT JOIN tasks t ON t.id = r.task_id
-      WHERE r.id = $1 AND r.company_id = $2`,
+      WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2`,
     [runId, companyId],
   )
   if (!subject) throw notFound('Run')

@@ -36,7 +36,7 @@ export async function withWaitingReasons<T extends Run>(q: Queryable, companyId:
       [companyId, leaseSeconds],
     ),
     q.many<{ id: string; adapter: string }>(
-      'SELECT id, adapter FROM agents WHERE company_id = $1 AND id = ANY($2::uuid[])',
+      'SELECT id, adapter FROM agents WHERE id = ANY($2::uuid[]) AND company_id IS NOT DISTINCT FROM $1',
       [companyId, [...new Set(queued.map((r) => r.agent_id))]],
     ),
   ])

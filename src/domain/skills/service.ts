@@ -36,7 +36,7 @@ export function listSkills(db: Queryable, companyId: string): Promise<Skill[]> {
 
 export async function getSkill(db: Queryable, companyId: string, skillId: string, lock = false): Promise<Skill> {
   const skill = await db.one<Skill>(
-    `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND company_id = $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
+    `SELECT ${SKILL_COLUMNS} FROM skills WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 ${lock ? 'FOR NO KEY UPDATE' : ''}`,
     [skillId, companyId],
   )
   if (!skill) throw notFound('Skill')
@@ -46,7 +46,7 @@ export async function getSkill(db: Queryable, companyId: string, skillId: string
 /** 404 naming the first id that is not a skill of the company (for an agent's `skills`). */
 export async function checkSkillIds(db: Queryable, companyId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return
-  const found = await db.many<{ id: string }>('SELECT id FROM skills WHERE company_id = $1 AND id = ANY($2::uuid[])', [companyId, ids])
+  const found = await db.many<{ id: string }>('SELECT id FROM skills WHERE id = ANY($2::uuid[]) AND company_id IS NOT DISTINCT FROM $1', [companyId, ids])
   const known = new Set(found.map((r) => r.id))
   const missing = ids.find((id) => !known.has(id))
   if (missing) throw new AppError('NOT_FOUND', `Skill ${missing} not found`, { skill_id: missing })
@@ -84,7 +84,7 @@ export async function updateSkill(tx: Tx, companyId: string, skillId: string, ac
   }
   const skill = (await tx.one<Skill>(
     `UPDATE skills SET name = $3, description = $4, body = $5, files = $6::jsonb, updated_at = now()
-      WHERE id = $1 AND company_id = $2 RETURNING ${SKILL_COLUMNS}`,
+      WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2 RETURNING ${SKILL_COLUMNS}`,
     [skillId, companyId, after.name, after.description, after.body, JSON.stringify(after.files)],
   ))!
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'skill', entityId: skillId, label: skill.name, changes })
@@ -99,7 +99,7 @@ export async function deleteSkill(tx: Tx, companyId: string, skillId: string, ac
     'UPDATE agents SET skills = array_remove(skills, $1) WHERE company_id = $2 AND $1 = ANY(skills) RETURNING id',
     [skillId, companyId],
   )
-  await tx.query('DELETE FROM skills WHERE id = $1 AND company_id = $2', [skillId, companyId])
+  await tx.query('DELETE FROM skills WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [skillId, companyId])
   await recordAudit(tx, { companyId, actor, verb: 'deleted', entityType: 'skill', entityId: skillId, label: skill.name })
   tx.publish(companyId, { type: 'skill.deleted', id: skillId })
   for (const agent of agents) tx.publish(companyId, { type: 'agent.updated', id: agent.id })
