@@ -90,10 +90,14 @@ describe('a company unknown to the statistics, its history doubled', () => {
     const approval = await t.ctx.db.one<{ id: string }>('SELECT id FROM approvals WHERE company_id = $1', [big.companyId])
     await history(big, agents, task, 10, 5000, 0, goal.id)
     const run = await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE company_id = $1 ORDER BY created_at DESC LIMIT 1', [big.companyId])
+    // A run's patch is written by its runner after a repository task; here straight into its table.
+    await t.ctx.db.query('INSERT INTO run_patches (run_id, company_id, patch) VALUES ($1, $2, $3)', [run!.id, big.companyId, 'diff --git a/x b/x\n'])
+    const doc = (await call(t.app, 'POST', `${big.base}/documents`, { token, body: { title: 'Handbook', body: 'How we work.' } })).body
+    const skill = (await call(t.app, 'POST', `${big.base}/skills`, { token, body: { name: 'review', description: 'Reviews a change', body: 'Read the diff.' } })).body
 
     const ids: Record<string, string | undefined> = {
       company_id: big.companyId, agent_id: agents[0], task_ref: task, goal_id: goal.id, project_id: project.id,
-      run_id: run!.id, routine_id: routine.id, webhook_id: webhook.id, approval_id: approval!.id,
+      run_id: run!.id, routine_id: routine.id, webhook_id: webhook.id, approval_id: approval!.id, document_id: doc.id, skill_id: skill.id,
     }
     const spec = (await call(t.app, 'GET', '/openapi.json', {})).body as { paths: Record<string, { get?: unknown }> }
     const prefix = '/api/companies/{company_id}'
