@@ -287,7 +287,7 @@ describe('runs', () => {
     const agent = await op.client.agents.hire(op.companyId, { name: 'Cody', adapter: 'agent_cli_2' })
     const queued = await op.client.agents.wake(op.companyId, agent.id)
     expect(await op.client.runs.claim(op.companyId, { runner_id: 'claude-box', adapters: ['agent_cli_1'] })).toBeNull()
-    const reason = /no online runner can run Codex \(agent_cli_2\): .*claude-box: Claude Code \(agent_cli_1\)/
+    const reason = /No connected runner can run Codex: install it on claude-box or pick another agent type .*claude-box: Claude Code/
     const listed = await op.run('runs', 'list')
     expect(listed.stdout).toMatch(new RegExp(`^${queued.id.slice(0, 8)} waits: ${reason.source}`, 'm'))
     expect((await op.run('runs', 'show', queued.id)).stdout).toMatch(new RegExp(`Waiting:\\s+${reason.source}`))

@@ -29,15 +29,15 @@ describe('waiting_reason', () => {
   it('says no runner is online, then that none of the online ones runs Codex (naming what they run), then nothing once one does', async () => {
     const s = await seedCompany(t)
     const { runId } = await queuedCodexRun(s)
-    const none = 'no runner of the company is online: start one with `shopfloor runner`'
+    const none = 'No runner is connected: connect one to run it (`shopfloor runner`).'
     expect((await getRun(s, runId)).waiting_reason).toBe(none)
     expect((await listed(s, runId)).waiting_reason).toBe(none)
 
     // A runner that found only Claude Code: it claims nothing of this run.
     expect((await claim(s, { runner_id: 'box-1', adapters: ['agent_cli_1', 'simulated'] })).status).toBe(204)
     const reason = (await getRun(s, runId)).waiting_reason
-    expect(reason).toMatch(/^no online runner can run Codex \(agent_cli_2\): it is not installed there in a supported version/)
-    expect(reason).toContain('box-1: Claude Code (agent_cli_1), Simulated (simulated)')
+    expect(reason).toMatch(/^No connected runner can run Codex: install it on \S+ or pick another agent type/)
+    expect(reason).toContain('box-1: Claude Code, Simulated')
     expect((await listed(s, runId)).waiting_reason).toBe(reason)
 
     // One that runs Codex (claiming for another agent only, so that the run stays queued).

@@ -6,18 +6,25 @@ import { ADAPTER_PRODUCTS } from '../../contract/adapter-config.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import type { Run } from './model.ts'
 
-const label = (adapter: string) => {
-  const name = (ADAPTER_PRODUCTS as Record<string, string>)[adapter]
-  return name && name !== adapter ? `${name} (${adapter})` : adapter
+const label = (adapter: string) => (ADAPTER_PRODUCTS as Record<string, string>)[adapter] ?? adapter
+
+/** Runner names as a person reads them: "a", "a and b", "a, b and 3 more". */
+function runnerList(ids: string[]): string {
+  const shown = ids.slice(0, 2)
+  if (ids.length > 2) return `${shown.join(', ')} and ${ids.length - 2} more`
+  return shown.join(' and ')
 }
 
-/** The reason for one queued run of an agent with `adapter`, given the online runners' adapter lists (null: every adapter). */
+/**
+ * The reason for one queued run of an agent with `adapter`, given the online runners' adapter
+ * lists (null: every adapter). Said as the web app shows it, with what each runner does run.
+ */
 export function waitingReason(adapter: string, online: { runner_id: string; adapters: string[] | null }[]): string | null {
-  if (online.length === 0) return 'no runner of the company is online: start one with `shopfloor runner`'
+  if (online.length === 0) return 'No runner is connected: connect one to run it (`shopfloor runner`).'
   if (online.some((r) => r.adapters === null || r.adapters.includes(adapter))) return null
   const offers = online.slice(0, 5).map((r) => `${r.runner_id}: ${r.adapters!.map(label).join(', ') || 'none'}`).join('; ')
-  return `no online runner can run ${label(adapter)}: it is not installed there in a supported version ` +
-    `(\`shopfloor runner doctor\` says why); online runners run ${offers}${online.length > 5 ? '; ...' : ''}`
+  return `No connected runner can run ${label(adapter)}: install it on ${runnerList(online.map((r) => r.runner_id))} or pick another ` +
+    `agent type (\`shopfloor runner doctor\` says why a runner cannot; online runners run ${offers}${online.length > 5 ? '; ...' : ''}).`
 }
 
 /**
