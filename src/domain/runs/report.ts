@@ -1,10 +1,11 @@
-import type { RunReport } from '../../contract/runs.ts'
+import type { ProviderLimit, RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
 import { write, writeHot } from '../../server/db/write.ts'
-import { AppError, invalidState, notFound } from '../../server/errors.ts'
+import { AppError, invalidField, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
+import { deferUntil, limitError, queueReplacement } from './defer.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { foundRunIsRunning, isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
@@ -29,16 +30,19 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     await loadRunState(ctx, companyId, runId)
     throw invalidState('A run never goes back to queued')
   }
+  if (report.limit && report.status !== 'failed') {
+    throw invalidField('body', 'limit', 'limit goes with status failed: it says why the run ended', report.limit)
+  }
   const entries = (report.transcript ?? []).map((e) => ({ timestamp: e.timestamp ?? null, role: e.role ?? 'agent', text: e.text }))
   const has = (field: keyof RunReport) => Object.prototype.hasOwnProperty.call(report, field)
   const params = [
     runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
     report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
-    JSON.stringify(entries), report.session_id ?? null,
+    JSON.stringify(entries), report.session_id ?? null, report.billing ?? null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
-    ? await finishingReport(ctx, companyId, params, actor)
+    ? await finishingReport(ctx, companyId, params, actor, report.limit ?? null)
     : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
@@ -53,6 +57,7 @@ const REPORTED = `UPDATE runs SET
     summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
     error = CASE WHEN $11::boolean THEN $12 ELSE error END,
     session_id = coalesce($14, session_id),
+    billing = coalesce($15, billing),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -85,7 +90,7 @@ const FINISH_UNBUDGETED = `
      WHERE a.id = run.agent_id AND a.company_id IS NOT DISTINCT FROM $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
-    SELECT record_audit_events($2, jsonb_build_array($15::jsonb || jsonb_build_object(
+    SELECT record_audit_events($2, jsonb_build_array($16::jsonb || jsonb_build_object(
              'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',
              'changes', jsonb_build_object('status', jsonb_build_array('running', run.status))
                           || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
@@ -98,9 +103,11 @@ const FINISH_UNBUDGETED = `
 /**
  * A report that finishes the run: its audit event, the agent's move and, for an agent with a
  * budget, the budget check (runEnded), all in one transaction; one statement when the agent
- * has no budget (FINISH_UNBUDGETED).
+ * has no budget (FINISH_UNBUDGETED). A run that ended on a provider's limit (defer.ts) takes
+ * the transaction: the agent stays out of `error` and the replacement is queued with it.
  */
-async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor): Promise<Run | null> {
+async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor, limit: ProviderLimit | null): Promise<Run | null> {
+  if (limit) return limitedReport(ctx, params, actor, limit)
   const unbudgeted = [...params, JSON.stringify(actorColumns(actor))]
   const run = await writeHot(ctx, companyId, async (tx) => {
     const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
@@ -116,6 +123,26 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
     if (!run) return null
     await runEnded(tx, run, 'running', actor)
     publishRunUpdated(tx, run)
+    return run
+  })
+}
+
+/** The finishing report of a run its provider refused for a limit (defer.ts). */
+async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, limit: ProviderLimit): Promise<Run | null> {
+  return write(ctx, async (tx) => {
+    const until = await deferUntil(tx, limit)
+    // The error names provider, limit and reset unless the runner said it in its own words.
+    const withError = [...params]
+    if (!withError[10] || !withError[11]) {
+      withError[10] = true
+      withError[11] = limitError(limit, until)
+    }
+    const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, withError)
+    if (!run) return null
+    const agentName = await runEnded(tx, run, 'running', actor, false, { limited: true })
+    const replacement = await queueReplacement(tx, run, agentName, limit, until)
+    publishRunUpdated(tx, run)
+    publishRunUpdated(tx, replacement)
     return run
   })
 }
