@@ -212,8 +212,10 @@ export class ShopfloorClient {
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>
       (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
-    heartbeat: (companyId: string, runId: string, runnerId: string) =>
-      this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), { body: { runner_id: runnerId } }),
+    heartbeat: (companyId: string, runId: string, runnerId: string, cooldowns?: T.Cooldown[]) =>
+      this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), {
+        body: { runner_id: runnerId, ...(cooldowns ? { cooldowns } : {}) },
+      }),
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),

@@ -34,6 +34,7 @@ export type { Routine, RoutineCreate, RoutineTrigger, RoutineUpdate } from '../c
 export type {
   ClaimRequest, GetRunQuery, Run, RunFilters, RunReport, RunStatus, RunTrigger, TranscriptEntry, TranscriptRole,
 } from '../contract/runs.ts'
+export type { Cooldown, ProviderLimit, RunBilling } from '../contract/runs.ts'
 /** What a runner gets with a claimed run; `run_token` is in the claim answer only (GET /api/run does not repeat it). */
 export type RunContext = Omit<ClaimAnswer, 'run_token'> & { run_token?: string }
 

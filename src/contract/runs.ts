@@ -25,8 +25,8 @@ export const RUN_BILLINGS = ['api', 'plan'] as const
 export const RunBilling = StringEnum(RUN_BILLINGS)
 export type RunBilling = Static<typeof RunBilling>
 
-/** Which provider's limit a run met: `rate_limit` (requests or tokens per minute), `usage_limit` (a quota or plan's allowance), `overloaded`. */
-export const PROVIDER_LIMIT_KINDS = ['rate_limit', 'usage_limit', 'overloaded'] as const
+/** Which provider's limit a run met: `rate_limit` (requests or tokens per minute), `usage_limit` (a quota or a plan's allowance). */
+export const PROVIDER_LIMIT_KINDS = ['rate_limit', 'usage_limit'] as const
 const Provider = Type.String({ minLength: 1, maxLength: 60, pattern: '^[a-z0-9][a-z0-9._-]*$' })
 
 /**

@@ -11,6 +11,9 @@ import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
 import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/adapter.ts'
+import type { ProviderLimit } from '../client/index.ts'
+import { limitWords } from './adapters/cli/limits.ts'
+import type { Cooldowns } from './cooldowns.ts'
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
@@ -53,6 +56,8 @@ export class Execution {
     private readonly adapter: Adapter,
     private readonly context: RunContext,
     log: Logger,
+    /** The runner's provider cool-downs: told of a limit this run met, and reported with heartbeats. */
+    private readonly cooldowns: Cooldowns | null = null,
   ) {
     this.log = log.child({ run_id: context.run.id, agent: context.agent.name })
     this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
@@ -100,7 +105,7 @@ export class Execution {
     // RUN_LEASE_SECONDS would otherwise expire runs whose agent is quiet.
     const heartbeatSeconds = Math.min(this.options.heartbeatSeconds, Math.max(0.1, this.context.lease_seconds / 3))
     const heartbeat = setInterval(() => {
-      this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId)).catch((err) => {
+      this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId, this.cooldowns?.list())).catch((err) => {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
       })
     }, heartbeatSeconds * 1000)
@@ -164,6 +169,16 @@ export class Execution {
         })
       }
       this.finishing = true
+      // A provider's limit (adapters/cli/limits.ts): the server defers the work to the reset, and
+      // this runner rests that provider's credential until then (cooldowns.ts).
+      // An overload is no limit of the credential: it fails the run (or tries the fallback model).
+      const met = !result.ok && !this.stopReason ? result.limit : null
+      const limit: ProviderLimit | null = met && met.kind !== 'overloaded' ? { provider: met.provider, kind: met.kind, reset_at: met.reset_at } : null
+      if (limit) {
+        this.cooldowns?.add(limit, this.adapter.name)
+        result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
+        this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
+      }
       const final = {
         status: result.ok ? ('succeeded' as const) : ('failed' as const),
         ...this.usage,
@@ -171,6 +186,7 @@ export class Execution {
         session_id: this.sessionId,
         error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
         transcript: transcript.take(),
+        ...(limit ? { limit } : {}),
       }
       await this.untilDelivered(() => report(final))
       this.log.info({ status: result.ok ? 'succeeded' : 'failed', error: result.error }, 'run finished')

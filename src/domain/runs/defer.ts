@@ -19,7 +19,6 @@ export const MAX_DEFER_DAYS = 7
 const KIND_WORDS: Record<ProviderLimit['kind'], string> = {
   rate_limit: 'rate limit',
   usage_limit: 'usage limit',
-  overloaded: 'overload',
 }
 
 /** The failed run's error when the runner gave none: provider, limit and reset in words. */

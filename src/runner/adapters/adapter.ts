@@ -1,4 +1,5 @@
 import type { RunContext } from '../../client/index.ts'
+import type { RecognisedLimit } from './cli/limits.ts'
 import type { Sandbox } from '../sandbox.ts'
 
 export type TranscriptRole = 'agent' | 'tool' | 'system' | 'user'
@@ -53,6 +54,8 @@ export interface AdapterResult {
   reply: string
   /** Why the run failed; null when ok. */
   error: string | null
+  /** The run failed because its provider refused for a limit (cli/limits.ts): it is deferred to the reset. */
+  limit?: RecognisedLimit | null
 }
 
 /** Executes one run of an agent; never throws for the agent's own failures. */

@@ -37,8 +37,8 @@ const failures = {
   error: 'sandbox error: command was killed',
 }
 if (plan.fail) {
-  emit({ type: 'error', message: failures[plan.fail] })
-  emit({ type: 'turn.failed', error: { message: failures[plan.fail] } })
+  emit({ type: 'error', message: plan.failText ?? failures[plan.fail] })
+  emit({ type: 'turn.failed', error: { message: plan.failText ?? failures[plan.fail] } })
   s.exit(1)
 } else {
   emit({ type: 'item.completed', item: { id: 'item_9', type: 'agent_message', text: plan.reply ?? 'Done.' } })

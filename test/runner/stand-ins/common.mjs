@@ -10,7 +10,7 @@ import path from 'node:path'
  * usage {input, cacheRead, cacheWrite, output, thoughts} (input uncached; thoughts where the CLI
  * reports them apart from output), cost (USD, where the CLI
  * reports one), model, session, sleep (seconds after the first message), fail
- * (rate_limit | overloaded | auth | error), background (on exit, leave a process running that
+ * (rate_limit | overloaded | auth | error; with failText, that text instead), background (on exit, leave a process running that
  * holds its standard output and error, as a server started with `&` or an MCP server that
  * inherited them does: 'sleep', or 'ignore-term' for one that ignores the terminate signal; its
  * pid goes to `<run id>.background`).

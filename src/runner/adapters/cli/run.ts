@@ -7,6 +7,7 @@ import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
 import { splitLines, superviseAgent } from '../child.ts'
 import { failureMessage } from './errors.ts'
+import { providerOf, recogniseLimit, SHORT_RETRY_ENV } from './limits.ts'
 import { UsageMeter } from './usage.ts'
 
 /** What a dialect tells the run as it reads the CLI's output. */
@@ -90,7 +91,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const parser = dialect.parser(input, sink)
   const stderr = new Tail(STDERR_KEEP_CHARS)
 
-  const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env: input.env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env: { ...SHORT_RETRY_ENV[dialect.name], ...input.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   splitLines(child.stdout, (line) => {
     if (!line.trim()) return
     let event: unknown
@@ -129,7 +130,8 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const fail = (detail: string): AdapterResult => {
     if (tail) input.transcript('system', `Standard error of ${product} (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
     const message = failureMessage(product, detail, credentials)
-    return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
+    const limit = recogniseLimit(`${detail}\n${tail}`, providerOf(dialect, input.config.model))
+    return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS), limit }
   }
   if (exit.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
