@@ -6,7 +6,7 @@
 // (RUN_LEASE_LOST, RUN_FINISHED, RUN_NOT_RUNNING: cancelled, expired or taken over). When the
 // runner shuts down it stops the run and reports it failed.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
@@ -21,7 +21,8 @@ import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './t
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
 import { prepareWorkspace } from './workspace.ts'
-import { confinementNote } from './sandbox.ts'
+import { confinementNote, runsLocally } from './sandbox.ts'
+import { shareLogin } from './cli-login.ts'
 
 /** Answers that mean the run is not ours to continue. */
 const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
@@ -47,6 +48,8 @@ export class Execution {
   private spendError: string | null = null
   /** The agent CLI's session id, reported with the usage once known. */
   private sessionId: string | undefined
+  /** `plan` once the run uses the runner's shared CLI login (--share-cli-login). */
+  private billing: 'api' | 'plan' = 'api'
   private readonly log: Logger
   readonly done: Promise<void>
 
@@ -128,25 +131,37 @@ export class Execution {
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
+      const env = agentEnvironment({
+        runnerEnv: process.env,
+        context: this.context,
+        apiUrl: this.options.url,
+        // The run's own credential, with the agent's rights for this run only; never the runner's key.
+        apiKey: this.context.run_token ?? '',
+        configDir: home,
+        home,
+        credentials: this.adapter.credentials ?? [],
+        passEnv: this.options.passEnv,
+        agentEnv: this.context.agent.adapter_config?.env ?? [],
+        allowAgentEnv: this.options.allowAgentEnv,
+      })
+      // --share-cli-login: the runner user's CLI login, read-only (cli-login.ts). The run is on a
+      // plan when that login is what the CLI uses: none of its credential variables is set.
+      const sharedFiles = this.options.shareCliLogin && runsLocally(this.adapter.name)
+        ? shareLogin(this.adapter.name, process.env.HOME || homedir(), home, sandbox !== null)
+        : null
+      const onPlan = sharedFiles !== null && !(this.adapter.credentials ?? []).some((name) => env[name])
+      if (onPlan) {
+        this.billing = 'plan'
+        transcript.add('system', 'Using the runner\'s own CLI login (--share-cli-login), read-only: billed to its plan; cost shows the list-price equivalent.\n')
+      }
       result ??= await this.adapter.run({
         context: this.context,
         prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
         cwd: workspace!.cwd,
         home,
-        env: agentEnvironment({
-          runnerEnv: process.env,
-          context: this.context,
-          apiUrl: this.options.url,
-          // The run's own credential, with the agent's rights for this run only; never the runner's key.
-          apiKey: this.context.run_token ?? '',
-          configDir: home,
-          home,
-          credentials: this.adapter.credentials ?? [],
-          passEnv: this.options.passEnv,
-          agentEnv: this.context.agent.adapter_config?.env ?? [],
-          allowAgentEnv: this.options.allowAgentEnv,
-        }),
+        env,
         sandbox,
+        ...(sharedFiles ? { sharedFiles, sharedLogin: true } : {}),
         config,
         resumeSession: keptHome ? await this.lastSession() : null,
         transcript: (role, text) => transcript.add(role, text),
@@ -186,6 +201,7 @@ export class Execution {
         session_id: this.sessionId,
         error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
         transcript: transcript.take(),
+        ...(this.billing === 'plan' ? { billing: this.billing } : {}),
         ...(limit ? { limit } : {}),
       }
       await this.untilDelivered(() => report(final))

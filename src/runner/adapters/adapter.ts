@@ -27,6 +27,10 @@ export interface AdapterInput {
   sandbox: Sandbox | null
   /** The agent's `adapter_config`, less `command`/`args` unless the runner allows them. */
   config: AgentSettings
+  /** The runner user's CLI login files shared with the run (--share-cli-login); null: none. */
+  sharedFiles?: { source: string; target: string }[]
+  /** The run uses the runner user's CLI login (--share-cli-login) rather than a credential variable. */
+  sharedLogin?: boolean
   /** The CLI session to resume (the last one of this agent on this task), with --agent-homes. */
   resumeSession: string | null
   transcript(role: TranscriptRole, text: string): void

@@ -13,7 +13,7 @@ import path from 'node:path'
  * (rate_limit | overloaded | auth | error; with failText, that text instead), background (on exit, leave a process running that
  * holds its standard output and error, as a server started with `&` or an MCP server that
  * inherited them does: 'sleep', or 'ignore-term' for one that ignores the terminate signal; its
- * pid goes to `<run id>.background`).
+ * pid goes to `<run id>.background`), probe (paths whose reading and writing it records).
  */
 export function begin(name, version, configFiles = () => []) {
   if (process.argv.includes('--version')) {
@@ -29,11 +29,20 @@ export function begin(name, version, configFiles = () => []) {
     files[file] = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null
   }
   const homeEntries = fs.readdirSync(home)
+  // plan.probe: paths (relative to HOME, or absolute) whose reading and writing the test checks.
+  const probes = {}
+  for (const file of plan.probe ?? []) {
+    const at = path.resolve(home, file)
+    const result = { read: null, write: null }
+    try { result.read = fs.readFileSync(at, 'utf8') } catch (err) { result.read = `error ${err.code}` }
+    try { fs.appendFileSync(at, 'x'); result.write = 'written' } catch (err) { result.write = `error ${err.code}` }
+    probes[file] = result
+  }
   // A kept home remembers earlier runs.
   fs.writeFileSync(path.join(home, `.${name}-ran`), String(Date.now()))
   const runId = process.env.SHOPFLOOR_RUN_ID
   const out = process.env.STANDIN_OUT
-  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries }))
+  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, probes }))
   fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, thoughts: 0, ...plan.usage }
   return {

@@ -68,12 +68,12 @@ export function cliAdapter(dialect: Dialect, settings: CliSettings): Adapter {
 
 async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInput): Promise<AdapterResult> {
   const { product, credentials } = dialect
-  if (!settings.keptHomes && credentials.length && !credentials.some((name) => input.env[name])) {
+  if (!settings.keptHomes && !input.sharedLogin && credentials.length && !credentials.some((name) => input.env[name])) {
     return {
       ok: false,
       reply: '',
       error: `${product}: credentials missing: set ${credentials.join(' or ')} in the runner's environment ` +
-        '(or start the runner with --agent-homes and log the CLI in there)',
+        '(or log the CLI in as the runner\'s user and start the runner with --share-cli-login, or use --agent-homes and log it in there)',
     }
   }
   dialect.prepare?.(input)
