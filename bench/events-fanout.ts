@@ -59,7 +59,8 @@ async function runServer() {
   const { write } = await import('../src/server/db/write.ts')
   const { createLogger } = await import('../src/server/logger.ts')
   const { createContext } = await import('../src/server/start.ts')
-  const config = loadConfig({ ...process.env, ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off' })
+  // Every stream is on one token here: the per-credential cap (default 100) is lifted.
+  const config = loadConfig({ ...process.env, ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', SSE_MAX_STREAMS_PER_CREDENTIAL: String(Math.max(100, streams)), SSE_MAX_STREAMS: String(Math.max(10_000, streams)) })
   const ctx = await createContext(config, createLogger(config), {})
   // Stamp each event at the moment write() hands it over, i.e. right after COMMIT.
   const bus: EventBus = ctx.bus

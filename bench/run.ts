@@ -21,6 +21,7 @@ import { eventStreams } from './workloads/event-streams.ts'
 import { fixture } from './workloads/fixture.ts'
 import { idle } from './workloads/idle.ts'
 import { loginStorm } from './workloads/login-storm.ts'
+import { promptTokens } from './workloads/prompt-tokens.ts'
 import { embeddedMemory, idleRss, type MemoryFigures, memorySection } from './workloads/memory.ts'
 import { runsCycle } from './workloads/runs-cycle.ts'
 import { scale } from './workloads/scale.ts'
@@ -46,7 +47,7 @@ const { values: args } = parseArgs({
 
 if (!(args.mode! in SIZES)) throw new Error(`--mode is one of ${Object.keys(SIZES).join(', ')}`)
 checkLocal(args.pg!)
-const only = new Set((args.only ?? '1,2,3,4,5,6,7,8,9').split(',').map(Number))
+const only = new Set((args.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map(Number))
 const embeddedOnly = args['embedded-only']!
 const wants = (n: number) => only.has(n) && (!embeddedOnly || n === 7)
 
@@ -75,7 +76,7 @@ if (wants(1) || wants(2) || wants(3)) {
 // in smoke mode 4 and 9 too, which otherwise start their own (bench/sizes.ts, oneServer).
 let postgresMemory: MemoryFigures | null = null
 const onSameServer = (n: number) => wants(n) && bench.sizes.oneServer
-if (!embeddedOnly && ([1, 2, 3, 6, 7, 8].some(wants) || onSameServer(4) || onSameServer(9))) {
+if (!embeddedOnly && ([1, 2, 3, 6, 7, 8, 10].some(wants) || onSameServer(4) || onSameServer(9))) {
   const url = await recreateDatabase(bench.pg, bench.db())
   const server = await startShopfloor({ databaseUrl: url })
   try {
@@ -91,6 +92,7 @@ if (!embeddedOnly && ([1, 2, 3, 6, 7, 8].some(wants) || onSameServer(4) || onSam
     if (wants(2)) sections.push(await taskCreate(bench, f, url, ceilings))
     if (wants(3)) sections.push(await runsCycle(bench, f, url, server.pid, ceilings))
     if (read && wants(6)) sections.push(await loginStorm(bench, f, read.result))
+    if (wants(10)) sections.push(await promptTokens(bench, { server, url }))
     if (onSameServer(9)) sections.push(await idle(bench, { server, url }))
   } finally {
     await server.stop()
@@ -113,7 +115,7 @@ if (wants(7)) {
 await stopSharedGenerator()
 
 // Sections in the order of the workloads, ceilings first.
-sections.sort((a, b) => (a.title.startsWith('Ceilings') ? -1 : b.title.startsWith('Ceilings') ? 1 : a.title.localeCompare(b.title)))
+sections.sort((a, b) => (a.title.startsWith('Ceilings') ? -1 : b.title.startsWith('Ceilings') ? 1 : a.title.localeCompare(b.title, 'en', { numeric: true })))
 const report = renderReport({
   mode: bench.sizes.mode,
   startedAt,

@@ -31,7 +31,9 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
 
 /** A config for tests: environment `test`, quiet logs, overrides applied last. */
 export function testConfig(overrides: Partial<Config> = {}, env: Record<string, string> = {}): Config {
-  return { ...loadConfig({ ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', ...env }), ...overrides }
+  // A secret a test names is the one it wants, not the database's kept key.
+  const kept = overrides.jwtSecret === undefined ? {} : { jwtSecretKept: false }
+  return { ...loadConfig({ ENVIRONMENT: 'test', LOG_LEVEL: 'silent', SCHEDULER: 'off', ...env }), ...kept, ...overrides }
 }
 
 export interface TestApp {

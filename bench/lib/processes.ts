@@ -122,6 +122,9 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
     JWT_SECRET_KEY: 'benchmark-secret-not-for-real-use-0123456789',
     LOG_LEVEL: 'warn',
     SCHEDULER: 'off',
+    // The workloads open many event streams on one credential, and read /metrics.
+    SSE_MAX_STREAMS_PER_CREDENTIAL: '100000',
+    METRICS_PUBLIC: 'true',
     ...('databaseUrl' in db ? { DATABASE_URL: db.databaseUrl } : { DATA_DIR: db.dataDir, ...embeddedTunables() }),
   }
   // Node.js flags for the server process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
+import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
@@ -11,6 +12,7 @@ import { approvalRoutes } from '../domain/approvals/routes.ts'
 import { commentRoutes } from '../domain/comments/routes.ts'
 import { exportRoutes, importRoutes } from '../domain/companies/portability-routes.ts'
 import { companyRoutes } from '../domain/companies/routes.ts'
+import { documentRoutes } from '../domain/documents/routes.ts'
 import { goalRoutes } from '../domain/goals/routes.ts'
 import { insightRoutes } from '../domain/insights/routes.ts'
 import { invitationAcceptRoutes, peopleRoutes } from '../domain/people/routes.ts'
@@ -19,9 +21,12 @@ import { routineRoutes } from '../domain/routines/routes.ts'
 import { runnerRoutes } from '../domain/runners/routes.ts'
 import { currentRunRoutes } from '../domain/runs-http/current.ts'
 import { runRoutes } from '../domain/runs-http/routes.ts'
+import { skillRoutes } from '../domain/skills/routes.ts'
+import { trialRoutes } from '../domain/runs-http/trial.ts'
 import { taskRoutes } from '../domain/tasks/routes.ts'
 import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { webhookRoutes } from '../domain/webhooks/routes.ts'
+import { workRoutes } from '../domain/work/routes.ts'
 import { ErrorEnvelope } from '../contract/common.ts'
 import type { AppContext } from '../server/context.ts'
 import { AppError } from '../server/errors.ts'
@@ -36,10 +41,12 @@ import { installIdNormalising } from '../server/http/ids.ts'
 import { installInputGuards } from '../server/http/input-guards.ts'
 import { installJsonParser } from '../server/http/json-body.ts'
 import { metricsRoutes } from '../server/http/metrics.ts'
+import { probeRoutes } from '../server/http/probes.ts'
 import { installNotFound, type PageFallback } from '../server/http/not-found.ts'
 import { buildSerializer } from '../server/http/serialization.ts'
 import { validatorCompiler } from '../server/http/validation.ts'
 import { webApp } from '../server/http/web-app.ts'
+import { securityHeaders } from '../server/http/security-headers.ts'
 
 /** A caller's X-Request-Id when it is 1-128 characters of letters, digits and `._:-`, else a new UUID. */
 export function requestIdOf(header: string | string[] | undefined): string {
@@ -54,13 +61,22 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   const { config } = ctx
   const app = Fastify({
     loggerInstance: ctx.log as any,
-    bodyLimit: 10 * 1024 * 1024,
+    // A request body: 8 MiB at most (imports take more, contract/company-export.ts); one text
+    // field 1 MiB (http/input-guards.ts). Beyond either, 413 PAYLOAD_TOO_LARGE.
+    bodyLimit: 8 * 1024 * 1024,
+    // A request that trickles in holds what it took (a connection, an import's turn): its headers
+    // must arrive within REQUEST_HEADERS_TIMEOUT_SECONDS and the whole of it within
+    // REQUEST_BODY_TIMEOUT_SECONDS, checked every second, or the connection is closed (408).
+    requestTimeout: Math.max(config.requestBodyTimeoutSeconds, config.requestHeadersTimeoutSeconds) * 1000,
+    http: { headersTimeout: config.requestHeadersTimeoutSeconds * 1000, connectionsCheckingInterval: 1000 },
     // X-Request-Id: a caller's own id is kept (so logs can be joined across services) when it
     // is a plain token; otherwise, or when absent, a new UUID. Every log line of the request
     // carries it as `reqId`, and the answer carries it back (hook below).
     requestIdHeader: false,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
-    trustProxy: false,
+    // The client's address (rate limits, the password hashing queue) comes from X-Forwarded-For
+    // only when the request comes from a proxy TRUST_PROXY names.
+    trustProxy: config.trustProxy ?? false,
     routerOptions: { ignoreTrailingSlash: true },
     // Shutdown's 503 comes from http/availability.ts, in the envelope.
     return503OnClosing: false,
@@ -105,9 +121,14 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
     })
   }
 
+  // Headers every answer carries: the web app's Content-Security-Policy (http/security-headers.ts), nosniff, a referrer policy.
+  await app.register(helmet, securityHeaders(config))
+
   await app.register(cors, {
     origin: config.allowedOrigins ?? true,
-    credentials: true,
+    // Credentials only to origins the operator named: with ALLOWED_ORIGINS unset any origin may
+    // call (bearer tokens need no credentials mode), but none is told it may send cookies.
+    credentials: config.allowedOrigins !== null,
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH'],
     exposedHeaders: ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'X-Request-Id'],
   })
@@ -130,6 +151,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   await metricsRoutes(app, { ctx })
   pages = await webApp(app, config.webDistDir ?? undefined)
   await app.register(healthRoutes, { ctx, pages })
+  await app.register(probeRoutes, { ctx })
   await app.register(accountRoutes, { ctx })
   await app.register(apiKeyRoutes, { ctx })
   await app.register(companyRoutes, { ctx })
@@ -150,6 +172,7 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         activityRoutes,
         runRoutes,
         runnerRoutes,
+        trialRoutes,
         peopleRoutes,
         approvalRoutes,
         routineRoutes,
@@ -157,6 +180,9 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
         eventRoutes,
         webhookRoutes,
         exportRoutes,
+        workRoutes,
+        documentRoutes,
+        skillRoutes,
       ]) {
         await scope.register(routes, { ctx })
       }

@@ -8,7 +8,8 @@ import { ConfigStore, configPath } from './client/config.ts'
 import { describeError, EXIT, exitCodeFor, UsageError } from './client/errors.ts'
 import { visible } from './client/format.ts'
 import { commandHelp, groupHelp, helpFor } from './client/help.ts'
-import { findEntry, GLOBAL_OPTIONS, isGroup } from './client/registry.ts'
+import { ask } from './client/prompt.ts'
+import { findEntry, GLOBAL_OPTIONS, isGroup, optionsOf } from './client/registry.ts'
 
 const STDIO: Io = {
   out: (text) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`),
@@ -21,6 +22,7 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
   try {
     const { words: [name], rest } = splitCommand(argv, GLOBAL_OPTIONS, 1)
     if (name === undefined || name === 'help') {
+      parseArgs(rest, GLOBAL_OPTIONS) // an unknown option is a usage mistake, not a request for help
       const words = splitCommand(rest, GLOBAL_OPTIONS, 2).words
       const text = helpFor(words)
       if (!text) throw new UsageError(`No help for "${words.join(' ')}"`)
@@ -36,7 +38,7 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
       if (sub === undefined) {
         const asked = rest.includes('--help') || rest.includes('-h')
         ;(asked ? io.out : io.err)(groupHelp(entry))
-        return asked ? EXIT.ok : EXIT.failure
+        return asked ? EXIT.ok : EXIT.usage
       }
       const found = entry.commands.find((c) => c.name === sub)
       if (!found) throw new UsageError(`Unknown command "${name} ${sub}". Run "shopfloor ${name} --help" for the list`)
@@ -46,12 +48,16 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
       command = entry
     }
     const path = isGroup(entry) ? `${entry.name} ${command.name}` : entry.name
-    const parsed = parseArgs(args, [...GLOBAL_OPTIONS, ...(command.options ?? [])])
+    const parsed = parseArgs(args, [...GLOBAL_OPTIONS, ...optionsOf(command)])
     if (parsed.options.help) {
       io.out(commandHelp(command, path))
       return EXIT.ok
     }
     const bound = bindArgs(command, path, parsed.positionals)
+    if (command.confirm && parsed.options.yes !== true && !(await confirmed(command.confirm(bound), path))) {
+      io.err('Nothing done.')
+      return EXIT.failure
+    }
     cli = new Cli({
       env,
       config: new ConfigStore(configPath(env)),
@@ -71,6 +77,17 @@ export async function runClient(argv: string[], env: NodeJS.ProcessEnv = process
     }
     return exitCodeFor(error)
   }
+}
+
+/**
+ * Asks on a terminal; without one (a script, a pipe) nobody can answer, so the command needs
+ * --yes and says so as a usage error.
+ */
+async function confirmed(question: string, path: string): Promise<boolean> {
+  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+    throw new UsageError(`${question.replace(/\?$/, '')}: "shopfloor ${path}" needs --yes when it cannot ask (standard input is not a terminal)`)
+  }
+  return /^(y|yes)$/i.test(await ask(`${question} [y/N] `))
 }
 
 /** Positional arguments by name: `<x>` required, `[x]` optional, `x...` takes the rest. */

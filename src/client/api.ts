@@ -2,7 +2,7 @@
 // Company-scoped methods take the company id first; task methods take a task reference (its
 // UUID or its key such as `ENG-12`).
 import { followEvents, type StreamOptions } from './events.ts'
-import { type ClientOptions, type Credentials, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
+import { type ClientOptions, type Credentials, errorFromResponse, HttpClient, type QueryValue, type RequestOptions } from './http.ts'
 import type * as T from './types.ts'
 
 const seg = encodeURIComponent
@@ -43,7 +43,7 @@ export class ShopfloorClient {
       this.startSession(await this.call<T.Session>('POST', '/api/login', { body: { email, password }, auth: false })),
     loginIdp: async (credential: string) =>
       this.startSession(await this.call<T.Session>('POST', '/api/login/idp', { body: { credential }, auth: false })),
-    config: () => this.call<{ idp_client_id: string | null }>('GET', '/api/auth/config', { auth: false }),
+    config: () => this.call<{ idp_client_id: string | null; has_accounts: boolean }>('GET', '/api/auth/config', { auth: false }),
     /**
      * Ends this session (its refresh token), or every session of the user with `everywhere`.
      * Without a refresh token this session cannot be named, and a logout without one would end
@@ -81,7 +81,7 @@ export class ShopfloorClient {
   }
 
   readonly apiKeys = {
-    create: (body: { name: string; expires_in_days?: number }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
+    create: (body: { name: string; expires_in_days?: number; expires_at?: string; company_id?: string }) => this.call<T.CreatedApiKey>('POST', '/api/me/api-keys', { body }),
     list: () => this.call<T.ApiKey[]>('GET', '/api/me/api-keys'),
     revoke: (keyId: string) => this.call<void>('DELETE', `/api/me/api-keys/${seg(keyId)}`),
   }
@@ -165,6 +165,9 @@ export class ShopfloorClient {
     update: (companyId: string, taskRef: string, body: T.TaskUpdate) =>
       this.call<T.Task>('PATCH', this.co(companyId, `/tasks/${seg(taskRef)}`), { body }),
     delete: (companyId: string, taskRef: string) => this.call<void>('DELETE', this.co(companyId, `/tasks/${seg(taskRef)}`)),
+    /** Approve the task's work (done, merged with merge_on_approve) or request changes (a run for its assignee). */
+    review: (companyId: string, taskRef: string, body: T.ReviewRequest) =>
+      this.call<T.Task>('POST', this.co(companyId, `/tasks/${seg(taskRef)}/review`), { body }),
   }
 
   readonly comments = {
@@ -203,6 +206,22 @@ export class ShopfloorClient {
     }
   }
 
+  // --- Knowledge: documents and skills ----------------------------------------------------------
+
+  readonly documents = {
+    /** Newest first; with `q`, a full-text search, best matches first. */
+    list: (companyId: string, query: T.DocumentListQuery = {}) => this.list<T.Document[]>(this.co(companyId, '/documents'), query),
+    get: (companyId: string, documentId: string) => this.call<T.Document>('GET', this.co(companyId, `/documents/${seg(documentId)}`)),
+    create: (companyId: string, body: T.DocumentCreate) => this.call<T.Document>('POST', this.co(companyId, '/documents'), { body }),
+    update: (companyId: string, documentId: string, body: T.DocumentUpdate) =>
+      this.call<T.Document>('PATCH', this.co(companyId, `/documents/${seg(documentId)}`), { body }),
+    delete: (companyId: string, documentId: string) => this.call<void>('DELETE', this.co(companyId, `/documents/${seg(documentId)}`)),
+    versions: (companyId: string, documentId: string) =>
+      this.call<T.DocumentVersion[]>('GET', this.co(companyId, `/documents/${seg(documentId)}/versions`)),
+  }
+
+  readonly skills = this.crud<T.Skill, T.SkillCreate, T.SkillUpdate>('skills')
+
   // --- Runs (people and the runner protocol) ----------------------------------------------------
 
   readonly runs = {
@@ -212,6 +231,8 @@ export class ShopfloorClient {
     /** The next runnable run, or null when there is nothing to run (204). */
     claim: async (companyId: string, body: T.ClaimRequest) =>
       (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
+    /** A new company's first run, done by a simulated agent inside the server (answers it running). */
+    trial: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/trial`)),
     heartbeat: (companyId: string, runId: string, runnerId: string, cooldowns?: T.Cooldown[]) =>
       this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), {
         body: { runner_id: runnerId, ...(cooldowns ? { cooldowns } : {}) },
@@ -219,6 +240,20 @@ export class ShopfloorClient {
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),
+    /** The run's diff (text/x-diff, up to 5 MiB); null when the run has none. */
+    patch: async (companyId: string, runId: string): Promise<string | null> => {
+      const response = await this.http.send('GET', this.co(companyId, `/runs/${seg(runId)}/patch`))
+      if (response.status === 404) {
+        const text = await response.text()
+        if (text.includes('"Patch not found"')) return null
+        throw await errorFromResponse(new Response(text, { status: 404, headers: response.headers }))
+      }
+      if (!response.ok) throw await errorFromResponse(response)
+      return response.text()
+    },
+    /** Runners: the run's diff, kept for GET .../patch. */
+    uploadPatch: (companyId: string, runId: string, runnerId: string, patch: string) =>
+      this.call<void>('PUT', this.co(companyId, `/runs/${seg(runId)}/patch`), { body: { runner_id: runnerId, patch } }),
     /** With a run credential: the run it belongs to and that run's context (GET /api/run). */
     current: () => this.call<T.RunContext>('GET', '/api/run'),
   }
@@ -226,6 +261,7 @@ export class ShopfloorClient {
   /** Runners the server heard from in the last 24 hours, with the runs they hold. */
   readonly runners = {
     list: (companyId: string) => this.call<T.Runner[]>('GET', this.co(companyId, '/runners')),
+    goodbye: (companyId: string, runnerId: string) => this.call<void>('POST', this.co(companyId, `/runners/${seg(runnerId)}/goodbye`)),
   }
 
   // --- Approvals --------------------------------------------------------------------------------

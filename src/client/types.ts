@@ -30,11 +30,16 @@ export type { Goal, GoalCreate, GoalStatus, GoalUpdate } from '../contract/goals
 export type { Project, ProjectCreate, ProjectStatus, ProjectUpdate } from '../contract/projects.ts'
 export type { Routine, RoutineCreate, RoutineTrigger, RoutineUpdate } from '../contract/routines.ts'
 
+// --- Knowledge
+export type { Document, DocumentCreate, DocumentListQuery, DocumentMention, DocumentUpdate, DocumentVersion, RunMemory } from '../contract/documents.ts'
+export type { Skill, SkillCreate, SkillFile, SkillUpdate } from '../contract/skills.ts'
+
 // --- Runs
 export type {
   ClaimRequest, GetRunQuery, Run, RunFilters, RunReport, RunStatus, RunTrigger, TranscriptEntry, TranscriptRole,
 } from '../contract/runs.ts'
 export type { Cooldown, ProviderLimit, RunBilling } from '../contract/runs.ts'
+export type { Changes, ChangedFile, Check, CheckInput, CheckResult, ReviewDecision, ReviewRequest } from '../contract/work.ts'
 /** What a runner gets with a claimed run; `run_token` is in the claim answer only (GET /api/run does not repeat it). */
 export type RunContext = Omit<ClaimAnswer, 'run_token'> & { run_token?: string }
 

@@ -36,6 +36,7 @@ export type ProfileBody = Static<typeof ProfileBody>
 
 export const ForgotBody = Type.Object({ email: Email })
 export const ResetBody = Type.Object({ token: ResetToken, password: Password })
+export const VerifyEmailBody = Type.Object({ token: ResetToken })
 
 // --- Preferences: a small, closed document. Unknown fields are rejected at every level;
 // every field accepts null, which removes the setting.
@@ -134,4 +135,8 @@ export type SessionTokens = Static<typeof SessionTokens>
 export const AccessToken = Type.Object({ access_token: Type.String() })
 
 export const Message = Type.Object({ message: Type.String() })
-export const AuthConfig = Type.Object({ idp_client_id: OrNull(Type.String()) })
+export const AuthConfig = Type.Object({
+  idp_client_id: OrNull(Type.String()),
+  /** False on a fresh instance, before anyone signed up: the web app opens on sign-up then. */
+  has_accounts: Type.Boolean(),
+})

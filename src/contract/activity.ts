@@ -3,7 +3,7 @@ import { OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
 
 // The audit trail, newest first, paged by `before` (a row's created_at, unique per company).
 
-export const ENTITY_TYPES = ['company', 'agent', 'task', 'comment', 'goal', 'project', 'routine', 'run', 'approval', 'member', 'webhook'] as const
+export const ENTITY_TYPES = ['company', 'agent', 'task', 'comment', 'goal', 'project', 'routine', 'run', 'approval', 'member', 'webhook', 'document', 'skill'] as const
 export type EntityType = (typeof ENTITY_TYPES)[number]
 
 export const ActivityQuery = Type.Object({

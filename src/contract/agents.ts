@@ -23,6 +23,9 @@ export function isDormant(status: string): boolean {
 /** What a hire not naming them gets (an import's agent too). */
 export const HIRE_DEFAULTS = { role: 'engineer', adapter: 'agent_cli_1' } as const
 
+/** What the agent is good at, as words people and other agents read (`code`, `review`). */
+const Capabilities = Type.Array(Type.String(), { description: 'what the agent is good at, e.g. `code`, `review`' })
+
 const text = (maxLength?: number) => Nullable(Type.String(maxLength ? { maxLength } : {}))
 
 /** Settings beyond the specification (API-DECISIONS.md "Agent settings"), on hire and PATCH. */
@@ -34,13 +37,14 @@ const settingFields = {
   max_runs_per_hour: Type.Optional(Count),
   pause_on_repeat: Type.Optional(Type.Boolean()),
   heartbeat_skip_idle: Type.Optional(Type.Boolean()),
+  skills: Type.Optional(Type.Array(Uuid, { maxItems: 50, uniqueItems: true, description: 'Ids of the company’s skills the agent carries into its runs' })),
 }
 
 const commonFields = {
   reports_to_id: Type.Optional(NullableUuid),
   heartbeat_cron: Type.Optional(NullableText),
   instructions: Type.Optional(NullableText),
-  capabilities: Type.Optional(Nullable(Type.Array(Type.Unknown()))),
+  capabilities: Type.Optional(Nullable(Capabilities)),
   monthly_budget_cents: Type.Optional(Cents),
   ...settingFields,
 }
@@ -80,7 +84,7 @@ export const Agent = Type.Object({
   reports_to_id: OrNull(Uuid),
   heartbeat_cron: OrNull(Type.String()),
   instructions: OrNull(Type.String()),
-  capabilities: OrNull(Type.Array(Type.Unknown())),
+  capabilities: OrNull(Capabilities),
   monthly_budget_cents: Type.Integer(),
   spend_mtd_cents: Type.Integer(),
   open_tasks: Type.Integer(),
@@ -89,7 +93,7 @@ export const Agent = Type.Object({
   status: AgentStatus,
   created_at: Timestamp,
   /** Per-adapter settings (src/contract/adapter-config.ts); `{}` when none. */
-  adapter_config: Type.Unsafe<AdapterConfig>({ type: 'object', additionalProperties: true }),
+  adapter_config: AdapterConfig,
   /** The runner stops a run whose own cost reaches it (0 = no cap). */
   max_run_cost_cents: Type.Integer(),
   /** Runaway breaker: most runs started in 60 minutes (0 = off). */
@@ -98,6 +102,8 @@ export const Agent = Type.Object({
   pause_on_repeat: Type.Boolean(),
   /** Scheduled heartbeats skip the agent when it has nothing to do. */
   heartbeat_skip_idle: Type.Boolean(),
+  /** Skills (ids) the runner installs for each of the agent's runs. */
+  skills: Type.Array(Uuid),
 })
 export type Agent = Static<typeof Agent>
 

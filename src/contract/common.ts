@@ -116,8 +116,11 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: 'The caller may not do this',
   404: 'Not found, or not visible to the caller',
   409: 'Conflicts with the current state',
+  413: 'Too large (PAYLOAD_TOO_LARGE names the field and its limit)',
   422: 'The request is malformed (VALIDATION_ERROR lists each problem)',
   429: 'Too many requests',
+  500: 'Unexpected server error (INTERNAL_ERROR; logged with the request id)',
+  503: 'The service is starting, shutting down or cannot reach its database; try again shortly',
 }
 
 type ErrorResponses<C extends number> = { [K in C]: typeof ErrorRef }

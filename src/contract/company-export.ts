@@ -3,9 +3,11 @@
 import { type Static, type TObject, type TProperties, type TSchema, Type } from 'typebox'
 import { AgentPatchBody, HireBody } from './agents.ts'
 import { CommentCreateBody, CommentPatchBody } from './comments.ts'
+import { DocumentCreateBody } from './documents.ts'
 import { GoalCreateBody, GoalPatchBody } from './goals.ts'
 import { ProjectCreateBody, ProjectPatchBody } from './projects.ts'
 import { RoutineCreateBody, RoutinePatchBody } from './routines.ts'
+import { SkillCreateBody } from './skills.ts'
 import { TaskCreateBody, TaskPatchBody } from './tasks.ts'
 
 export const EXPORT_FORMAT = 'shopfloor.company'
@@ -27,10 +29,14 @@ function record<P extends TProperties, R extends TProperties>(patch: TObject<P>,
 const DocumentId = Type.String({ minLength: 1, maxLength: 100 })
 
 export const ExportRecord = Type.Object({ id: DocumentId }, { additionalProperties: true })
-export const ExportAgent = record(AgentPatchBody, ['reports_to_id'], { name: HireBody.properties.name })
+// An agent's `skills` are the document ids of its skills (checked by the import).
+export const ExportAgent = record(AgentPatchBody, ['reports_to_id', 'skills'], { name: HireBody.properties.name })
 export const ExportGoal = record(GoalPatchBody, ['parent_id', 'owner_agent_id'], { title: GoalCreateBody.properties.title })
 export const ExportProject = record(ProjectPatchBody, [], { name: ProjectCreateBody.properties.name })
 export const ExportRoutine = record(RoutinePatchBody, ['agent_id', 'project_id'], { title: RoutineCreateBody.properties.title, cron: RoutineCreateBody.properties.cron })
+export const ExportSkill = record(SkillCreateBody, [], { name: SkillCreateBody.properties.name, description: SkillCreateBody.properties.description })
+/** A document without its versions; `agent_id` (a memory) and `project_id` are document ids. */
+export const ExportDocument = record(DocumentCreateBody, ['project_id', 'agent_id'], { title: DocumentCreateBody.properties.title })
 export const ExportComment = record(CommentPatchBody, ['run_id'], { body: CommentCreateBody.properties.body })
 
 /** Numbers go on after the highest a document holds: it leaves room for a billion more tasks. */
@@ -66,6 +72,8 @@ export const CompanyExport = Type.Object({
   projects: many(ExportProject),
   routines: many(ExportRoutine),
   tasks: many(ExportTask, IMPORT_MAX_TASKS),
+  skills: many(ExportSkill, 1_000),
+  documents: many(ExportDocument),
 })
 export type CompanyExport = Static<typeof CompanyExport>
 

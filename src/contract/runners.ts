@@ -10,7 +10,9 @@ export const RunnerVersions = Type.Object({}, {
 })
 export type RunnerVersions = Record<string, string>
 
-export const RUNNER_STATUSES = ['online', 'gone'] as const
+export const RUNNER_STATUSES = ['online', 'stopped', 'gone'] as const
+
+export const RunnerParams = Type.Object({ company_id: Type.String({ format: 'uuid' }), runner_id: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /** A run the runner holds now, named for people. */
 export const RunnerRun = Type.Object({
@@ -34,7 +36,7 @@ export const Runner = Type.Object({
   running_runs: Type.Array(RunnerRun),
   /** Provider credentials the runner is not using until their reset, as its last claim or heartbeat said; past ones left out. */
   cooldowns: Type.Array(Type.Object({ provider: Type.String(), until: Type.String() })),
-  /** `gone` once silent for more than two lease lengths. */
+  /** `stopped` after a clean stop (its goodbye), `gone` once silent for more than two lease lengths. */
   status: Type.Unsafe<(typeof RUNNER_STATUSES)[number]>({ type: 'string', enum: [...RUNNER_STATUSES] }),
 })
 export type Runner = Omit<Static<typeof Runner>, 'versions'> & { versions: RunnerVersions }

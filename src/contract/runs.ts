@@ -3,10 +3,13 @@ import { Agent } from './agents.ts'
 import { Comment } from './comments.ts'
 import { Company } from './companies.ts'
 import { MAX_AMOUNT, Nullable, NullableUuid, OrNull, StringEnum, Timestamp, Uuid } from './common.ts'
+import { DocumentMention, RunMemory } from './documents.ts'
 import { ChainGoal } from './goals.ts'
 import { RunnerVersions } from './runners.ts'
 import { Project } from './projects.ts'
+import { Skill } from './skills.ts'
 import { Task } from './tasks.ts'
+import { Changes, CheckResult } from './work.ts'
 
 // Runs and the runner protocol: claim, heartbeat, report, cancel, expire-stale; waking an agent.
 
@@ -64,6 +67,13 @@ export function wakeReason(run: { transcript?: TranscriptEntry[]; started_at?: s
   return Date.parse(first.timestamp) <= Date.parse(run.started_at) ? first.text.trim() : null
 }
 
+/** The quoted words of another agent that came with the wake reason (a `user` entry right after it), or null. */
+export function wakeQuote(run: { transcript?: TranscriptEntry[]; started_at?: string | null }): string | null {
+  const second = run.transcript?.[1]
+  if (!wakeReason(run) || second?.role !== 'user') return null
+  return Date.parse(second.timestamp) <= Date.parse(run.started_at!) ? second.text.trim() : null
+}
+
 export const Run = Type.Object({
   id: Uuid,
   company_id: Uuid,
@@ -84,6 +94,12 @@ export const Run = Type.Object({
   created_at: Timestamp,
   /** The agent CLI's session id, as the runner reported it. */
   session_id: OrNull(Type.String()),
+  /** `merge`: the run merges its task's approved branch (merge_on_approve) instead of starting the agent. */
+  purpose: StringEnum(['work', 'merge']),
+  /** What the run changed on its task's branch (projects with a repository), else null. */
+  changes: OrNull(Changes),
+  /** The project's checks run after the agent, in order; empty when none ran. */
+  checks: Type.Array(CheckResult),
   /**
    * A run queued to replace one its provider refused for a quota or rate limit: no runner claims
    * it before this instant (the limit's reset). Null for every other run.
@@ -98,6 +114,11 @@ export const Run = Type.Object({
    */
   task_key: Type.Optional(OrNull(Type.String())),
   task_title: Type.Optional(OrNull(Type.String())),
+  /**
+   * On GET of one run and on the runs list: why a queued run waits, in words, when no runner can
+   * take it (none online, or none that runs its agent's adapter); null otherwise.
+   */
+  waiting_reason: Type.Optional(OrNull(Type.String())),
   /** Only on single-run answers (get, claim, wake). */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
   /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
@@ -157,6 +178,9 @@ export const ReportBody = Type.Object({
   error: Type.Optional(Nullable(Type.String())),
   /** The CLI's session id (API-DECISIONS.md "Agent settings"). */
   session_id: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  /** The run's work products, once known (contract/work.ts). */
+  changes: Type.Optional(Nullable(Changes)),
+  checks: Type.Optional(Type.Array(CheckResult, { maxItems: 20 })),
   /** With status `failed` only: the run ended on a provider's limit (ProviderLimit above). */
   limit: Type.Optional(ProviderLimit),
   /** How the run's usage is paid (Run.billing). */
@@ -175,11 +199,15 @@ export const ReportBody = Type.Object({
 export type RunReport = Static<typeof ReportBody>
 
 /** Optional body: no body wakes the agent without a task. */
-export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null } | null>({
+export const WakeBody = Type.Unsafe<{ task_id?: string | null; reason?: string | null; fresh_session?: boolean } | null>({
   type: ['object', 'null'],
-  properties: { task_id: NullableUuid, reason: Nullable(Type.String()) },
+  properties: {
+    task_id: NullableUuid,
+    reason: Nullable(Type.String()),
+    fresh_session: Type.Boolean({ description: 'Start a new CLI session instead of resuming the last one of the agent on the task' }),
+  },
 })
-export type WakeRequest = { task_id?: string | null; reason?: string | null }
+export type WakeRequest = { task_id?: string | null; reason?: string | null; fresh_session?: boolean }
 
 export const ExpiredRuns = Type.Object({ expired: Type.Array(Uuid) })
 
@@ -193,6 +221,14 @@ export const RunContext = Type.Object({
   goal_chain: Type.Array(ChainGoal),
   project: OrNull(Project),
   lease_seconds: Type.Integer(),
+  /** Documents pinned to the company or to the task's project, named in the prompt (read on demand). */
+  documents: Type.Array(DocumentMention),
+  /** The agent's memory document (its beginning), given at the start of each run. */
+  memory: OrNull(RunMemory),
+  /** The agent's skills, which the runner installs for this run only. */
+  skills: Type.Array(Skill),
+  /** A person asked for a new CLI session: the last one of the agent on the task is not resumed. */
+  fresh_session: Type.Boolean(),
   /** A bearer credential for this run only (API-DECISIONS.md "Agents acting through a run"). */
   run_token: Type.String(),
 })

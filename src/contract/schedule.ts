@@ -23,3 +23,17 @@ export function nextFire(cron: string, from = new Date()): { at: string | null }
     return { error: err instanceof Error ? err.message : String(err) }
   }
 }
+
+/**
+ * The shortest time between two slots among the next `count` after `from`, in seconds (null: it
+ * fires fewer than twice more). How often a schedule fires at most, for the rules that bound it.
+ */
+export function shortestGapSeconds(expression: string, from = new Date(), count = 100): number | null {
+  const runs = cronSchedule(expression).nextRuns(count, from)
+  let shortest: number | null = null
+  for (let i = 1; i < runs.length; i++) {
+    const gap = (runs[i].getTime() - runs[i - 1].getTime()) / 1000
+    if (shortest === null || gap < shortest) shortest = gap
+  }
+  return shortest
+}

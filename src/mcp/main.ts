@@ -6,7 +6,9 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ApiError, ShopfloorClient } from '../client/index.ts'
 import { SERVICE_VERSION } from '../contract/version.ts'
+import { registerKnowledgeTools } from './knowledge-tools.ts'
 import { type Identity, registerTools } from './tools.ts'
+import { registerWorkTools } from './work-tools.ts'
 
 export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const url = env.SHOPFLOOR_API_URL?.trim() || env.SHOPFLOOR_URL?.trim()
@@ -18,7 +20,10 @@ export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promis
   }
   const client = new ShopfloorClient({ baseUrl: url, credentials: { apiKey: key } })
   const server = new McpServer({ name: 'shopfloor', version: SERVICE_VERSION })
-  registerTools(server, client, memoise(() => resolveIdentity(client, env.SHOPFLOOR_COMPANY_ID?.trim() || null)))
+  const identity = memoise(() => resolveIdentity(client, env.SHOPFLOOR_COMPANY_ID?.trim() || null))
+  registerTools(server, client, identity)
+  registerWorkTools(server, client, identity)
+  registerKnowledgeTools(server, client, identity)
   await server.connect(new StdioServerTransport())
 }
 

@@ -48,7 +48,7 @@ function refusal(err: ApiError): Result {
 }
 
 /** Runs a tool's calls; API refusals and bad references become tool errors, anything else is thrown. */
-async function attempt(fn: () => Promise<string>): Promise<Result> {
+export async function attempt(fn: () => Promise<string>): Promise<Result> {
   try {
     return reply(await fn())
   } catch (err) {
@@ -58,7 +58,7 @@ async function attempt(fn: () => Promise<string>): Promise<Result> {
   }
 }
 
-class ToolError extends Error {}
+export class ToolError extends Error {}
 
 function strip<V extends Record<string, unknown>>(value: V): V {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as V

@@ -17,9 +17,13 @@ import type { Cooldowns } from './cooldowns.ts'
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
+import { keepSession, resumeFrom } from './sessions.ts'
+import { installSkills, type SkillInstall } from './skills.ts'
 import { clip, COMMENT_MAX_CHARS, ERROR_MAX_CHARS, SUMMARY_MAX_CHARS } from './text.ts'
 import { storable, TranscriptBuffer } from './transcript.ts'
 import { spendLimits, spendStop } from './spend-guard.ts'
+import { afterAgent } from './work/after-agent.ts'
+import { mergeApproved } from './work/merge.ts'
 import { prepareWorkspace } from './workspace.ts'
 import { confinementNote, runsLocally } from './sandbox.ts'
 import { shareLogin } from './cli-login.ts'
@@ -117,6 +121,7 @@ export class Execution {
     if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
     const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
+    let skills: SkillInstall | null = null
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
@@ -131,19 +136,25 @@ export class Execution {
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
+      // A kept home resumes the CLI's session of the agent's last run on the task, if it holds it.
+      const resume = keptHome ? resumeFrom(await this.lastSession(), keptHome, this.context.fresh_session) : { session: null, note: null }
+      if (resume.note) transcript.add('system', resume.note)
+      // The agent's skills, for this run only (removed below).
+      skills = installSkills(this.context.skills ?? [], home, this.adapter.name)
+      for (const why of skills.skipped) transcript.add('system', `Skill left out: ${why}\n`)
       const env = agentEnvironment({
-        runnerEnv: process.env,
-        context: this.context,
-        apiUrl: this.options.url,
-        // The run's own credential, with the agent's rights for this run only; never the runner's key.
-        apiKey: this.context.run_token ?? '',
-        configDir: home,
-        home,
-        credentials: this.adapter.credentials ?? [],
-        passEnv: this.options.passEnv,
-        agentEnv: this.context.agent.adapter_config?.env ?? [],
-        allowAgentEnv: this.options.allowAgentEnv,
-      })
+          runnerEnv: process.env,
+          context: this.context,
+          apiUrl: this.options.url,
+          // The run's own credential, with the agent's rights for this run only; never the runner's key.
+          apiKey: this.context.run_token ?? '',
+          configDir: home,
+          home,
+          credentials: this.adapter.credentials ?? [],
+          passEnv: this.options.passEnv,
+          agentEnv: this.context.agent.adapter_config?.env ?? [],
+          allowAgentEnv: this.options.allowAgentEnv,
+        })
       // --share-cli-login: the runner user's CLI login, read-only (cli-login.ts). The run is on a
       // plan when that login is what the CLI uses: none of its credential variables is set.
       const sharedFiles = this.options.shareCliLogin && runsLocally(this.adapter.name)
@@ -154,31 +165,53 @@ export class Execution {
         this.billing = 'plan'
         transcript.add('system', 'Using the runner\'s own CLI login (--share-cli-login), read-only: billed to its plan; cost shows the list-price equivalent.\n')
       }
+      // A merge after an approval starts no agent (work/merge.ts).
+      const merging = this.context.run.purpose === 'merge'
+      if (merging) {
+        result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
+          .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
+      }
       result ??= await this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true }),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills }),
         cwd: workspace!.cwd,
         home,
         env,
         sandbox,
         ...(sharedFiles ? { sharedFiles, sharedLogin: true } : {}),
         config,
-        resumeSession: keptHome ? await this.lastSession() : null,
+        resumeSession: resume.session,
         transcript: (role, text) => transcript.add(role, text),
         usage: (totals) => this.onUsage(totals),
         session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
       })
+      if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
       if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
       // What the agent printed goes into the reply comment, the summary and the error as text.
       result = { ...result, reply: storable(result.reply), error: result.error === null ? null : storable(result.error) }
 
+      // A task's branch: the work committed, recorded, pushed, then checked (work/after-agent.ts).
+      let checksFailed = false
+      if (workspace?.repository && this.stopReason === null && !merging) {
+        const after = await afterAgent({
+          context: this.context, cwd: workspace.cwd, repository: workspace.repository, home, env, sandbox,
+          agentSucceeded: result.ok, summary: clip(result.reply, SUMMARY_MAX_CHARS), allowChecks: this.options.allowChecks,
+          killAfterMs: this.options.killAfterSeconds * 1000, signal: this.abort.signal,
+          report: (body) => report(body),
+          uploadPatch: (patch) => this.guard(() => this.client.runs.uploadPatch(company.id, run.id, this.options.runnerId, patch)),
+          note: (text) => transcript.add('system', text),
+        })
+        if (this.lost()) throw new RunLost()
+        checksFailed = after.passed === false
+      }
+
       await transcript.flush()
       if (result.ok && task) {
         // The run's own outcome is still reported when the task cannot take it (deleted meanwhile).
-        await this.reportToTask(result.reply).catch((err) => {
+        await this.reportToTask(result.reply, !checksFailed && !merging).catch((err) => {
           if (err instanceof RunLost) throw err
           this.log.warn({ err: describe(err) }, 'could not post the reply to the task')
         })
@@ -213,6 +246,7 @@ export class Execution {
       clearInterval(heartbeat)
       transcript.close()
       await workspace?.dispose()
+      skills?.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
@@ -221,7 +255,7 @@ export class Execution {
    * The final reply goes to the task while the run is still running, so that the comment and
    * the status change are attributed to the agent (run_id).
    */
-  private async reportToTask(reply: string): Promise<void> {
+  private async reportToTask(reply: string, moveTask: boolean): Promise<void> {
     const { company, task, run } = this.context
     const blocked = reply.startsWith('BLOCKED:')
     if (reply) {
@@ -233,6 +267,8 @@ export class Execution {
         }),
       )
     }
+    // Work whose checks failed stays where it is: the server sends it back to the agent.
+    if (!moveTask && !blocked) return
     await this.guard(() =>
       this.client.tasks.update(company.id, task!.id, { status: blocked ? 'blocked' : this.options.successStatus, run_id: run.id }),
     )
@@ -306,12 +342,13 @@ export class Execution {
   }
 
   /** The session id of this agent's last run on this task that kept one (resumed with kept homes). */
-  private async lastSession(): Promise<string | null> {
+  private async lastSession(): Promise<{ runId: string; sessionId: string } | null> {
     const { company, agent, task, run } = this.context
     if (!task) return null
     try {
       const runs = await this.client.runs.list(company.id, { agent_id: agent.id, task_id: task.id, limit: 20 })
-      return runs.find((r) => r.id !== run.id && r.session_id)?.session_id ?? null
+      const last = runs.find((r) => r.id !== run.id && r.session_id)
+      return last ? { runId: last.id, sessionId: last.session_id! } : null
     } catch (err) {
       this.log.warn({ err: describe(err) }, 'could not read the last session; starting a new one')
       return null

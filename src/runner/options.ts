@@ -1,7 +1,7 @@
 // The runner's settings: command-line flags first, then environment variables, then the runner
 // config file ($XDG_CONFIG_HOME/shopfloor/runner.json or --config), then defaults.
 import { existsSync, readFileSync } from 'node:fs'
-import { homedir, hostname } from 'node:os'
+import { homedir, hostname, userInfo } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 
@@ -47,6 +47,8 @@ export interface RunnerOptions {
   allowAgentEnv: string[]
   /** --share-cli-login: agents use the runner user's CLI logins, read-only (cli-login.ts). */
   shareCliLogin: boolean
+  /** URL patterns (`*` any characters) an http agent may reach although they are loopback or private. */
+  allowHttpAgentUrls: string[]
   /** One kept home per agent under this folder (subscription logins, session resume); null: a new empty one per run. */
   agentHomes: string | null
   promptVia: PromptVia
@@ -75,6 +77,10 @@ export interface RunnerOptions {
   apiKeyFile: string | null
   /** The sandbox agents run in, made at start (null: none); set by the runner. */
   confinement?: import('./sandbox.ts').Sandbox | null
+  /** Projects' file:// repositories are cloned (else refused: they read this machine's disk). */
+  allowLocalRepositories: boolean
+  /** Projects' checks run after their agents (else recorded as skipped). */
+  allowChecks: boolean
   /** Versions of the agent CLIs found on this machine, by program; sent with each claim so the server can show them. */
   versions?: Record<string, string>
 }
@@ -92,7 +98,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --config FILE             JSON file with url, api_key, company and any option below
                             (default $XDG_CONFIG_HOME/shopfloor/runner.json)
   --api-key-file FILE       read the API key from FILE
-  --runner-id ID            name reported with claims (default <host>-<pid>)
+  --runner-id ID            name reported with claims (default <user>@<host>; give each
+                            runner on one machine its own)
   --concurrency N           runs at the same time (default 2)
   --poll-seconds N          safety-net claim poll, at least 5 (default 30)
   --heartbeat-seconds N     lease heartbeat (default 30)
@@ -114,6 +121,10 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
                             secret_env); NAME or PREFIX* (repeatable; SHOPFLOOR_ALLOW_AGENT_ENV)
   --share-cli-login         agents use this user's own CLI logins (Claude Code, Codex, Gemini CLI,
                             OpenCode), read-only: subscriptions without API keys
+  --allow-http-agent-url PATTERN
+                            an http agent URL that may be loopback or private, * for any
+                            characters, e.g. http://127.0.0.1:8080/* (repeatable;
+                            SHOPFLOOR_ALLOW_HTTP_AGENT_URL)
   --agent-homes DIR         keep one home per agent under DIR (logins, session resume)
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
@@ -126,6 +137,9 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --agent-read DIR, --agent-write DIR
                             a folder every agent sees read-only, or may write (repeatable)
   --bwrap PATH              the bubblewrap executable (default bwrap on PATH)
+  --allow-local-repositories
+                            clone projects' file:// repositories (they read this machine's disk)
+  --allow-checks            run projects' checks (their commands) after each agent's work
 `
 
 const FLAGS = {
@@ -152,6 +166,7 @@ const FLAGS = {
   'allow-agent-commands': { type: 'boolean' },
   'pass-env': { type: 'string', multiple: true },
   'allow-agent-env': { type: 'string', multiple: true },
+  'allow-http-agent-url': { type: 'string', multiple: true },
   'agent-homes': { type: 'string' },
   'share-cli-login': { type: 'boolean' },
   'prompt-via': { type: 'string' },
@@ -164,6 +179,8 @@ const FLAGS = {
   'agent-read': { type: 'string', multiple: true },
   'agent-write': { type: 'string', multiple: true },
   bwrap: { type: 'string' },
+  'allow-local-repositories': { type: 'boolean' },
+  'allow-checks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const
 
@@ -226,20 +243,21 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   if (agentNetwork !== 'on' && agentNetwork !== 'off') throw new OptionsError('--agent-network must be on or off')
   const folders = (flag: 'agent-read' | 'agent-write', key: string) =>
     (parsed[flag] ?? (Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((dir) => resolve(dir))
-  const names = (flag: 'pass-env' | 'allow-agent-env', variable: string, key: string, shape: RegExp, what: string) => {
+  const names = (flag: 'pass-env' | 'allow-agent-env' | 'allow-http-agent-url', variable: string, key: string, shape: RegExp, what: string) => {
     const list = (parsed[flag] ?? (env[variable] ? env[variable].split(',') : Array.isArray(file[key]) ? (file[key] as unknown[]).map(String) : [])).map((n) => n.trim())
     for (const name of list) if (!shape.test(name)) throw new OptionsError(`--${flag} takes ${what}, got "${name}"`)
     return list
   }
   const passEnv = names('pass-env', 'SHOPFLOOR_PASS_ENV', 'pass_env', /^[A-Za-z_][A-Za-z0-9_]*$/, 'names of variables')
   const allowAgentEnv = names('allow-agent-env', 'SHOPFLOOR_ALLOW_AGENT_ENV', 'allow_agent_env', /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/, 'names of variables or prefixes ending in *')
+  const allowHttpAgentUrls = names('allow-http-agent-url', 'SHOPFLOOR_ALLOW_HTTP_AGENT_URL', 'allow_http_agent_url', /^https?:\/\/\S+$/i, 'URL patterns starting http:// or https://')
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
   const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
     url: url.replace(/\/+$/, ''),
     apiKey,
     companyId,
-    runnerId: pick('runner-id', 'SHOPFLOOR_RUNNER_ID', 'runner_id') ?? `${hostname()}-${process.pid}`.slice(0, 100),
+    runnerId: pick('runner-id', 'SHOPFLOOR_RUNNER_ID', 'runner_id') ?? defaultRunnerId(),
     concurrency: Math.floor(number('concurrency', 'concurrency', 2, 1)),
     pollSeconds: number('poll-seconds', 'poll_seconds', 30, 5),
     heartbeatSeconds: number('heartbeat-seconds', 'heartbeat_seconds', 30, 0.1),
@@ -254,6 +272,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     allowAgentCommands: parsed['allow-agent-commands'] ?? file.allow_agent_commands === true,
     passEnv,
     allowAgentEnv,
+    allowHttpAgentUrls,
     agentHomes: pick('agent-homes', 'SHOPFLOOR_AGENT_HOMES', 'agent_homes') ?? null,
     shareCliLogin: parsed['share-cli-login'] ?? (env.SHOPFLOOR_SHARE_CLI_LOGIN === '1' || file.share_cli_login === true),
     promptVia,
@@ -269,6 +288,8 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     configDir: resolve(dirname(defaultConfigPath(env))),
     configFile: parsed.config === undefined ? null : resolve(parsed.config),
     apiKeyFile: apiKeyFile ? resolve(apiKeyFile) : null,
+    allowLocalRepositories: parsed['allow-local-repositories'] ?? file.allow_local_repositories === true,
+    allowChecks: parsed['allow-checks'] ?? file.allow_checks === true,
   }
 }
 
@@ -296,4 +317,18 @@ function readConfigFile(path: string, required: boolean): Record<string, unknown
     throw new OptionsError(`cannot read ${path}: ${err.message}`)
   }
   throw new OptionsError(`${path} must hold a JSON object`)
+}
+
+/**
+ * A name people recognise, the same on every start (so a restart is the same runner coming
+ * back, not a new line on the runners page): "dana@laptop".
+ */
+export function defaultRunnerId(): string {
+  let user = ''
+  try {
+    user = userInfo().username
+  } catch {
+    // No entry for this uid (a container): the host alone.
+  }
+  return (user ? `${user}@${hostname()}` : hostname()).slice(0, 100)
 }

@@ -1,10 +1,21 @@
-// The prompt an agent receives: company mission, the agent's instructions, why it was woken, the task with its
-// last comments (the claim returns at most 20), the goal chain above the task, and for agent
-// CLIs (which get the Shopfloor MCP server) what its tools are for.
+// The prompt an agent receives: company mission, the agent's instructions, its memory, why it
+// was woken, the task with its last comments (the claim returns at most 20), the goal chain
+// above the task, the documents pinned to the company or the project (named with a one-line
+// summary, never pasted: the agent reads them on demand), its skills, and for agent CLIs (which
+// get the Shopfloor MCP server) what its tools are for. Everything that grows with the company
+// is bounded (20 comments, 10 documents, 2,000 characters of memory), so what Shopfloor adds to
+// a run stays about the same size in a large company as in a small one (bench/prompt-tokens.ts).
 import type { Comment, RunContext } from '../client/index.ts'
-import { wakeReason } from '../contract/runs.ts'
+import { wakeQuote, wakeReason } from '../contract/runs.ts'
 
-export function buildPrompt(context: RunContext, options: { tools?: boolean } = {}): string {
+/** The agent's skills as the runner installed them for the run (runner/skills.ts). */
+export interface PromptSkills {
+  /** The CLI loads them itself: the prompt only names them. */
+  native: boolean
+  skills: { name: string; description: string; path: string }[]
+}
+
+export function buildPrompt(context: RunContext, options: { tools?: boolean; skills?: PromptSkills } = {}): string {
   const { company, agent, manager, task, goal_chain: goals } = context
   const parts: string[] = []
 
@@ -15,9 +26,17 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean } = 
   parts.push(`# You are ${agent.name}${role ? ` (${role})` : ''}`)
   if (manager) parts.push(`You report to ${manager.name}${manager.title ? ` (${manager.title})` : ''}.`)
   if (agent.instructions) parts.push(`Instructions:\n${agent.instructions}`)
+  const memory = context.memory
+  if (memory?.body.trim()) {
+    const rest = memory.truncated ? `\n(The beginning only: read_doc "${memory.id}" gives the rest.)` : ''
+    parts.push(`# Your memory\nNotes you kept for yourself with remember:\n${memory.body.trim()}${rest}`)
+  }
   // A wake, a delegation coming back, a person's answer: the agent starts from why it is here.
   const why = wakeReason(context.run)
   if (why) parts.push(`# Why you were woken\n${why}`)
+  // Another agent's words: data to weigh, never the system speaking.
+  const quote = wakeQuote(context.run)
+  if (quote) parts.push(quote)
 
   if (task) {
     parts.push(`# Task ${task.key}: ${task.title}\nStatus: ${task.status}. Priority: ${task.priority}.`)
@@ -34,6 +53,23 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean } = 
       .join('\n')}`)
   }
 
+  const documents = context.documents ?? []
+  if (documents.length) {
+    const how = options.tools ? 'read one with read_doc when it matters to your work; search_docs finds the others' : 'read them through the API when they matter'
+    parts.push(`# Company documents\nPinned for this work (${how}):\n${documents
+      .map((d) => `- ${d.title}${d.summary ? `: ${d.summary}` : ''}`)
+      .join('\n')}`)
+  }
+
+  const skills = options.skills?.skills ?? []
+  if (skills.length && options.skills!.native) {
+    parts.push(`# Your skills\nLoaded by your CLI; use one when the work fits it: ${skills.map((k) => k.name).join(', ')}.`)
+  } else if (skills.length) {
+    parts.push(`# Your skills\nInstructions for kinds of work; before doing that kind of work, read the skill's file:\n${skills
+      .map((k) => `- ${k.name}: ${k.description} (${k.path})`)
+      .join('\n')}`)
+  }
+
   if (options.tools) {
     parts.push(
       '# Your Shopfloor tools\n' +
@@ -41,7 +77,9 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean } = 
         '- get_context, list_tasks, get_task, list_agents: look before you act.\n' +
         '- create_task: delegate work to an agent who reports to you (assign it to them), or split your task into subtasks.\n' +
         '- add_comment with kind "question": ask a person or your manager when you need an answer; with kind "comment": report progress on a task.\n' +
-        '- update_task: move a task you own; propose_hire: ask for a new colleague (a person approves).',
+        '- update_task: move a task you own; propose_hire: ask for a new colleague (a person approves).\n' +
+        '- search_docs, read_doc: the company\'s knowledge; write_doc: record what the company should know; ' +
+        'remember: a short lasting note that your next runs start with.',
     )
   }
 

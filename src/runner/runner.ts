@@ -142,6 +142,27 @@ export class Runner {
     clearInterval(this.pollTimer)
     this.streamAbort.abort()
     await this.round // a run claimed just now is one of ours too
+    await this.finishRuns()
+    await this.sayGoodbye()
+  }
+
+  /** Tells the server this runner stopped, so its presence reads "Stopped" now rather than "Online" for minutes. */
+  private async sayGoodbye(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined
+    try {
+      // A server that is down must not hold the stop up: a few seconds at most.
+      await Promise.race([
+        this.client.runners.goodbye(this.options.companyId, this.options.runnerId),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('no answer within 5 s')), 5000))),
+      ])
+    } catch (err: any) {
+      this.log.warn({ err: err.message }, 'could not tell the server this runner stopped; it shows as gone once silent')
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  private async finishRuns(): Promise<void> {
     const running = [...this.executions.values()]
     if (!running.length) return
     this.log.info({ runs: running.length, grace_seconds: this.options.graceSeconds }, 'waiting for runs in progress')

@@ -2,11 +2,11 @@ import { ApiError } from '../client/index.ts'
 import type { TranscriptRole } from './adapters/adapter.ts'
 
 /**
- * The longest text one add() keeps: the API takes 10 MiB a request, and control characters
- * escaped as JSON take six bytes each; an agent printing one 11 MB message had every later
- * report refused.
+ * The longest text one add() keeps: the API takes 1 MiB of UTF-8 in one entry's text (413
+ * beyond) and 8 MiB a request, and a character takes up to three bytes (control characters six,
+ * escaped as JSON); an agent printing one 11 MB message had every later report refused.
  */
-export const MAX_ADDED_CHARS = 1_000_000
+export const MAX_ADDED_CHARS = 340_000
 
 export interface TranscriptChunk {
   role: TranscriptRole

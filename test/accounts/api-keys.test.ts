@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { randomToken, sha256 } from '../../src/server/auth/tokens.ts'
+import { createCompany, createTask } from '../fixtures.ts'
 import { call, createUser, type TestApp, testApp, type TestUser } from '../helpers.ts'
 
 let t: TestApp
@@ -17,10 +18,10 @@ describe('creating a key', () => {
     const user = await createUser(t.ctx)
     const r = await create(user, { name: 'laptop' })
     expect(r.status).toBe(201)
-    expect(Object.keys(r.body).sort()).toEqual(['created_at', 'expires_at', 'id', 'key', 'last_used', 'name', 'prefix'])
+    expect(Object.keys(r.body).sort()).toEqual(['company_id', 'created_at', 'expires_at', 'id', 'key', 'last_used', 'name', 'prefix'])
     expect(r.body.key).toMatch(/^svc_live_[A-Za-z0-9_-]{32}$/)
     expect(r.body.key).toHaveLength(41)
-    expect(r.body).toMatchObject({ name: 'laptop', prefix: r.body.key.slice(0, 13), last_used: null, expires_at: null })
+    expect(r.body).toMatchObject({ name: 'laptop', prefix: r.body.key.slice(0, 13), last_used: null, expires_at: null, company_id: null })
     const row = await t.ctx.db.one('SELECT key_hash FROM api_keys WHERE id = $1', [r.body.id])
     expect(row!.key_hash).toBe(sha256(r.body.key))
     // The key never appears again.
@@ -96,6 +97,90 @@ describe('creating a key', () => {
     // Refused before the body is even looked at.
     expect((await call(t.app, 'POST', '/api/me/api-keys', { token: key, body: { name: '' } })).status).toBe(403)
     expect((await list(user.token)).body).toHaveLength(1)
+  })
+})
+
+describe('a key limited to one company', () => {
+  it('acts in that company only: every other is 404 Company not found and the list holds that one alone', async () => {
+    const user = await createUser(t.ctx)
+    const mine = await createCompany(t.app, user.token, { name: 'Acme' })
+    const other = await createCompany(t.app, user.token, { name: 'Other' })
+    const r = await create(user, { name: 'runner for Acme', company_id: mine.id })
+    expect(r.status).toBe(201)
+    expect(r.body.company_id).toBe(mine.id)
+    expect((await list(user.token)).body.find((k: any) => k.id === r.body.id).company_id).toBe(mine.id)
+    const key = r.body.key
+
+    const companies = await call(t.app, 'GET', '/api/companies', { token: key })
+    expect(companies.body.map((c: any) => c.id)).toEqual([mine.id])
+    // The person's own session still sees both.
+    expect((await call(t.app, 'GET', '/api/companies', { token: user.token })).body).toHaveLength(2)
+
+    expect((await call(t.app, 'GET', `/api/companies/${mine.id}`, { token: key })).status).toBe(200)
+    expect((await createTask(t.app, key, mine.id)).key).toMatch(/-1$/)
+    for (const path of ['', '/tasks', '/agents', '/dashboard']) {
+      const refused = await call(t.app, 'GET', `/api/companies/${other.id}${path}`, { token: key })
+      expect(refused.status).toBe(404)
+      expect(refused.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Company not found' })
+    }
+    const write = await call(t.app, 'POST', `/api/companies/${other.id}/tasks`, { token: key, body: { title: 'sneak' } })
+    expect(write.status).toBe(404)
+    expect((await call(t.app, 'GET', `/api/companies/${other.id}/tasks`, { token: user.token })).body).toHaveLength(0)
+  })
+
+  it('cannot make a company (it could not reach it), nor import one: 403', async () => {
+    const user = await createUser(t.ctx)
+    const mine = await createCompany(t.app, user.token)
+    const key = (await create(user, { name: 'limited', company_id: mine.id })).body.key
+    const made = await call(t.app, 'POST', '/api/companies', { token: key, body: { name: 'Escape' } })
+    expect(made.status).toBe(403)
+    expect(made.body.error.message).toMatch(/limited to one company/)
+    expect((await call(t.app, 'GET', '/api/companies', { token: user.token })).body).toHaveLength(1)
+    const unlimited = (await create(user, { name: 'everywhere' })).body.key
+    expect((await call(t.app, 'POST', '/api/companies', { token: unlimited, body: { name: 'Fine' } })).status).toBe(201)
+  })
+
+  it("is refused for a company the person is not in (404, nothing made), and a malformed id is 422", async () => {
+    const user = await createUser(t.ctx)
+    const stranger = await createUser(t.ctx)
+    const theirs = await createCompany(t.app, stranger.token)
+    const r = await create(user, { name: 'theirs', company_id: theirs.id })
+    expect(r.status).toBe(404)
+    expect(r.body.error).toMatchObject({ code: 'NOT_FOUND', message: 'Company not found' })
+    expect((await list(user.token)).body).toHaveLength(0)
+    const bad = await create(user, { name: 'bad', company_id: 'acme' })
+    expect(bad.status).toBe(422)
+    expect(JSON.stringify(bad.body.error.details)).toContain('company_id')
+  })
+
+  it('leaving the company stops the key there at once', async () => {
+    const owner = await createUser(t.ctx)
+    const user = await createUser(t.ctx)
+    const company = await createCompany(t.app, owner.token)
+    await t.ctx.db.query(`INSERT INTO memberships (user_id, company_id, role) VALUES ($1, $2, 'member')`, [user.id, company.id])
+    const key = (await create(user, { name: 'runner', company_id: company.id })).body.key
+    expect((await call(t.app, 'GET', `/api/companies/${company.id}/tasks`, { token: key })).status).toBe(200)
+    await t.ctx.db.query('DELETE FROM memberships WHERE user_id = $1', [user.id])
+    t.ctx.credentials.clear()
+    expect((await call(t.app, 'GET', `/api/companies/${company.id}/tasks`, { token: key })).status).toBe(404)
+    expect((await call(t.app, 'GET', '/api/companies', { token: key })).body).toEqual([])
+  })
+})
+
+describe('expires_at', () => {
+  it('sets the expiry at that instant; with expires_in_days too, or in the past, it is 422', async () => {
+    const user = await createUser(t.ctx)
+    const at = new Date(Date.now() + 3 * 86_400_000).toISOString()
+    const r = await create(user, { name: 'until', expires_at: at })
+    expect(r.status).toBe(201)
+    expect(Date.parse(r.body.expires_at)).toBe(Date.parse(at))
+    const both = await create(user, { name: 'both', expires_at: at, expires_in_days: 3 })
+    expect(both.status).toBe(422)
+    expect(both.body.error.message + JSON.stringify(both.body.error.details)).toMatch(/not both/)
+    const past = await create(user, { name: 'past', expires_at: new Date(Date.now() - 60_000).toISOString() })
+    expect(past.status).toBe(422)
+    expect(JSON.stringify(past.body.error.details)).toMatch(/in the future/)
+    expect((await list(user.token)).body.map((k: any) => k.name)).toEqual(['until'])
   })
 })
 

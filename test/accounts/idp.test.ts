@@ -1,38 +1,14 @@
-import http from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose'
+import { generateKeyPair, SignJWT } from 'jose'
 import { createIdpVerifier } from '../../src/domain/accounts/idp.ts'
 import { userCommands } from '../../src/cli/admin-users.ts'
 import { call, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
-import { callFrom, signUp, uniqueIp } from './support.ts'
+import { callFrom, JwksServer, signUp, uniqueIp } from './support.ts'
 
 const CLIENT_ID = 'shopfloor-web.apps.example.test'
 const ISSUER = 'https://idp.example.test'
 
 type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>
-
-/** A key set served over HTTP by the test itself, counting how often it is fetched. */
-class JwksServer {
-  keys: JWK[] = []
-  fetches = 0
-  private server = http.createServer((_req, res) => {
-    this.fetches++
-    res.setHeader('content-type', 'application/json')
-    res.end(JSON.stringify({ keys: this.keys }))
-  })
-  url = ''
-  async start() {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve))
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/certs`
-  }
-  async publish(kid: string, pair: KeyPair) {
-    this.keys.push({ ...(await exportJWK(pair.publicKey)), kid, alg: 'RS256', use: 'sig' })
-  }
-  close() {
-    return new Promise((resolve) => this.server.close(resolve))
-  }
-}
 
 let jwks: JwksServer
 let signing: KeyPair
@@ -80,13 +56,13 @@ async function expectRejected(credential: string, reason: string) {
 
 describe('GET /api/auth/config', () => {
   it('tells the configured client id', async () => {
-    expect((await call(t.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: CLIENT_ID })
+    expect((await call(t.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: CLIENT_ID, has_accounts: expect.any(Boolean) })
   })
 
   it('without a client id answers null and the sign-in is 404 IDP_DISABLED', async () => {
     const plain = await testApp({}, { db: t.ctx.db })
     try {
-      expect((await call(plain.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: null })
+      expect((await call(plain.app, 'GET', '/api/auth/config')).body).toEqual({ idp_client_id: null, has_accounts: expect.any(Boolean) })
       const r = await call(plain.app, 'POST', '/api/login/idp', { body: { credential: await idToken(uniqueEmail()) } })
       expect(r.status).toBe(404)
       expect(r.body.error.code).toBe('IDP_DISABLED')

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { decodeJwt } from 'jose'
 import { sha256 } from '../../src/server/auth/tokens.ts'
-import { call, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
+import { call, privateApp, type TestApp, testApp, uniqueEmail } from '../helpers.ts'
 import { signUp } from './support.ts'
 
 let t: TestApp
@@ -86,6 +86,20 @@ describe('POST /api/register', () => {
     expect((await call(t.app, 'POST', '/api/register', { body: { ...base, password: 'x'.repeat(129) } })).status).toBe(422)
     expect((await call(t.app, 'POST', '/api/register', { body: { ...base, password: 'x'.repeat(8), name: 'n'.repeat(256) } })).status).toBe(422)
     expect((await call(t.app, 'POST', '/api/register', { body: { ...base, password: 'x'.repeat(8), name: 'n'.repeat(255) } })).status).toBe(201)
+  })
+})
+
+describe('a fresh instance', () => {
+  it('says it has no account yet until the first sign-up (the web app opens on sign-up then)', async () => {
+    // A database of its own: every other test's users would be there.
+    const fresh = await privateApp()
+    try {
+      expect((await call(fresh.app, 'GET', '/api/auth/config')).body).toMatchObject({ has_accounts: false })
+      await signUp(fresh.app)
+      expect((await call(fresh.app, 'GET', '/api/auth/config')).body).toMatchObject({ has_accounts: true })
+    } finally {
+      await fresh.close()
+    }
   })
 })
 

@@ -160,8 +160,10 @@ describe('a manager delegating to its reports through a real runner', () => {
     const reason = woken.transcript![0]
     expect(reason.role).toBe('system')
     expect(reason.text).toBe(
-      `The subtasks of ${parent.key} are finished: ${plan.created[0].key} Part for Ann (done); ${plan.created[1].key} Part for Bob (done)`,
+      `The subtasks of ${parent.key} are finished: ${plan.created[0].key} (done); ${plan.created[1].key} (done)`,
     )
+    // The titles, the agents' words, follow quoted in a user entry.
+    expect(woken.transcript![1]).toMatchObject({ role: 'user', text: expect.stringContaining(`> ${plan.created[0].key} Part for Ann`) })
     expect(recorded(wake.id).woken).toBe(reason.text)
 
     // Every credential died with its run.

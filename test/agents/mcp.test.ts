@@ -52,7 +52,7 @@ describe('shopfloor mcp', () => {
   it('lists its tools', async () => {
     const { tools } = await mcp.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['add_comment', 'create_task', 'get_context', 'get_task', 'list_agents', 'list_tasks', 'propose_hire', 'update_task'].sort(),
+      ['add_comment', 'create_task', 'get_changes', 'get_context', 'get_task', 'list_agents', 'list_tasks', 'propose_hire', 'review_task', 'update_task', 'search_docs', 'read_doc', 'write_doc', 'remember'].sort(),
     )
   })
 
@@ -140,6 +140,30 @@ describe('shopfloor mcp', () => {
     expect(missing.isError).toBe(true)
     expect(text(missing)).toBe('NOT_FOUND: Task not found')
     expect((await ws.client.tasks.get(ws.companyId, ids.peerTask)).status).toBe('backlog')
+  })
+
+  it('get_changes reads the branch of the run’s task: files, commits, checks and the diff; review_task is the reviewer’s only', async () => {
+    const none = ok(await mcp.callTool({ name: 'get_changes', arguments: {} }))
+    expect(none).toBe(`${claimed.task!.key} has no recorded changes yet (its project has no repository, or no run has finished on it).`)
+    const changes = {
+      branch: `shopfloor/${claimed.task!.key}`, base_commit: 'a'.repeat(40), head_commit: 'b'.repeat(40), pushed: true,
+      commits: [{ sha: 'b'.repeat(40), message: 'Add the launch page\n\nWith a title.' }],
+      files: [{ path: 'launch.html', status: 'added' as const, additions: 1, deletions: 0 }], additions: 1, deletions: 0,
+    }
+    const checks = [{ name: 'tests', status: 'failed' as const, exit_code: 1, duration_ms: 42, output_tail: 'expected a title' }]
+    await ws.client.runs.report(ws.companyId, claimed.run.id, { runner_id: 'mcp-test', changes, checks })
+    await ws.client.runs.uploadPatch(ws.companyId, claimed.run.id, 'mcp-test', 'diff --git a/launch.html b/launch.html\n+<h1>Launch</h1>\n')
+    const said = ok(await mcp.callTool({ name: 'get_changes', arguments: { task: claimed.task!.key } }))
+    expect(said).toContain(`${claimed.task!.key}: branch shopfloor/${claimed.task!.key} (pushed), aaaaaaaaaaaa..bbbbbbbbbbbb`)
+    expect(said).toContain('- launch.html (added, +1 -0)')
+    expect(said).toContain('- bbbbbbbbbbbb Add the launch page')
+    expect(said).toContain('- tests: failed (exit code 1), 42 ms')
+    expect(said).toContain('    expected a title')
+    expect(said).toContain('Diff:\ndiff --git a/launch.html b/launch.html\n+<h1>Launch</h1>')
+    expect(ok(await mcp.callTool({ name: 'get_changes', arguments: { diff: false } }))).not.toContain('Diff:')
+    const review = await mcp.callTool({ name: 'review_task', arguments: { task: claimed.task!.key, decision: 'approve' } })
+    expect(review.isError).toBe(true)
+    expect(text(review)).toBe("FORBIDDEN: Only the project's reviewer agent reviews through a run")
   })
 
   it('once the run has ended every tool answers INVALID_TOKEN', async () => {

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ENTRIES, GLOBAL_OPTIONS, isGroup } from '../../src/cli/client/registry.ts'
 import type { TestApp } from '../helpers.ts'
+import { ShopfloorClient } from '../../src/client/index.ts'
 import { listeningApp, type Operator, operator } from './in-process.ts'
 
 let api: TestApp
@@ -104,10 +105,10 @@ describe('agents', () => {
     expect(run).toMatchObject({ agent_id: agent.id, trigger: 'manual', status: 'queued' })
     expect(run.task_id).toBe((await op.client.tasks.get(op.companyId, 'LIF-1')).id)
 
-    expect(await op.json('agents', 'terminate', 'Worker')).toMatchObject({ status: 'terminated' })
+    expect(await op.json('agents', 'terminate', 'Worker', '--yes')).toMatchObject({ status: 'terminated' })
     expect(await op.json('agents', 'list')).toEqual([])
     expect(await op.json('agents', 'list', '--all')).toEqual([expect.objectContaining({ id: agent.id })])
-    expect((await op.run('agents', 'terminate', agent.id)).code).toBe(5)
+    expect((await op.run('agents', 'terminate', agent.id, '--yes')).code).toBe(5)
   })
 
   it('opens a hire approval with --request-approval; approvals approve and reject decide it', async () => {
@@ -176,7 +177,7 @@ describe('goals, projects, routines', () => {
     const cycle = await op.run('goals', 'update', top.id, '--parent', child.id)
     expect(cycle.code).toBe(5)
     expect(cycle.stderr).toMatch(/^GOAL_CYCLE: /)
-    expect((await op.run('goals', 'delete', top.id)).code).toBe(0)
+    expect((await op.run('goals', 'delete', top.id, '-y')).code).toBe(0)
     expect((await op.run('goals', 'show', top.id)).code).toBe(4)
   })
 
@@ -189,7 +190,7 @@ describe('goals, projects, routines', () => {
     expect((await op.run('projects', 'show', 'Website')).stdout).toMatch(/Status:\s+archived/)
     expect((await op.run('projects', 'show', project.id)).code).toBe(0)
     const empty = await op.run('projects', 'update', project.id)
-    expect(empty.code).toBe(1)
+    expect(empty.code).toBe(2)
     expect(empty.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
   })
 
@@ -207,7 +208,7 @@ describe('goals, projects, routines', () => {
     expect(odd.code).toBe(0)
     expect(odd.stderr).toContain('Warning: the scheduler cannot read the schedule "every day" (expected 5 or 6 fields, got 2)')
     expect((await op.run('routines', 'list')).stdout).toMatch(/Odd\s+every day\s+Reporter\s+yes\s+invalid schedule\s/)
-    expect((await op.run('routines', 'delete', 'Odd')).code).toBe(0)
+    expect((await op.run('routines', 'delete', 'Odd', '--yes')).code).toBe(0)
     // An agent's heartbeat likewise, on hire and on update; a readable one says nothing.
     const sleepy = await op.run('agents', 'hire', 'Sleepy', '--heartbeat-cron', 'at dawn')
     expect(sleepy.stderr).toContain('Warning: the scheduler cannot read the schedule "at dawn" (expected 5 or 6 fields, got 2): its heartbeat will not wake the agent')
@@ -234,14 +235,14 @@ describe('goals, projects, routines', () => {
     const badSwitch = await op.run('routines', 'update', 'Weekly report', '--enabled', 'maybe')
     expect(badSwitch.stderr).toMatch(/^USAGE_ERROR: --enabled must be on or off/)
 
-    expect((await op.run('routines', 'delete', 'Weekly report')).stdout).toBe('Deleted routine Weekly report\n')
+    expect((await op.run('routines', 'delete', 'Weekly report', '--yes')).stdout).toBe('Deleted routine Weekly report\n')
     expect(await op.client.routines.list(op.companyId)).toEqual([])
     const gone = await op.run('routines', 'show', routine.id.slice(0, 8))
     expect(gone.code).toBe(4)
     expect(gone.stderr).toMatch(/^NOT_FOUND: Routine not found/)
 
     const missing = await op.run('routines', 'create', 'No cron', '--agent', 'Reporter')
-    expect(missing.code).toBe(1)
+    expect(missing.code).toBe(2)
     expect(missing.stderr).toMatch(/^USAGE_ERROR: --cron is required/)
   })
 })
@@ -373,7 +374,7 @@ describe('webhooks', () => {
     const refused = await op.run('webhooks', 'update', hook.id, '--event', 'nonsense')
     expect(refused.code).toBe(5)
     expect(refused.stderr).toMatch(/^VALIDATION_ERROR: events\.0/)
-    expect((await op.run('webhooks', 'delete', hook.id.slice(0, 8))).stdout).toBe(`Deleted webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/moved\n`)
+    expect((await op.run('webhooks', 'delete', hook.id.slice(0, 8), '--yes')).stdout).toBe(`Deleted webhook ${hook.id.slice(0, 8)} for http://127.0.0.1:9/moved\n`)
     expect(await op.client.webhooks.list(op.companyId)).toEqual([])
     expect((await op.run('webhooks', 'show', hook.id)).code).toBe(4)
   })
@@ -395,9 +396,25 @@ describe('activity and keys', () => {
     const created = await op.json('keys', 'create', 'deploy', 'bot', '--expires-in-days', '30')
     expect(created).toMatchObject({ name: 'deploy bot', key: expect.stringMatching(/^svc_live_.{32}$/) })
     expect((await op.run('keys', 'list')).stdout).toContain(created.prefix)
-    expect((await op.run('keys', 'revoke', created.id)).code).toBe(0)
+    expect((await op.run('keys', 'revoke', created.id, '--yes')).code).toBe(0)
     expect(await op.json('keys', 'list')).toEqual([])
-    expect((await op.run('keys', 'revoke', created.id)).code).toBe(4)
+    expect((await op.run('keys', 'revoke', created.id, '--yes')).code).toBe(4)
+  })
+
+  it('keys create --company makes a key that acts in that company only; the current company alone does not limit', async () => {
+    const op = await operator(api, url, 'KYC')
+    const other = await op.client.companies.create({ name: 'Elsewhere KYC', task_prefix: 'ELS' })
+    const limited = await op.run('keys', 'create', 'runner', '--company', 'kyc')
+    expect(limited.code).toBe(0)
+    expect(limited.stdout).toContain('for Company KYC only')
+    const key = limited.stdout.trim().split('\n').at(-1)!
+    const asKey = new ShopfloorClient({ baseUrl: url, credentials: { apiKey: key }, retry: false })
+    expect((await asKey.companies.list()).map((c) => c.id)).toEqual([op.companyId])
+    await expect(asKey.tasks.list(other.id)).rejects.toMatchObject({ status: 404 })
+    expect((await op.json('keys', 'list')).find((k: { name: string }) => k.name === 'runner').company_id).toBe(op.companyId)
+    expect((await op.run('keys', 'list')).stdout).toMatch(new RegExp(`runner .*${op.companyId}`))
+    // The profile's current company does not limit a key made without --company.
+    expect((await op.json('keys', 'create', 'everywhere')).company_id).toBeNull()
   })
 })
 

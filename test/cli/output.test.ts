@@ -130,7 +130,7 @@ describe('companies import', () => {
     expect(templates.length).toBeGreaterThan(0)
 
     const both = await op.run('companies', 'import', file, '--template', templates[0].id)
-    expect(both.code).toBe(1)
+    expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/^USAGE_ERROR: Give a FILE or --template NAME, not both\n/)
 
     const unknown = await op.run('companies', 'import', '--template', 'no-such-template')
@@ -146,11 +146,11 @@ describe('agents update', () => {
     await op.client.agents.hire(op.companyId, { name: 'Steady' })
     for (const ref of ['Steady', 'Nobody at all']) {
       const out = await op.run('agents', 'update', ref)
-      expect(out.code).toBe(1)
+      expect(out.code).toBe(2)
       expect(out.stderr).toMatch(/^USAGE_ERROR: Nothing to change: give at least one option\n/)
       expect(out.stdout).toBe('')
     }
-    expect((await op.run('agents', 'update', 'Steady', '--json')).code).toBe(1)
+    expect((await op.run('agents', 'update', 'Steady', '--json')).code).toBe(2)
   })
 })
 
@@ -159,7 +159,7 @@ describe('events --count', () => {
     const op = await operator(api, url, 'EVZ')
     for (const count of ['0', '-1']) {
       const out = await op.run('events', '--count', count)
-      expect(out.code).toBe(1)
+      expect(out.code).toBe(2)
       expect(out.stderr).toMatch(/^USAGE_ERROR: --count must be 1 or more/)
     }
   }, 10_000)

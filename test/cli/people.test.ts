@@ -88,20 +88,20 @@ describe('invitations and members', () => {
     expect(owner.code).toBe(3)
     expect(owner.stderr).toMatch(/^FORBIDDEN: .*nobody changes or removes an owner/)
     const bad = await op.run('members', 'role', other.email, 'boss')
-    expect(bad.code).toBe(1)
+    expect(bad.code).toBe(2)
     expect(bad.stderr).toMatch(/^USAGE_ERROR: the role must be one of owner, admin, member/)
 
-    expect((await op.run('members', 'remove', other.email.toUpperCase())).stdout).toBe(`Removed Otto Other <${other.email}>\n`)
+    expect((await op.run('members', 'remove', other.email.toUpperCase(), '--yes')).stdout).toBe(`Removed Otto Other <${other.email}>\n`)
     expect((await op.json('members', 'list')).map((m: any) => m.name)).not.toContain('Otto Other')
-    const gone = await op.run('members', 'remove', other.email)
+    const gone = await op.run('members', 'remove', other.email, '--yes')
     expect(gone.code).toBe(4)
     expect(gone.stderr).toBe(`NOT_FOUND: Member not found: ${other.email}\n`)
   })
 
   it('revokes a pending invitation by email', async () => {
     await op.client.invitations.create(op.companyId, { email: 'later@example.test', role: 'member' })
-    expect((await op.run('invitations', 'revoke', 'LATER@example.test')).stdout).toBe('Revoked the invitation of later@example.test\n')
-    expect((await op.run('invitations', 'revoke', 'later@example.test')).code).toBe(4)
+    expect((await op.run('invitations', 'revoke', 'LATER@example.test', '--yes')).stdout).toBe('Revoked the invitation of later@example.test\n')
+    expect((await op.run('invitations', 'revoke', 'later@example.test', '--yes')).code).toBe(4)
   })
 })
 

@@ -78,7 +78,7 @@ describe('shopfloor login', () => {
 
   it('refuses to prompt without a terminal (exit code 1)', async () => {
     const result = await world.run(['login'], { home: newHome() })
-    expect(result.code).toBe(1)
+    expect(result.code).toBe(2)
     expect(result.stderr).toMatch(/^USAGE_ERROR: Not a terminal/)
   })
 

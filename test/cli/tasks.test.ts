@@ -32,6 +32,38 @@ describe('tasks', () => {
     expect(shown).toMatchObject({ key: 'ENG-1', status: 'in_progress', comments: [] })
   })
 
+  it('runs diff prints a run\'s diff; tasks review approves or requests changes', async () => {
+    const { home, account, companyId } = await signedInHome(world, 'REV')
+    const agent = await account.client.agents.hire(companyId, { name: 'Builder', adapter: 'process' })
+    const project = await account.client.projects.create(companyId, { name: 'Site', repository: 'https://example.test/site.git' })
+    const task = await account.client.tasks.create(companyId, { title: 'Build', assignee_agent_id: agent.id, project_id: project.id })
+    const run = (await account.client.runs.claim(companyId, { runner_id: 'cli-test' }))!.run
+    const patch = 'diff --git a/a.txt b/a.txt\nnew file mode 100644\n--- /dev/null\n+++ b/a.txt\n@@ -0,0 +1 @@\n+a\n'
+    const none = await world.run(['runs', 'diff', run.id.slice(0, 8)], { home })
+    expect(none.code).toBe(4)
+    expect(none.stderr).toContain('has no diff')
+    await account.client.runs.uploadPatch(companyId, run.id, 'cli-test', patch)
+    const diff = await world.run(['runs', 'diff', run.id.slice(0, 8)], { home })
+    expect(diff.code).toBe(0)
+    expect(diff.stdout).toBe(patch)
+    await account.client.tasks.update(companyId, task.id, { status: 'in_review' })
+    await account.client.runs.report(companyId, run.id, { runner_id: 'cli-test', status: 'succeeded' })
+
+    const neither = await world.run(['tasks', 'review', task.key], { home })
+    expect(neither.code).not.toBe(0)
+    expect(neither.stderr).toContain('Give exactly one of --approve and --request-changes')
+    const changes = await world.run(['tasks', 'review', task.key, '--request-changes', 'Add a test.'], { home })
+    expect(changes.code).toBe(0)
+    expect(changes.stdout).toContain(`Requested changes on ${task.key}: back to todo`)
+    expect((await account.client.comments.list(companyId, task.id)).at(-1)?.body).toBe('Add a test.')
+    const early = await world.run(['tasks', 'review', task.key, '--approve'], { home })
+    expect(early.code).toBe(5)
+    expect(early.stderr).toContain('INVALID_STATE')
+    await account.client.tasks.update(companyId, task.id, { status: 'in_review' })
+    const approved = await world.run(['tasks', 'review', task.key, '--approve'], { home })
+    expect(approved.stdout).toContain(`Approved ${task.key}: done`)
+  })
+
   it('reads a description of - from standard input, for goals, projects and routines as for tasks', async () => {
     const { home, account, companyId } = await signedInHome(world, 'STD')
     const goal = await world.json(['goals', 'create', 'Grow', '--description', '-'], { home, input: 'Goal text\n' })
@@ -86,7 +118,7 @@ describe('tasks', () => {
     expect(shown.stdout).toContain('DOC-1  Final draft')
     expect(shown.stdout).toContain('[plan]: Looks good')
 
-    expect((await world.run(['tasks', 'delete', 'DOC-1'], { home })).code).toBe(0)
+    expect((await world.run(['tasks', 'delete', 'DOC-1', '--yes'], { home })).code).toBe(0)
     const gone = await world.run(['tasks', 'show', 'DOC-1'], { home })
     expect(gone.code).toBe(4)
   })
@@ -127,18 +159,18 @@ describe('exit codes and errors', () => {
     expect(anonymous.stderr).toMatch(/^AUTH_REQUIRED: /)
   })
 
-  it('reports usage mistakes and a missing company with exit code 1', async () => {
+  it('reports usage mistakes with exit code 2 and a missing company with exit code 1', async () => {
     const { home } = await signedInHome(world, 'USE')
     const unknownOption = await world.run(['tasks', 'list', '--colour', 'red'], { home })
-    expect(unknownOption.code).toBe(1)
+    expect(unknownOption.code).toBe(2)
     expect(unknownOption.stderr).toMatch(/^USAGE_ERROR: Unknown option --colour/)
 
     const missingArg = await world.run(['tasks', 'move', 'USE-1'], { home })
-    expect(missingArg.code).toBe(1)
+    expect(missingArg.code).toBe(2)
     expect(missingArg.stderr).toMatch(/^USAGE_ERROR: Missing status/)
 
     const unknownCommand = await world.run(['frobnicate'], { home })
-    expect(unknownCommand.code).toBe(1)
+    expect(unknownCommand.code).toBe(2)
     expect(unknownCommand.stderr).toMatch(/^USAGE_ERROR: Unknown command "frobnicate"/)
 
     // An API key and a fresh config: nothing says which company.

@@ -108,3 +108,33 @@ export async function screenshot(page: Page, name: string, { fullPage = false } 
   fs.mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage })
 }
+
+/**
+ * Visible text squeezed narrower than three of its own characters: a table cell or header
+ * breaking a word a letter a line ("Statu s", "P l a n"). Each element whose own text is three
+ * characters or more is measured against the first three letters of its longest word in its
+ * own font; hidden elements and
+ * those kept for screen readers only (1 pixel wide) are left out. Answers what it found.
+ */
+export async function narrowTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const canvas = document.createElement('canvas').getContext('2d')!
+    const found: string[] = []
+    for (const el of document.querySelectorAll<HTMLElement>('body *')) {
+      const own = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent ?? '').join('').trim()
+      if (own.length < 3) continue
+      const rect = el.getBoundingClientRect()
+      if (rect.width <= 2 || rect.height === 0) continue
+      const style = getComputedStyle(el)
+      if (style.visibility === 'hidden' || style.display === 'none' || el.closest('[hidden], dialog:not([open])')) continue
+      canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`
+      // Three letters of its longest word, in its own font: a word squeezed a letter a line is far narrower.
+      const longest = own.split(/\s+/).reduce((a, b) => (b.length > a.length ? b : a), '')
+      const needed = canvas.measureText(longest.slice(0, 3)).width
+      // The room for the text itself: a table cell's padding is not room for letters.
+      const room = rect.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth)
+      if (room + 1 < needed) found.push(`${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).split(' ')[0]}` : ''} "${own.slice(0, 40)}" ${Math.round(room)}px`)
+    }
+    return found
+  })
+}

@@ -76,8 +76,13 @@ describe('a live run on the task page', () => {
     // Assigning the task queues Grace's run; the runner claims it.
     await client.tasks.update(companyId, task.id, { assignee_agent_id: grace.id })
 
-    const run = timeline.getByRole('listitem', { name: 'Run of Grace' })
+    // Work first: the run and its transcript at the top of the page (folded on the timeline below).
+    const run = page.getByRole('region', { name: 'Latest run' }).getByRole('listitem', { name: 'Run of Grace' })
     await run.getByText('Reading the task and the repository layout.').waitFor({ timeout: 30_000 })
+    expect(await page.evaluate(() => {
+      const top = document.querySelector('[aria-label="Latest run"]')!.getBoundingClientRect().top
+      return top < document.querySelector('[aria-label="Details"]')!.getBoundingClientRect().top
+    })).toBe(true)
     // Still running while the first line shows: the page is following it live.
     expect(await run.getByText('Done: the draft is in docs/launch.md.').count()).toBe(0)
     await run.getByText('live', { exact: true }).waitFor()

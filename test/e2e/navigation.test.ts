@@ -96,6 +96,35 @@ describe('getting around', () => {
     expect((await client.tasks.list(companyId, { q: 'stickers' })).map((t) => t.key)).toEqual(['ACME-3'])
   })
 
+  it('acts from the palette: hires, pauses and resumes an agent, a new routine, and pages beyond the sidebar', async () => {
+    const palette = page.getByRole('dialog', { name: 'Go to…' })
+    await page.keyboard.press('Control+k')
+    await chosen('hire', /^Hire an agent/)
+    await page.getByRole('dialog', { name: 'Hire an agent' }).getByRole('button', { name: 'Cancel' }).click()
+    expect(page.url()).toMatch(/\/agents$/) // the address does not keep the dialog open
+
+    await page.keyboard.press('Control+k')
+    await chosen('pause margaret', /^Pause Margaret/)
+    await palette.waitFor({ state: 'detached' })
+    await expect.poll(async () => (await client.agents.list(companyId)).find((a) => a.name === 'Margaret')?.status).toBe('paused')
+    await page.keyboard.press('Control+k')
+    await chosen('resume margaret', /^Resume Margaret/)
+    await expect.poll(async () => (await client.agents.list(companyId)).find((a) => a.name === 'Margaret')?.status).toBe('idle')
+
+    await page.keyboard.press('Control+k')
+    await chosen('new routine', /^New routine/)
+    await page.getByRole('dialog', { name: /New routine/ }).getByRole('button', { name: 'Cancel' }).click()
+
+    await page.keyboard.press('Control+k')
+    await chosen('webhooks', /^Webhooks/)
+    await page.getByRole('heading', { name: 'Webhooks' }).waitFor()
+    await page.keyboard.press('Control+k')
+    await chosen('profile', /^Profile/)
+    await page.getByRole('heading', { name: 'API keys' }).waitFor()
+    await visit(page, `${server.url}/c/${companyId}`)
+    await page.getByRole('heading', { name: 'Acme Robotics' }).waitFor()
+  })
+
   it('opens pages with g-shortcuts and lists the shortcuts on ?', async () => {
     await page.locator('body').click({ position: { x: 5, y: 500 } })
     await page.keyboard.press('g')

@@ -8,7 +8,7 @@ import path from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
+import { type Browser, launchBrowser, narrowTexts, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const PHONE = { width: 390, height: 844 }
@@ -18,6 +18,8 @@ let browser: Browser
 let page: Page
 let companyId = ''
 let taskKey = ''
+/** The same person through the API, to check what the page did. */
+let api: ShopfloorClient
 
 async function shot(name: string) {
   await page.waitForFunction(() => document.getAnimations().length === 0)
@@ -32,7 +34,7 @@ async function fitsWidth() {
 describe('the web app on a phone', () => {
   beforeAll(async () => {
     server = await sharedServer()
-    const client = new ShopfloorClient({ baseUrl: server.url })
+    const client = (api = new ShopfloorClient({ baseUrl: server.url }))
     const email = `phone-${Date.now().toString(36)}@example.test`
     await client.auth.register({ name: 'Ada Lovelace', email, password: PASSWORD })
     companyId = (await client.companies.create({ name: 'Acme Robotics', task_prefix: 'ACME', monthly_budget_cents: 50_000 })).id
@@ -57,6 +59,10 @@ describe('the web app on a phone', () => {
       await client.runs.report(companyId, claimed!.run.id, { runner_id: 'laptop-7', status, cost_cents: 42, ...(status === 'failed' ? { error: 'The agent CLI exited with code 2.' } : {}) })
     }
     await client.me.updatePreferences({ tasks: { view: 'board' } })
+    // A routine, a project and an API key, whose lists were squeezed a letter a line on a phone.
+    await client.routines.create(companyId, { title: 'Plan the week', agent_id: grace.id, cron: '0 8 * * 1' })
+    await client.projects.create(companyId, { name: 'Website relaunch', repository: 'https://github.com/acme/website.git' })
+    await client.apiKeys.create({ name: 'Acme Robotics runner', company_id: companyId })
 
     browser = await launchBrowser(PHONE)
     page = browser.context.pages()[0] ?? (await browser.context.newPage())
@@ -122,6 +128,39 @@ describe('the web app on a phone', () => {
     await expect.poll(() => board.evaluate((el) => el.scrollLeft)).toBe(layout.columns[1].left)
   })
 
+  it('moves a card with its Move to… list, where a finger cannot drag', async () => {
+    await visit(page, `${server.url}/c/${companyId}/tasks`)
+    const card = page.locator('[data-column="todo"] .task-card', { hasText: 'Fix the flaky build' })
+    const key = (await card.getAttribute('data-task'))!
+    await card.getByLabel(`Move ${key} to`).selectOption({ label: 'In progress' })
+    await page.locator('[data-column="in_progress"] .task-card', { hasText: 'Fix the flaky build' }).waitFor()
+    await expect.poll(async () => (await api.tasks.get(companyId, key)).status).toBe('in_progress')
+    expect(page.url()).toMatch(/\/tasks$/) // choosing did not open the task
+  })
+
+  it('has a tab bar at the bottom for the main pages, More for the rest, and Sign out in the drawer', async () => {
+    const tabs = page.getByRole('navigation', { name: 'Tabs' })
+    await tabs.waitFor()
+    const box = (await tabs.boundingBox())!
+    expect(box.y + box.height).toBeGreaterThanOrEqual(PHONE.height - 1) // at the bottom of the screen
+    expect((await tabs.getByRole('link').allInnerTexts()).map((text) => text.trim().split('\n')[0])).toEqual(['Home', 'Inbox', 'Tasks', 'Agents'])
+    await tabs.getByRole('link', { name: 'Agents' }).click()
+    await page.getByRole('heading', { name: 'Agents' }).waitFor()
+    expect(await tabs.getByRole('link', { name: 'Agents' }).getAttribute('aria-current')).toBe('page')
+    await tabs.getByRole('button', { name: 'More pages' }).click()
+    const nav = page.getByRole('navigation', { name: 'Main' })
+    await nav.getByRole('link', { name: 'Routines' }).waitFor({ state: 'visible' })
+    expect(await nav.getByRole('button', { name: 'Sign out' }).isVisible()).toBe(true)
+    await page.keyboard.press('Escape')
+    // The company's name is not cut to a few letters any more.
+    const picker = page.getByLabel('Company')
+    expect(await picker.evaluate((el: HTMLSelectElement) => el.scrollWidth <= el.clientWidth + 1 || el.clientWidth > 150)).toBe(true)
+    // On a wide screen there is no tab bar.
+    await page.setViewportSize({ width: 1360, height: 860 })
+    expect(await tabs.isVisible()).toBe(false)
+    await page.setViewportSize(PHONE)
+  })
+
   it('fits a long dialog on the screen with its submit button in view', async () => {
     await visit(page, `${server.url}/c/${companyId}/agents`)
     await page.getByRole('button', { name: 'Hire agent' }).click()
@@ -151,18 +190,29 @@ describe('the web app on a phone', () => {
     await shot('phone-task')
   })
 
-  it('fits every company page into the phone width', async () => {
-    // Screenshots of each page at phone size go to a folder of their own, to look at after a change.
-    const survey = path.join(os.tmpdir(), 'shopfloor-phone-pages')
+  it('fits every company page into the phone width, with no text squeezed narrower than three letters', async () => {
+    // Screenshots of each page at phone size (and at 1360 wide) go to a folder of their own, to look at after a change.
+    const survey = process.env.PAGES_DIR ?? path.join(os.tmpdir(), 'shopfloor-phone-pages')
     fs.mkdirSync(survey, { recursive: true })
-    for (const [where, heading] of [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings'], ['org', 'Org chart'], ['webhooks', 'Webhooks'], ['start', /Get Acme Robotics working/]] as const) {
-      await visit(page, `${server.url}/c/${companyId}/${where}`)
-      await page.getByRole('heading', { name: heading }).first().waitFor()
-      await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
-      if (where === 'org') await page.locator('.org-card').first().waitFor() // the chart's libraries come later
-      expect(await page.evaluate(() => document.documentElement.scrollWidth), `the ${where || 'dashboard'} page`).toBeLessThanOrEqual(PHONE.width)
-      await page.screenshot({ path: path.join(survey, `${where || 'dashboard'}.png`), fullPage: true })
+    const narrow: Record<string, string[]> = {}
+    const pages = [['', 'Acme Robotics'], ['inbox', 'Inbox'], ['tasks', 'Tasks'], [`tasks/${taskKey}`, /Write the launch post/], ['agents', 'Agents'], ['runs', 'Runs'], ['approvals', 'Approvals'], ['goals', 'Goals'], ['projects', 'Projects'], ['routines', 'Routines'], ['runners', 'Runners'], ['costs', /Costs|Spend/i], ['activity', 'Activity'], ['settings', 'Company settings'], ['org', 'Org chart'], ['webhooks', 'Webhooks'], ['start', /Get Acme Robotics working/], ['/profile', 'Profile']] as const
+    for (const viewport of [PHONE, { width: 1360, height: 860 }]) {
+      await page.setViewportSize(viewport)
+      for (const [where, heading] of pages) {
+        const name = `${viewport.width}-${(where || 'dashboard').replace(/\W+/g, '-')}`
+        await visit(page, where.startsWith('/') ? `${server.url}${where}` : `${server.url}/c/${companyId}/${where}`)
+        await page.getByRole('heading', { name: heading }).first().waitFor()
+        await expect.poll(() => page.getByText('Loading…').count()).toBe(0)
+        if (where === 'org') await page.locator('.org-card').first().waitFor() // the chart's libraries come later
+        if (where === 'tasks') await page.locator('.task-card').first().waitFor()
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), name).toBeLessThanOrEqual(viewport.width)
+        // Tables squeezed a letter a line ("P l a n t h e w e e k", "Statu s") are lists of cards here.
+        if (viewport === PHONE) narrow[name] = await narrowTexts(page)
+        await page.screenshot({ path: path.join(survey, `${name}.png`), fullPage: true })
+      }
     }
+    await page.setViewportSize(PHONE)
+    expect(Object.fromEntries(Object.entries(narrow).filter(([, found]) => found.length > 0))).toEqual({})
   })
 
   it('says the live updates are down in a word that fits the top bar', async () => {

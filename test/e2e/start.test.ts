@@ -55,7 +55,7 @@ describe('the guided start', () => {
     await connect.getByText('Waiting for a runner to connect…').waitFor()
     await connect.getByRole('button', { name: 'Make an API key' }).click()
     const command = await connect.getByLabel('Runner command').inputValue()
-    expect(command).toMatch(new RegExp(`^SHOPFLOOR_API_KEY=svc_live_\\S+ shopfloor runner --url ${server.url} --company NIMB$`))
+    expect(command).toMatch(new RegExp(`^SHOPFLOOR_API_KEY=svc_live_\\S+ npx shopfloor runner --url ${server.url} --company NIMB$`))
     await shot('start')
     const key = /SHOPFLOOR_API_KEY=(\S+)/.exec(command)![1]
     runner = startRunner(['--url', server.url, '--company', 'NIMB', '--runner-id', 'laptop-1', '--simulate', '--poll-seconds', '5'], { SHOPFLOOR_API_KEY: key })

@@ -258,7 +258,8 @@ describe('web app in a browser', () => {
     await page.getByRole('region', { name: 'Subtasks' }).getByText('Pick a headline').waitFor()
     await page.evaluate(() => window.scrollTo(0, 0))
     // started_at is stamped the first time the task starts and kept when it starts again.
-    await page.getByText(/Created .+ · first started .+ · completed /).waitFor()
+    // When it was created, first started and completed, in the fields' side panel.
+    for (const term of ['Created', 'First started', 'Completed']) await fields.getByRole('term').filter({ hasText: term }).waitFor()
     await shot('task')
     const [sub] = await other.tasks.list(companyId, { parent_id: (await other.tasks.get(companyId, 'ACME-1')).id })
     expect(sub).toMatchObject({ key: 'ACME-2', title: 'Pick a headline' })
@@ -456,7 +457,7 @@ describe('web app in a browser', () => {
     await routineEdit.getByLabel('Schedule (cron)').fill('30 8 * * 1-5')
     await routineEdit.getByRole('status').getByText(/^Fires next .+ \(.+\)$/).waitFor()
     await routineEdit.getByRole('button', { name: 'Save' }).click()
-    await page.getByRole('cell', { name: '30 8 * * 1-5' }).waitFor()
+    await page.getByRole('cell', { name: 'At 08:30, Monday through Friday' }).waitFor() // the schedule in words
     expect((await other.routines.list(companyId)).find((r) => r.title === 'Morning triage')?.cron).toBe('30 8 * * 1-5')
     // When it fires next, in words; an invalid schedule stored through the API is pointed out.
     await page.getByRole('row', { name: /Morning triage/ }).getByText(/^in \d+ (hours?|days?|minutes?)$|^tomorrow$/).waitFor()
@@ -551,9 +552,10 @@ describe('web app in a browser', () => {
     await phone.locator('[data-card="spend"]').waitFor()
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)
     await phone.getByRole('button', { name: 'Open menu' }).click()
-    await phone.getByRole('link', { name: 'Agents' }).click()
+    const drawer = phone.getByRole('navigation', { name: 'Main' })
+    await drawer.getByRole('button', { name: 'Sign out' }).waitFor() // in the drawer at this width
+    await drawer.getByRole('link', { name: 'Agents' }).click()
     await phone.getByRole('heading', { name: 'Agents' }).waitFor()
-    await phone.getByRole('button', { name: 'Sign out' }).waitFor() // still on screen at this width
     await phone.waitForFunction(() => document.getAnimations().length === 0) // the drawer has slid shut
     await shot('phone-agents', phone)
     await phone.close()

@@ -22,10 +22,14 @@ describe('configuration', () => {
     expect(c.smtp).toMatchObject({ port: 587, secure: false, host: null })
   })
 
-  it('uses a development secret only in development-like environments', () => {
+  it('goes without JWT_SECRET_KEY only in development-like environments, and then never with a constant', () => {
     for (const env of [{}, { ENVIRONMENT: 'dev' }, { ENVIRONMENT: ' Local ' }, { APP_ENV: 'test', ENVIRONMENT: 'production' }]) {
-      expect(loadConfig(env).jwtSecret).toBeTruthy()
+      const config = loadConfig(env)
+      expect(config.jwtSecretKept).toBe(true)
+      expect(config.jwtSecret).not.toBe(loadConfig(env).jwtSecret)
+      expect(config.jwtSecret).not.toBe('shopfloor-development-secret-do-not-use-in-production')
     }
+    expect(loadConfig({ JWT_SECRET_KEY: 'given' })).toMatchObject({ jwtSecret: 'given', jwtSecretKept: false })
     expect(() => loadConfig({ ENVIRONMENT: 'production' })).toThrow(ConfigError)
     expect(() => loadConfig({ ENVIRONMENT: 'staging' })).toThrow(/JWT_SECRET_KEY/)
     expect(() => loadConfig({ APP_ENV: 'prod', ENVIRONMENT: 'development' })).toThrow(/JWT_SECRET_KEY/)

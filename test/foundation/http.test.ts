@@ -8,7 +8,7 @@ afterEach(async () => {
 })
 
 describe('CORS', () => {
-  it('allows any origin with credentials when ALLOWED_ORIGINS is unset', async () => {
+  it('allows any origin when ALLOWED_ORIGINS is unset, but tells none it may send credentials', async () => {
     t = await testApp()
     const r = await t.app.inject({
       method: 'OPTIONS',
@@ -17,7 +17,7 @@ describe('CORS', () => {
     })
     expect(r.statusCode).toBe(204)
     expect(r.headers['access-control-allow-origin']).toBe('https://anywhere.example')
-    expect(r.headers['access-control-allow-credentials']).toBe('true')
+    expect(r.headers['access-control-allow-credentials']).toBeUndefined()
     expect(String(r.headers['access-control-allow-methods'])).toBe('GET, POST, PUT, DELETE, OPTIONS, PATCH')
     expect(String(r.headers['access-control-allow-headers'])).toBe('authorization,x-custom')
   })
@@ -26,9 +26,46 @@ describe('CORS', () => {
     t = await testApp({ allowedOrigins: ['https://app.example'] })
     const ok = await t.app.inject({ method: 'GET', url: '/', headers: { origin: 'https://app.example' } })
     expect(ok.headers['access-control-allow-origin']).toBe('https://app.example')
+    expect(ok.headers['access-control-allow-credentials']).toBe('true')
     expect(ok.headers['access-control-expose-headers']).toBe('X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id')
     const other = await t.app.inject({ method: 'GET', url: '/', headers: { origin: 'https://evil.example' } })
     expect(other.headers['access-control-allow-origin']).toBeUndefined()
+  })
+})
+
+describe('security headers', () => {
+  it('every answer, the web app\'s pages included, carries a CSP with frame-ancestors \'none\', nosniff and a referrer policy', async () => {
+    t = await testApp({ allowedOrigins: ['https://events.example'] })
+    for (const [url, accept] of [['/', 'text/html'], ['/health', 'application/json'], ['/api/me', 'application/json']]) {
+      const r = await t.app.inject({ method: 'GET', url, headers: { accept } })
+      const csp = String(r.headers['content-security-policy'])
+      expect(csp, url).toContain("frame-ancestors 'none'")
+      expect(csp).toContain("default-src 'self'")
+      expect(csp).toContain("object-src 'none'")
+      expect(csp).toContain('connect-src \'self\' https://accounts.google.com/gsi/ https://events.example')
+      expect(csp).not.toMatch(/script-src[^;]*'unsafe-inline'/)
+      expect(r.headers['x-content-type-options']).toBe('nosniff')
+      expect(r.headers['referrer-policy']).toBe('same-origin')
+    }
+  })
+})
+
+describe('/metrics in production', () => {
+  it('needs METRICS_TOKEN unless METRICS_PUBLIC=true', async () => {
+    t = await testApp({ production: true })
+    const closed = await call(t.app, 'GET', '/metrics')
+    expect(closed.status).toBe(401)
+    expect(closed.body.error).toMatchObject({ code: 'AUTH_REQUIRED', message: expect.stringContaining('METRICS_TOKEN') })
+    await t.close()
+    t = await testApp({ production: true, metricsPublic: true })
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200)
+    await t.close()
+    t = await testApp({ production: true, metricsToken: 'scrape-me' })
+    expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer scrape-me' } })).statusCode).toBe(200)
+    // Outside production, as before: public without a token.
+    await t.close()
+    t = await testApp()
+    expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(200)
   })
 })
 

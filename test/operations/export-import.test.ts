@@ -96,6 +96,10 @@ it('export then import gives an equal company with new ids, kept task keys and a
   // A comment arrives as it was written, not as changed since (the web app would mark it edited).
   const [comment] = (await call(t.app, 'GET', `${copy}/tasks/ORG-1/comments`, { token: other.token })).body
   expect(comment).toMatchObject({ body: 'First thoughts', created_at: doc.tasks[0].comments[0].created_at, updated_at: doc.tasks[0].comments[0].created_at })
+  // Written by the import: its author is the person the log names for it, not nobody ("Someone").
+  expect(comment.author_user_id).toBe(other.id)
+  const logged = await t.ctx.db.one<{ actor_user_id: string }>(`SELECT actor_user_id FROM audit_events WHERE entity_id = $1`, [comment.id])
+  expect(logged!.actor_user_id).toBe(comment.author_user_id)
   // One `created` audit event per record: company, 2 agents, project, 2 goals, routine, 3 tasks, 1 comment.
   const audit = await t.ctx.db.many(`SELECT entity_type, count(*)::int AS n FROM audit_events WHERE company_id = $1 AND verb = 'created' GROUP BY entity_type ORDER BY entity_type`, [imported.body.id])
   expect(Object.fromEntries(audit.map((a) => [a.entity_type, a.n]))).toEqual({ agent: 2, comment: 1, company: 1, goal: 2, project: 1, routine: 1, task: 4 })
@@ -261,6 +265,11 @@ it('serves the ready templates, each importable as it is', async () => {
     for (const [key, path, field] of [['agents', 'agents', 'name'], ['goals', 'goals', 'title'], ['projects', 'projects', 'name'], ['routines', 'routines', 'title']] as const) {
       const listed = await call(t.app, 'GET', `/api/companies/${made.body.id}/${path}`, { token: owner.token })
       expect(listed.body.map((x: any) => x[field]), `${template.id} ${key}`).toEqual((template.document[key] ?? []).map((x: any) => x[field]))
+    }
+    // A template's agents get the safe limits a hire proposes: 20 runs an hour, paused on repeats.
+    const agents = await call(t.app, 'GET', `/api/companies/${made.body.id}/agents`, { token: owner.token })
+    for (const agent of agents.body) {
+      expect(agent, `${template.id} ${agent.name}`).toMatchObject({ max_runs_per_hour: 20, pause_on_repeat: true, heartbeat_skip_idle: true })
     }
   }
   expect((await call(t.app, 'GET', '/api/templates')).status).toBe(401)

@@ -1,6 +1,6 @@
 // A large company's document, over a socket: more than the 10 MiB other requests may send and
 // more records than one statement writes, imported whole; one import at a time, and one whose
-// caller has gone does not hold the others up. Other requests keep the 10 MiB limit.
+// caller has gone does not hold the others up. Other requests keep the 8 MiB limit.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { IMPORT_MAX_TASKS } from '../../src/contract/company-export.ts'
 import net from 'node:net'
@@ -82,7 +82,7 @@ it('imports a document of more than 10 MiB whole; another import meanwhile is re
   const held = await holdingTheTurn(big)
   // Refused while the large one is under way, unread, and nothing of it kept.
   expect(held.probe.headers.get('retry-after')).toBe('5')
-  expect((await held.probe.json()).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Another company import is under way/) })
+  expect((await held.probe.json()).error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringMatching(/Another company import of yours is under way/) })
   const large = await held.finish(120_000)
   held.socket.destroy()
   expect(large.status).toBe(201)
@@ -116,7 +116,7 @@ it('imports a document of more than 10 MiB whole; another import meanwhile is re
   expect(Object.values(dashboard.tasks_by_status as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(50_001)
 }, 120_000)
 
-it(`refuses more than ${IMPORT_MAX_TASKS.toLocaleString('en')} tasks, naming the list, and keeps the 10 MiB limit elsewhere`, async () => {
+it(`refuses more than ${IMPORT_MAX_TASKS.toLocaleString('en')} tasks, naming the list, and keeps the 8 MiB limit elsewhere`, async () => {
   const tasks = Array.from({ length: IMPORT_MAX_TASKS + 1 }, (_, i) => ({ id: `${i}`, number: i + 1, title: 'x' }))
   const tooMany = await post('/api/companies/import', { format: 'shopfloor.company', version: 1, company: { name: 'Too many' }, tasks })
   expect(tooMany.status).toBe(422)
@@ -128,7 +128,7 @@ it(`refuses more than ${IMPORT_MAX_TASKS.toLocaleString('en')} tasks, naming the
   const created = await (await post('/api/companies', { name: 'Limits' })).json()
   const long = await post(`/api/companies/${created.id}/tasks`, { title: 'Long', description: 'x'.repeat(10 * 1024 * 1024) })
   expect(long.status).toBe(413)
-  expect((await long.json()).error.code).toBe('HTTP_ERROR')
+  expect((await long.json()).error.code).toBe('PAYLOAD_TOO_LARGE')
 }, 20_000)
 
 it('takes the next import once a caller has gone in the middle of sending one', async () => {

@@ -80,10 +80,10 @@ const TOOLS = [
 
 it('the start-up log names the CLIs found with their versions, and the runner claims them', () => {
   const found = runner.logs().find((l) => l.msg === 'agent CLIs found')
-  expect(found.clis.agent_cli_1).toMatch(/^Claude Code 2\.0\.14 \(Claude Code\) \(.*\/claude\)$/)
-  expect(found.clis.agent_cli_2).toMatch(/^Codex codex-cli 0\.140\.0 /)
-  expect(found.clis.agent_cli_3).toMatch(/^Gemini CLI 0\.9\.0 /)
-  expect(found.clis.agent_cli_4).toMatch(/^OpenCode 0\.15\.3 /)
+  expect(found.clis.agent_cli_1).toMatch(/^Claude Code 2\.1\.197 \(Claude Code\) \(.*\/claude\)$/)
+  expect(found.clis.agent_cli_2).toMatch(/^Codex codex-cli 0\.171\.0 /)
+  expect(found.clis.agent_cli_3).toMatch(/^Gemini CLI 0\.61\.0 /)
+  expect(found.clis.agent_cli_4).toMatch(/^OpenCode 1\.18\.33 /)
   expect(found.clis.agent_cli_5).toContain(path.join(clis.bin, 'cursor-agent'))
   const started = runner.logs().find((l) => l.msg === 'runner started')
   expect(started.adapters).toEqual(expect.arrayContaining(['agent_cli_1', 'agent_cli_2', 'agent_cli_3', 'agent_cli_4', 'agent_cli_5', 'http', 'simulated']))
@@ -96,7 +96,7 @@ it('the claims tell the server the versions found, shown in the runners list', a
     return list.find((r) => r.runner_id === 'cli-runner')?.versions?.claude ? list : null
   })
   expect(runners.find((r) => r.runner_id === 'cli-runner')!.versions).toEqual({
-    claude: '2.0.14 (Claude Code)', codex: 'codex-cli 0.140.0', gemini: '0.9.0', opencode: '0.15.3', 'cursor-agent': '2025.10.28-0a91dc2',
+    claude: '2.1.197 (Claude Code)', codex: 'codex-cli 0.171.0', gemini: '0.61.0', opencode: '1.18.33', 'cursor-agent': '2025.10.28-0a91dc2',
   })
 })
 
@@ -138,13 +138,13 @@ describe('Claude Code (agent_cli_1)', () => {
     expect(comments.at(-1)).toMatchObject({ kind: 'comment', body: 'Fixed the build: a missing import.', author_agent_id: agent.id })
 
     const seen = clis.seen(run.id)
-    expect(seen.argv.slice(0, 6)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions'])
+    expect(seen.argv.slice(0, 7)).toEqual(['-p', '--output-format', 'stream-json', '--verbose', '--include-partial-messages', '--permission-mode', 'bypassPermissions'])
     expect(seen.argv).toEqual(expect.arrayContaining(['--model', 'claude-sonnet-4-5', '--max-turns', '12']))
     expect(seen.argv).not.toContain('--resume') // homes are not kept: nothing to resume
     const mcpFile = seen.argv[seen.argv.indexOf('--mcp-config') + 1]
     expect(path.dirname(mcpFile)).toBe(seen.env.HOME)
     expect(JSON.parse(seen.files[mcpFile]).mcpServers.shopfloor).toEqual({
-      type: 'stdio', command: process.execPath, args: [BIN, 'mcp'],
+      type: 'stdio', command: process.execPath, args: [BIN, 'mcp'], alwaysLoad: true,
       env: expect.objectContaining({ SHOPFLOOR_API_KEY: '${SHOPFLOOR_API_KEY}', SHOPFLOOR_API_URL: '${SHOPFLOOR_API_URL}', SHOPFLOOR_RUN_ID: '${SHOPFLOOR_RUN_ID}' }),
     })
     expect(seen.prompt).toContain('The MCP server "shopfloor"')
@@ -244,10 +244,13 @@ describe('Codex (agent_cli_2)', () => {
     expect(text(run, 'agent')).toBe('Checking.\nAll green.\n')
     expect(entries(run, 'tool')[0].split('\n')[0]).toBe("Shell: bash -lc 'npm test'")
     const seen = clis.seen(run.id)
-    expect(seen.argv.slice(0, 4)).toEqual(['exec', '--json', '--skip-git-repo-check', '--full-auto'])
+    // No approvals and no sandbox of Codex's own (the runner's confines it); the MCP tools approved.
+    expect(seen.argv.slice(0, 4)).toEqual(['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox'])
     expect(seen.argv).toEqual(expect.arrayContaining([
       '-c', `mcp_servers.shopfloor.command=${JSON.stringify(process.execPath)}`,
       '-c', `mcp_servers.shopfloor.args=${JSON.stringify([BIN, 'mcp'])}`,
+      '-c', 'mcp_servers.shopfloor.default_tools_approval_mode="approve"',
+      '-c', 'mcp_servers.shopfloor.required=true',
       '-m', 'gpt-5',
     ]))
     expect(seen.argv.find((a: string) => a.startsWith('mcp_servers.shopfloor.env_vars='))).toContain('"SHOPFLOOR_API_KEY"')
@@ -327,7 +330,7 @@ describe('OpenCode (agent_cli_4)', () => {
     const agent = await hire('agent_cli_4')
     const { run } = await runTask(agent.id, { fail: 'overloaded' })
     expect(run.status).toBe('failed')
-    expect(run.error).toBe('OpenCode: overloaded: APIError: Overloaded')
+    expect(run.error).toBe('OpenCode: overloaded: APIError (529): Overloaded')
   })
 })
 

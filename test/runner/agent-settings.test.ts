@@ -33,6 +33,10 @@ let agentHomes: string
 let endpoint: http.Server
 let endpointUrl: string
 const requests: { path: string; authorization?: string; body: any }[] = []
+/** Stands for what sits next to the runner (a cloud metadata service): it must never hear from an agent. */
+let inside: http.Server
+let insideUrl: string
+const insideRequests: string[] = []
 
 /** The local agent endpoint: one route per way of answering. */
 function startEndpoint(): Promise<void> {
@@ -68,6 +72,9 @@ function startEndpoint(): Promise<void> {
       case '/slow':
         setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"reply":"late"}'), 5000)
         break
+      case '/redirect':
+        res.writeHead(302, { location: `${insideUrl}/latest/meta-data/` }).end()
+        break
       case '/busy':
         res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":"rate limit exceeded"}')
         break
@@ -82,6 +89,12 @@ function startEndpoint(): Promise<void> {
 }
 
 beforeAll(async () => {
+  inside = http.createServer((req, res) => {
+    insideRequests.push(req.url!)
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"reply":"iam-role-credentials"}')
+  })
+  await new Promise<void>((resolve) => inside.listen(0, '127.0.0.1', resolve))
+  insideUrl = `http://127.0.0.1:${(inside.address() as AddressInfo).port}`
   server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   homesWs = await makeWorkspace(server.url)
@@ -97,7 +110,9 @@ beforeAll(async () => {
     ['--url', server.url, '--company', ws.companyId, '--runner-id', 'settings-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
       '--flush-seconds', '0.2', '--allow-agent-commands',
       // What agents' own settings may name here; DATABASE_URL, the runner's own, stays out even so.
-      '--allow-agent-env', 'EXTRA_VAR', '--allow-agent-env', 'AGENT_*', '--allow-agent-env', 'NOT_SET_ANYWHERE', '--allow-agent-env', 'DATABASE_URL'],
+      '--allow-agent-env', 'EXTRA_VAR', '--allow-agent-env', 'AGENT_*', '--allow-agent-env', 'NOT_SET_ANYWHERE', '--allow-agent-env', 'DATABASE_URL',
+      // The local agent endpoint is on loopback, which an http agent may reach only when allowed.
+      '--allow-http-agent-url', `${endpointUrl}/*`],
     { SHOPFLOOR_API_KEY: ws.apiKey, ...env },
   )
   agentHomes = tempDir('shopfloor-agent-homes-')
@@ -114,6 +129,7 @@ afterAll(async () => {
   await homesRunner?.stop()
   await server?.close()
   endpoint?.close()
+  inside?.close()
 })
 
 async function hire(space: Workspace, adapter: string, adapterConfig: Record<string, unknown> = {}) {
@@ -186,6 +202,26 @@ describe('http', () => {
       expect(run.error).toMatch(error)
     }
     for (const request of requests) expect(request.authorization ?? '').not.toContain(ws.apiKey)
+  })
+})
+
+describe('http agents cannot reach inside', () => {
+  it('follow no redirect: an agent redirected to 127.0.0.1 fails saying why, and the address hears nothing', async () => {
+    const agent = await hire(ws, 'http', { url: `${endpointUrl}/redirect` })
+    const { run } = await runTask(ws, agent.id)
+    expect(run.status).toBe('failed')
+    expect(run.error).toBe(`HTTP agent: ${endpointUrl}/redirect answered HTTP 302 redirecting to ${insideUrl}/latest/meta-data/; the http adapter follows no redirect (set the agent's url to the final address)`)
+    expect(insideRequests).toEqual([])
+  })
+
+  it('refuse a loopback or private URL the operator did not allow, saying how to allow it', async () => {
+    for (const [space, url] of [[ws, `${insideUrl}/latest/meta-data/`], [homesWs, `${endpointUrl}/sse`], [ws, insideUrl.replace('127.0.0.1', '[::ffff:127.0.0.1]')], [ws, insideUrl.replace('127.0.0.1', 'localhost')]] as const) {
+      const agent = await hire(space, 'http', { url })
+      const { run } = await runTask(space, agent.id)
+      expect(run.status, url).toBe('failed')
+      expect(run.error, url).toMatch(/^HTTP agent: refused to connect: \S+( \(\S+\))? is a loopback or private address, which is refused; the runner's operator may allow the URL with --allow-http-agent-url$/)
+    }
+    expect(insideRequests).toEqual([])
   })
 })
 

@@ -31,7 +31,7 @@ const runners: RunnerProcess[] = []
 const leftovers: number[] = []
 
 beforeAll(async () => {
-  server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1' })
+  server = await startTestServer({ RUN_LEASE_SECONDS: '2', SCHEDULER: 'on', STALE_SWEEP_SECONDS: '1', ALLOW_LOCAL_REPOSITORIES: 'true' })
   agent = fakeAgent()
 })
 afterAll(async () => {
@@ -169,9 +169,12 @@ describe.concurrent('shutdown on SIGTERM', () => {
     const r = runner(ws, ['--grace-seconds', '20'])
     const { run } = await assign(ws, { sleep: 1.5, reply: 'finished in time' })
     await agentStarted(run.id)
+    expect((await ws.client.runners.list(ws.companyId)).map((x) => x.status)).toEqual(['online'])
     r.child.kill('SIGTERM')
     expect((await r.exited).code).toBe(0)
     expect(await ws.client.runs.get(ws.companyId, run.id)).toMatchObject({ status: 'succeeded', summary: 'finished in time' })
+    // It said goodbye: "Stopped" at once, not "Online" until its silence makes it gone.
+    expect((await ws.client.runners.list(ws.companyId)).map((x) => x.status)).toEqual(['stopped'])
   })
 
   it('stops runs that outlast the grace period and reports them failed', async () => {
@@ -235,8 +238,8 @@ describe.concurrent('options', () => {
     const cacheDir = tempDir('shopfloor-runner-cache-')
 
     const ws = await makeWorkspace(server.url)
-    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: repo })
-    runner(ws, ['--prompt-via', 'arg', '--cache-dir', cacheDir])
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: `file://${repo}` })
+    runner(ws, ['--prompt-via', 'arg', '--cache-dir', cacheDir, '--allow-local-repositories'])
     const { task, run } = await assign(ws, { reply: 'ok' }, { project_id: project.id })
     await runStatus(ws, run.id, 'succeeded')
 

@@ -1,4 +1,5 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { OptionsError, parseRunnerOptions, type RunnerOptions } from '../../src/runner/options.ts'
@@ -18,6 +19,14 @@ describe('runner options', () => {
       agentCommand: null, allowAgentCommands: false, passEnv: [], allowAgentEnv: [], agentHomes: null, agentIds: [],
       cliCommands: { agent_cli_1: null, agent_cli_2: null, agent_cli_3: null, agent_cli_4: null, agent_cli_5: null },
     })
+  })
+
+  it('is named <user>@<host> unless told otherwise: readable, and the same after a restart', () => {
+    const named = parse(base).runnerId
+    expect(named).toBe(`${os.userInfo().username}@${os.hostname()}`)
+    expect(named).not.toContain(String(process.pid))
+    expect(parse(base).runnerId).toBe(named)
+    expect(parse([...base, '--runner-id', 'studio-1']).runnerId).toBe('studio-1')
   })
 
   it('needs an API key, and refuses a password session token', () => {

@@ -209,12 +209,13 @@ describe('other outcomes', () => {
     expect(comment).toMatchObject({ kind: 'question', body: 'BLOCKED: I need read access to the sales database.', author_agent_id: worker.id })
   })
 
-  it('a repository that cannot be cloned fails the run before the agent starts', async () => {
+  it('a repository that cannot be cloned fails the run before the agent starts, saying only that and the address', async () => {
     const worker = await hire()
-    const project = await ws.client.projects.create(ws.companyId, { name: 'Ghost', repository: '/nonexistent/repository.git' })
+    // Port 9 (discard) on this machine: closed. What answered (refused, open, timed out) is not the run's to tell.
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Ghost', repository: 'https://127.0.0.1:9/missing.git' })
     const { run } = await runTask(worker.id, {}, { project_id: project.id })
     expect(run.status).toBe('failed')
-    expect(run.error).toMatch(/^could not prepare the working folder: /)
+    expect(run.error).toBe('could not prepare the working folder: could not clone https://127.0.0.1:9/missing.git')
     expect(agent.started(run.id)).toBeNull()
   })
 

@@ -49,6 +49,23 @@ describe('GET /runners', () => {
     expect(Date.parse(list.body[0].running_runs[0].started_at)).toBe(Date.parse(r.body.run.started_at))
   })
 
+  it('a runner that says goodbye reads stopped at once, and online again when it next claims', async () => {
+    const s = await seedCompany(t)
+    expect((await claim(t, s, { runner_id: 'dana@laptop' })).status).toBe(204)
+    const bye = await call(t.app, 'POST', `${s.base}/runners/${encodeURIComponent('dana@laptop')}/goodbye`, { token: s.user.token })
+    expect(bye.status).toBe(204)
+    expect((await runners(s)).body).toEqual([expect.objectContaining({ runner_id: 'dana@laptop', status: 'stopped' })])
+    // A goodbye from a runner never heard from changes nothing.
+    expect((await call(t.app, 'POST', `${s.base}/runners/never-seen/goodbye`, { token: s.user.token })).status).toBe(204)
+    expect((await runners(s)).body).toHaveLength(1)
+    // Started again under the same name, at once (the goodbye forgot the recent sighting).
+    expect((await claim(t, s, { runner_id: 'dana@laptop' })).status).toBe(204)
+    expect((await runners(s)).body).toEqual([expect.objectContaining({ runner_id: 'dana@laptop', status: 'online' })])
+    // Another company's member cannot touch it.
+    const stranger = await createUser(t.ctx)
+    expect((await call(t.app, 'POST', `${s.base}/runners/dana@laptop/goodbye`, { token: stranger.token })).status).toBe(404)
+  })
+
   it('records a claim that found nothing to run, and a runner claiming for every adapter has adapters null', async () => {
     const s = await seedCompany(t)
     expect((await claim(t, s, { runner_id: 'idle-box' })).status).toBe(204)

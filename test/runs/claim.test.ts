@@ -80,7 +80,8 @@ describe('POST /runs/claim', () => {
     ]))
     const audit = await auditTrail(t.ctx, s.companyId)
     expect(audit).toEqual(expect.arrayContaining([
-      expect.objectContaining({ verb: 'started', entity_id: first.id, actor_type: 'user', changes: { status: ['queued', 'running'] } }),
+      // The service started Ada's run: not the person whose key the runner holds.
+      expect.objectContaining({ verb: 'started', entity_id: first.id, actor_type: 'system', actor_name: 'Ada', changes: { status: ['queued', 'running'] } }),
       expect.objectContaining({ verb: 'moved', entity_id: task, actor_type: 'system', actor_name: 'Ada' }),
     ]))
   })

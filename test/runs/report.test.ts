@@ -70,7 +70,7 @@ describe('PATCH /runs/{run_id} (report)', () => {
     ]))
     const audit = await auditTrail(t.ctx, s.companyId)
     expect(audit).toEqual(expect.arrayContaining([
-      expect.objectContaining({ verb: 'succeeded', entity_id: runId, actor_type: 'user', changes: { status: ['running', 'succeeded'] } }),
+      expect.objectContaining({ verb: 'succeeded', entity_id: runId, actor_type: 'system', changes: { status: ['running', 'succeeded'] } }),
     ]))
   })
 
@@ -93,7 +93,7 @@ describe('PATCH /runs/{run_id} (report)', () => {
     }
     for (const o of outcomes) {
       expect(o.audit).toEqual({
-        verb: 'failed', actor_type: 'user', actor_name: o.user.name, actor_user_id: o.user.id, label: 'Grace (manual)',
+        verb: 'failed', actor_type: 'system', actor_name: 'Grace', actor_user_id: null, label: 'Grace (manual)',
         changes: { status: ['running', 'failed'], error: [null, 'out of memory'] },
       })
       expect(o.agent).toBe('error')

@@ -83,7 +83,8 @@ describe('subscriptions', () => {
     const c = await company()
     t.ctx.config.webhooksAllowPrivate = false
     try {
-      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest']) {
+      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/', 'http://192.168.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest',
+        'http://[::127.0.0.1]/', 'http://[2002:7f00:1::]/', 'http://[64:ff9b:1::a00:1]/', 'http://[fec0::1]/']) {
         const r = await call(t.app, 'POST', `${c.base}/webhooks`, { token: c.owner.token, body: { url } })
         expect(r.status, url).toBe(422)
         expect(r.body.error.code).toBe('VALIDATION_ERROR')
@@ -289,6 +290,32 @@ describe('delivery', () => {
     await waitFor(async () => (await deliveries(hook.id))[0].status === 'delivered', 10_000)
     const row = await t.ctx.db.one('SELECT failing_since FROM webhooks WHERE id = $1', [hook.id])
     expect(row!.failing_since).toBeNull()
+  })
+
+  it('checks the address on the connection it makes: a name that answered a public address when saved and 127.0.0.1 now gets nothing', async () => {
+    const c = await company()
+    const port = new URL(receiver.url).port
+    let lookups = 0
+    // DNS rebinding: the first answer (the check when the subscription is saved) is public, every
+    // later one (the delivery's connection) is loopback.
+    t.ctx.resolve = async () => (++lookups === 1 ? [{ address: '93.184.215.14', family: 4 }] : [{ address: '127.0.0.1', family: 4 }])
+    t.ctx.config.webhooksAllowPrivate = false
+    try {
+      const hook = await subscribe(c.base, c.owner.token, { url: `http://rebind.test:${port}/hook`, events: ['goal.created'] })
+      worker = startDeliveryWorker(t.ctx, { pollMs: 100 })
+      await call(t.app, 'POST', `${c.base}/goals`, { token: c.owner.token, body: { title: 'Rebound' } })
+      const row = await waitFor(async () => {
+        const [r] = await deliveries(hook.id)
+        return r?.last_error && r
+      }, 10_000)
+      expect(row.last_error).toBe('rebind.test (127.0.0.1) is a loopback or private address, which is refused; set WEBHOOKS_ALLOW_PRIVATE=true to allow it')
+      expect(row.status).toBe('pending')
+      expect(lookups).toBeGreaterThanOrEqual(2)
+      expect(receiver.received).toHaveLength(0)
+    } finally {
+      t.ctx.resolve = undefined
+      t.ctx.config.webhooksAllowPrivate = true
+    }
   })
 
   it('a receiver that never answers fails the attempt after the attempt timeout, 15 s unless a test shortens it', async () => {

@@ -41,6 +41,9 @@ const newCompany = createRoute({ getParentRoute: () => account, path: '/companie
 const company = createRoute({ getParentRoute: () => signedIn, path: '/c/$companyId', component: CompanyLayout })
 const at = <P extends string>(path: P) => ({ getParentRoute: () => company, path })
 
+/** `?new=1`: the page opens its new-record dialog (the palette's "Hire an agent", "New routine"). */
+const opensNew = (s: Record<string, unknown>): { new?: '1' } => (String(s.new) === '1' ? { new: '1' } : {})
+
 const companyRoutes = [
   createRoute({ ...at('/'), component: page(() => import('./pages/DashboardPage.tsx'), 'DashboardPage') }),
 
@@ -48,7 +51,7 @@ const companyRoutes = [
   createRoute({ ...at('inbox'), component: page(() => import('./pages/InboxPage.tsx'), 'InboxPage') }),
   createRoute({ ...at('tasks'), validateSearch: cleanTaskSearch, component: page(() => import('./pages/TasksPage.tsx'), 'TasksPage') }),
   createRoute({ ...at('tasks/$taskRef'), component: page(() => import('./pages/TaskPage.tsx'), 'TaskPage') }),
-  createRoute({ ...at('agents'), component: page(() => import('./pages/AgentsPage.tsx'), 'AgentsPage') }),
+  createRoute({ ...at('agents'), validateSearch: opensNew, component: page(() => import('./pages/AgentsPage.tsx'), 'AgentsPage') }),
   createRoute({ ...at('agents/$agentId'), component: page(() => import('./pages/AgentPage.tsx'), 'AgentPage') }),
   createRoute({ ...at('org'), component: page(() => import('./pages/OrgPage.tsx'), 'OrgPage') }),
   createRoute({
@@ -69,7 +72,7 @@ const companyRoutes = [
   }),
   createRoute({ ...at('goals'), component: page(() => import('./pages/GoalsPage.tsx'), 'GoalsPage') }),
   createRoute({ ...at('projects'), component: page(() => import('./pages/ProjectsPage.tsx'), 'ProjectsPage') }),
-  createRoute({ ...at('routines'), component: page(() => import('./pages/RoutinesPage.tsx'), 'RoutinesPage') }),
+  createRoute({ ...at('routines'), validateSearch: opensNew, component: page(() => import('./pages/RoutinesPage.tsx'), 'RoutinesPage') }),
   createRoute({
     ...at('costs'),
     validateSearch: (s: Record<string, unknown>): { month?: string } => (typeof s.month === 'string' && /^\d{4}-\d{2}$/.test(s.month) ? { month: s.month } : {}),
@@ -79,6 +82,15 @@ const companyRoutes = [
   createRoute({ ...at('webhooks'), component: page(() => import('./pages/WebhooksPage.tsx'), 'WebhooksPage') }),
   createRoute({ ...at('activity'), component: page(() => import('./pages/ActivityPage.tsx'), 'ActivityPage') }),
   createRoute({ ...at('settings'), component: page(() => import('./pages/CompanySettingsPage.tsx'), 'CompanySettingsPage') }),
+  createRoute({
+    ...at('documents'),
+    validateSearch: (s: Record<string, unknown>): { q?: string; tag?: string; doc?: string } => ({
+      ...(typeof s.q === 'string' && s.q ? { q: s.q.slice(0, 500) } : {}),
+      ...(typeof s.tag === 'string' && s.tag ? { tag: s.tag } : {}),
+      ...(typeof s.doc === 'string' && s.doc ? { doc: s.doc } : {}),
+    }),
+    component: page(() => import('./pages/DocumentsPage.tsx'), 'DocumentsPage'),
+  }),
 ] as const
 
 const routeTree = rootRoute.addChildren([

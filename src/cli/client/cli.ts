@@ -25,6 +25,11 @@ export interface CommandSpec {
   options?: OptionSpec[]
   /** Extra help text after the options. */
   notes?: string
+  /**
+   * A command that destroys something says what, as a question (`Delete task DOC-1?`): it then
+   * takes --yes, and without it asks on a terminal and refuses (usage error) elsewhere.
+   */
+  confirm?: (args: Record<string, string | undefined>) => string
   run(cli: Cli, input: Input): Promise<void>
 }
 
@@ -56,6 +61,8 @@ export class Cli {
   /** How this process authenticates: an API key from the environment, a stored session, or nothing. */
   readonly via: 'key' | 'session' | 'none'
   private readonly companyFlag?: string
+  /** --company given on this command line (not SHOPFLOOR_COMPANY nor the current company). */
+  readonly companyGiven: boolean
   private readonly io: Io
   private agentsCache?: Promise<Agent[]>
 
@@ -65,6 +72,7 @@ export class Cli {
     this.json = settings.json
     this.io = settings.io
     this.companyFlag = settings.company || settings.env.SHOPFLOOR_COMPANY || undefined
+    this.companyGiven = Boolean(settings.company)
     const apiKey = settings.env.SHOPFLOOR_API_KEY?.trim()
     const profile = this.config.profile(this.url)
     let credentials: Credentials | null = null
@@ -95,6 +103,11 @@ export class Cli {
   /** A JSON document on stdout in both modes, for a program or a file (`companies export`). */
   document(data: unknown): void {
     this.io.out(jsonText(data, 2))
+  }
+
+  /** Text on stdout exactly as it is (a diff), in both modes. */
+  raw(text: string): void {
+    this.io.out(text)
   }
 
   /** Diagnostics on stderr, in both modes. */

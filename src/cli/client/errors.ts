@@ -1,9 +1,9 @@
 // Exit codes and the one place that turns any failure into `CODE: message` on stderr.
-// 0 success, 3 not authenticated or not allowed, 4 not found, 5 conflict or invalid input,
-// 1 anything else (network, server, usage).
+// 0 success, 2 a mistake in the command line, 3 not authenticated or not allowed, 4 not found,
+// 5 conflict or invalid input, 1 anything else (network, server).
 import { ApiError, NetworkError } from '../../client/index.ts'
 
-export const EXIT = { ok: 0, failure: 1, auth: 3, notFound: 4, conflict: 5 } as const
+export const EXIT = { ok: 0, failure: 1, usage: 2, auth: 3, notFound: 4, conflict: 5 } as const
 
 /** A mistake in the command line itself (unknown option, missing argument). */
 export class UsageError extends Error {}
@@ -17,6 +17,7 @@ export class CliError extends Error {
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof CliError) return error.exitCode
+  if (error instanceof UsageError) return EXIT.usage
   if (!(error instanceof ApiError)) return EXIT.failure
   if (error.status === 401 || error.status === 403) return EXIT.auth
   if (error.status === 404) return EXIT.notFound

@@ -50,6 +50,14 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { name: 'help', short: 'h', help: 'show help for the command' },
 ]
 
+/** Taken by every command that destroys something (CommandSpec.confirm). */
+export const YES_OPTION: OptionSpec = { name: 'yes', short: 'y', help: 'do it without asking' }
+
+/** The options a command parses: its own, --yes when it asks first. */
+export function optionsOf(command: CommandSpec): OptionSpec[] {
+  return [...(command.options ?? []), ...(command.confirm ? [YES_OPTION] : [])]
+}
+
 export function isGroup(entry: Entry): entry is GroupSpec {
   return 'commands' in entry
 }

@@ -2,6 +2,7 @@ import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose'
 import type { AppContext } from '../../server/context.ts'
 import { AppError } from '../../server/errors.ts'
 import { type SessionTokens, startSession } from './sessions.ts'
+import { takeOverUnverified } from './email-verification.ts'
 import { accountInactive } from './sign-in.ts'
 import { getUser, insertUser, normalizeEmail, type User } from './users.ts'
 
@@ -77,9 +78,12 @@ function rejection(err: unknown): IdpRejection {
   return 'malformed'
 }
 
-/** Signs in the account with the token's email, creating it (without a password) on first use. */
+/**
+ * Signs in the account with the token's email, creating it (without a password) on first use.
+ * An account whose address was never proven is taken over first (email-verification.ts).
+ */
 export async function signInWithIdp(
-  ctx: Pick<AppContext, 'config' | 'db'>,
+  ctx: Pick<AppContext, 'config' | 'db'> & Partial<Pick<AppContext, 'credentials'>>,
   identity: IdpIdentity,
 ): Promise<SessionTokens & { user: User }> {
   return ctx.db.transaction(async (tx) => {
@@ -89,6 +93,8 @@ export async function signInWithIdp(
     await insertUser(tx, { email, name, passwordHash: null, avatarUrl: identity.picture })
     const account = await tx.one<{ id: string; is_active: boolean }>('SELECT id, is_active FROM users WHERE lower(email) = $1', [email])
     if (!account!.is_active) throw accountInactive()
+    // Whoever registered this address before proving it keeps no way in.
+    if (await takeOverUnverified(tx, account!.id)) ctx.credentials?.clear()
     const tokens = await startSession(ctx, tx, account!.id)
     return { ...tokens, user: (await getUser(tx, account!.id))! }
   })

@@ -2,14 +2,16 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import {
   AccessToken, AuthConfig, ForgotBody, IdpBody, LoginBody, LogoutBody, Message, PreferencesBody, PreferencesRecord,
-  ProfileBody, RefreshBody, RegisterBody, ResetBody, Session, User,
+  ProfileBody, RefreshBody, RegisterBody, ResetBody, Session, User, VerifyEmailBody,
 } from '../../contract/accounts.ts'
 import { errors, NoContent } from '../../contract/common.ts'
+import { HashQueue } from '../../server/auth/hash-queue.ts'
 import { createMailer } from '../../server/auth/mailer.ts'
 import { dummyHash } from '../../server/auth/passwords.ts'
 import type { AppContext } from '../../server/context.ts'
 import { AppError } from '../../server/errors.ts'
 import { requireAuth, requireSession } from '../../server/http/guards.ts'
+import { sendVerification, verifyEmail } from './email-verification.ts'
 import { createIdpVerifier, type IdpVerifier, signInWithIdp } from './idp.ts'
 import { completePasswordReset, FORGOT_MESSAGE, requestPasswordReset } from './password-reset.ts'
 import { updatePreferences } from './preferences.ts'
@@ -33,6 +35,8 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
   // Computed now, so the first sign-in with an unknown address is not slower than the others.
   void dummyHash(ctx.config.passwordCost)
   const mailer = createMailer(ctx.config.smtp, ctx.config.production, ctx.log)
+  // Every route that hashes a password takes its turn by client address.
+  const hashing = new HashQueue()
   const { idpClientId } = ctx.config
   const verifyIdToken: IdpVerifier | null = idpClientId
     ? createIdpVerifier({ clientId: idpClientId, jwksUrl: ctx.config.idpJwksUrl, issuers: ctx.config.idpIssuers }, { log: ctx.log })
@@ -46,7 +50,11 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         body: RegisterBody, response: { 201: Session, ...errors(400, 409, 422) },
       },
     },
-    async (request, reply) => reply.status(201).send(await register(ctx, request.body)),
+    async (request, reply) => {
+      const { verification, ...session } = await hashing.run(request.ip, () => register(ctx, request.body))
+      sendVerification(ctx, mailer, session.user.email, verification)
+      return reply.status(201).send(session)
+    },
   )
 
   app.post(
@@ -57,13 +65,13 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         body: LoginBody, response: { 200: Session, ...errors(400, 401, 422) },
       },
     },
-    async (request) => signInWithPassword(ctx, request.body.email, request.body.password),
+    async (request) => hashing.run(request.ip, () => signInWithPassword(ctx, request.body.email, request.body.password)),
   )
 
   app.get(
     '/api/auth/config',
     { schema: { tags, ...open, operationId: 'getAuthConfig', summary: 'Sign-in options for clients', response: { 200: AuthConfig, ...errors(400) } } },
-    async () => ({ idp_client_id: idpClientId }),
+    async () => ({ idp_client_id: idpClientId, has_accounts: (await ctx.db.one<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM users) AS any'))!.any }),
   )
 
   app.post(
@@ -168,9 +176,24 @@ export async function accountRoutes(instance: FastifyInstance, { ctx }: { ctx: A
       },
     },
     async (request) => {
-      await completePasswordReset(ctx, request.body.token, request.body.password)
+      await hashing.run(request.ip, () => completePasswordReset(ctx, request.body.token, request.body.password))
       ctx.credentials.clear() // as for a profile change: do not wait for the database's notification
       return { message: 'Password has been reset' }
+    },
+  )
+
+  app.post(
+    '/api/verify-email',
+    {
+      config: perMinute(10),
+      schema: {
+        tags, ...open, operationId: 'verifyEmail', summary: 'Confirm an account\'s email address with the emailed link\'s token',
+        body: VerifyEmailBody, response: { 204: NoContent, ...errors(400, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      await verifyEmail(ctx, request.body.token)
+      return reply.status(204).send()
     },
   )
 }

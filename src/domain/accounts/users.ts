@@ -25,8 +25,8 @@ export async function insertUser(
   fields: { email: string; name: string; passwordHash: string | null; organization?: string | null; avatarUrl?: string | null },
 ): Promise<User | null> {
   return db.one<User>(
-    `INSERT INTO users (email, name, password_hash, organization, avatar_url)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO users (email, name, password_hash, organization, avatar_url, email_verified_at)
+     VALUES ($1, $2, $3, $4, $5, CASE WHEN $3::text IS NULL THEN now() END)
      ON CONFLICT DO NOTHING
      RETURNING ${USER_COLUMNS}`,
     [normalizeEmail(fields.email), fields.name, fields.passwordHash, fields.organization ?? null, fields.avatarUrl ?? null],

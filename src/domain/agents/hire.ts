@@ -3,6 +3,7 @@ import type { Tx } from '../../server/db/write.ts'
 import type { Actor } from '../../server/actor.ts'
 import { diff, recordAudit } from '../audit/record.ts'
 import { findInCompany } from '../companies/references.ts'
+import { checkSkillIds } from '../skills/service.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent } from './model.ts'
 import { getAgent } from './read.ts'
@@ -23,6 +24,29 @@ export interface HireInput {
   pause_on_repeat?: boolean
   heartbeat_skip_idle?: boolean
   request_approval?: boolean
+  skills?: string[]
+}
+
+/**
+ * What a `hire_agent` approval shows the person deciding it: every setting the new agent would
+ * start with, so that nothing an agent proposed is approved unseen.
+ */
+function proposal(agent: Agent): Record<string, unknown> {
+  return {
+    name: agent.name,
+    role: agent.role,
+    title: agent.title,
+    adapter: agent.adapter,
+    adapter_config: agent.adapter_config,
+    reports_to_id: agent.reports_to_id,
+    heartbeat_cron: agent.heartbeat_cron,
+    instructions: agent.instructions,
+    monthly_budget_cents: agent.monthly_budget_cents,
+    max_run_cost_cents: agent.max_run_cost_cents,
+    max_runs_per_hour: agent.max_runs_per_hour,
+    pause_on_repeat: agent.pause_on_repeat,
+    heartbeat_skip_idle: agent.heartbeat_skip_idle,
+  }
 }
 
 /**
@@ -33,6 +57,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
   const adapter = input.adapter === undefined ? HIRE_DEFAULTS.adapter : input.adapter
   checkAdapterConfig(adapter, input.adapter_config ?? {})
   if (input.reports_to_id) await findInCompany(tx, 'agents', companyId, input.reports_to_id, 'Manager')
+  if (input.skills) await checkSkillIds(tx, companyId, input.skills)
   const status = input.request_approval ? 'pending_approval' : 'idle'
   const row = await tx.one<{ id: string }>(
     `INSERT INTO agents (company_id, name, title, role, adapter, reports_to_id, heartbeat_cron, instructions,
@@ -59,6 +84,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       input.heartbeat_skip_idle ?? false,
     ],
   )
+  if (input.skills?.length) await tx.query('UPDATE agents SET skills = $2 WHERE id = $1', [row!.id, input.skills])
   const agent = await getAgent(tx, companyId, row!.id)
   await recordAudit(tx, {
     companyId,
@@ -76,7 +102,7 @@ export async function hireAgent(tx: Tx, companyId: string, actor: Actor, request
       `INSERT INTO approvals (company_id, type, agent_id, payload, requested_by_user_id, requested_by_agent_id)
        VALUES ($1, 'hire_agent', $2, $3::jsonb, $4, $5)
        RETURNING id`,
-      [companyId, agent.id, JSON.stringify({ name: agent.name, role: agent.role }), requestedBy,
+      [companyId, agent.id, JSON.stringify(proposal(agent)), requestedBy,
         actor.type === 'agent' ? actor.agentId : null],
     )
     await recordAudit(tx, {

@@ -7,7 +7,7 @@ export type { Agent } from '../../contract/agents.ts'
 /** Fields set on hire and changed by PATCH, in audit order. */
 export const AGENT_FIELDS = [
   'name', 'title', 'role', 'adapter', 'adapter_config', 'reports_to_id', 'heartbeat_cron', 'instructions', 'capabilities',
-  'monthly_budget_cents', 'max_run_cost_cents', 'max_runs_per_hour', 'pause_on_repeat', 'heartbeat_skip_idle',
+  'monthly_budget_cents', 'max_run_cost_cents', 'max_runs_per_hour', 'pause_on_repeat', 'heartbeat_skip_idle', 'skills',
 ] as const
 export type AgentField = (typeof AGENT_FIELDS)[number]
 
@@ -23,7 +23,7 @@ const OPEN_TASKS_SQL = `
 export const AGENT_SELECT = `
   SELECT a.id, a.company_id, a.name, a.title, a.role, a.adapter, a.adapter_config, a.reports_to_id, a.heartbeat_cron,
          a.instructions, a.capabilities, a.monthly_budget_cents, a.max_run_cost_cents, a.max_runs_per_hour,
-         a.pause_on_repeat, a.heartbeat_skip_idle, s.spend_mtd_cents, o.open_tasks,
+         a.pause_on_repeat, a.heartbeat_skip_idle, a.skills, s.spend_mtd_cents, o.open_tasks,
          a.last_activity, a.avatar_seed, a.status, a.created_at
     FROM agents a
     CROSS JOIN LATERAL (${agentSpendMtdSql('a.id')}) s

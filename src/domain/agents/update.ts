@@ -3,6 +3,7 @@ import { AppError, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { diff, recordAudit } from '../audit/record.ts'
 import { chainReaches, findInCompany } from '../companies/references.ts'
+import { checkSkillIds } from '../skills/service.ts'
 import { checkAdapterConfig } from './adapter-config.ts'
 import { AGENT_FIELDS, type Agent, type AgentField } from './model.ts'
 import { getAgent } from './read.ts'
@@ -51,6 +52,10 @@ export async function updateAgent(tx: Tx, companyId: string, agentId: string, ac
       after.max_run_cost_cents, after.max_runs_per_hour, after.pause_on_repeat, after.heartbeat_skip_idle,
     ],
   )
+  if (changes.skills) {
+    await checkSkillIds(tx, companyId, after.skills as string[])
+    await tx.query('UPDATE agents SET skills = $3 WHERE id = $1 AND company_id = $2', [agentId, companyId, after.skills])
+  }
   await recordAudit(tx, { companyId, actor, verb: 'updated', entityType: 'agent', entityId: agentId, label: String(after.name), changes })
   tx.publish(companyId, { type: 'agent.updated', id: agentId })
   return getAgent(tx, companyId, agentId)

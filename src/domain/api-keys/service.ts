@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../server/db/db.ts'
-import { AppError, notFound } from '../../server/errors.ts'
+import { AppError, invalidField, notFound } from '../../server/errors.ts'
 import { randomToken, sha256 } from '../../server/auth/tokens.ts'
 
 // Personal API keys: `svc_live_` plus 32 URL-safe characters. Only the SHA-256 is stored; the
@@ -19,9 +19,17 @@ export interface ApiKeyRecord {
   created_at: string
   last_used: string | null
   expires_at: string | null
+  company_id: string | null
 }
 
-const COLUMNS = 'id, name, prefix, created_at, last_used, expires_at'
+export interface ApiKeyInput {
+  name: string
+  expires_in_days?: number | null
+  expires_at?: string | null
+  company_id?: string | null
+}
+
+const COLUMNS = 'id, name, prefix, created_at, last_used, expires_at, company_id'
 const ACTIVE = 'revoked_at IS NULL AND (expires_at IS NULL OR expires_at > now())'
 
 /** 24 random bytes are exactly 32 base64url characters. */
@@ -32,10 +40,11 @@ export function generateKey(): string {
 export async function createApiKey(
   db: Db,
   userId: string,
-  input: { name: string; expires_in_days?: number | null },
+  input: ApiKeyInput,
   maxActive = MAX_ACTIVE_KEYS,
 ): Promise<ApiKeyRecord & { key: string }> {
   const key = generateKey()
+  const expiresAt = expiry(input)
   return db.transaction(async (tx) => {
     // The user's row lock serialises key creation, so the limit and the name rule hold even
     // for simultaneous requests.
@@ -49,14 +58,33 @@ export async function createApiKey(
     if (active!.total >= maxActive) {
       throw new AppError('API_KEY_LIMIT', `At most ${maxActive} active API keys per user`, { limit: maxActive })
     }
+    // A key limited to a company the caller is not in is refused as that company is to them.
+    if (input.company_id) {
+      const member = await tx.one('SELECT 1 FROM memberships WHERE user_id = $1 AND company_id = $2', [userId, input.company_id])
+      if (!member) throw new AppError('NOT_FOUND', 'Company not found')
+    }
     const record = await tx.one<ApiKeyRecord>(
-      `INSERT INTO api_keys (user_id, name, prefix, key_hash, expires_at)
-       VALUES ($1, $2, $3, $4, CASE WHEN $5::int IS NULL THEN NULL ELSE now() + make_interval(days => $5::int) END)
+      `INSERT INTO api_keys (user_id, name, prefix, key_hash, expires_at, company_id)
+       VALUES ($1, $2, $3, $4,
+               CASE WHEN $5::int IS NOT NULL THEN now() + make_interval(days => $5::int) ELSE $6::timestamptz END,
+               $7)
        RETURNING ${COLUMNS}`,
-      [userId, input.name, key.slice(0, PREFIX_LENGTH), sha256(key), input.expires_in_days ?? null],
+      [userId, input.name, key.slice(0, PREFIX_LENGTH), sha256(key), input.expires_in_days ?? null, expiresAt, input.company_id ?? null],
     )
     return { ...record!, key }
   })
+}
+
+/** `expires_at` as given, checked: one way of saying the expiry, and a time still to come. */
+function expiry(input: ApiKeyInput): string | null {
+  if (input.expires_at == null) return null
+  if (input.expires_in_days != null) {
+    throw invalidField('body', 'expires_at', 'Give expires_at or expires_in_days, not both', input.expires_at)
+  }
+  if (Date.parse(input.expires_at) <= Date.now()) {
+    throw invalidField('body', 'expires_at', 'The expiry must be in the future', input.expires_at)
+  }
+  return input.expires_at
 }
 
 /** The user's active keys, newest first, without the secret. */

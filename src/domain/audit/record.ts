@@ -9,7 +9,7 @@ export interface AuditEntry {
   companyId: string
   actor: Actor
   verb: string
-  entityType: 'company' | 'agent' | 'task' | 'comment' | 'goal' | 'project' | 'routine' | 'run' | 'approval' | 'member' | 'webhook'
+  entityType: 'company' | 'agent' | 'task' | 'comment' | 'goal' | 'project' | 'routine' | 'run' | 'approval' | 'member' | 'webhook' | 'document' | 'skill'
   entityId: string | null
   label: string | null
   changes?: Changes

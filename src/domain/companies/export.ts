@@ -17,9 +17,10 @@ async function records(q: Queryable, table: 'agents' | 'projects' | 'goals' | 'r
 }
 
 /**
- * The company as a versioned document, as JSON text: its settings, agents (org chart and adapter
- * settings included), projects, goals, routines, and tasks with their comments. No runs, audit
- * events, members, keys, webhooks or secrets.
+ * The company as a versioned document, as JSON text: its settings, agents (org chart, adapter
+ * settings and skills included), projects, goals, routines, tasks with their comments, skills,
+ * and documents (agents' memories too, without their versions). No runs, audit events,
+ * members, keys, webhooks or secrets.
  *
  * PostgreSQL writes the whole document in one statement (one snapshot, so its references agree)
  * and the text is sent as it comes: a company of 100,000 tasks is a document of about 50 MB,
@@ -37,7 +38,11 @@ export async function exportCompanyJson(q: Queryable, companyId: string): Promis
        'goals', ${await records(q, 'goals')},
        'routines', ${await records(q, 'routines')},
        'tasks', (SELECT coalesce(json_agg(${await record(q, 'tasks', 't', `, ${comments} AS comments`)} ORDER BY t.number), '[]')
-                  FROM tasks t WHERE t.company_id = $1)
+                  FROM tasks t WHERE t.company_id = $1),
+       'skills', (SELECT coalesce(json_agg(s ORDER BY s.name), '[]') FROM (
+                    SELECT id, name, description, body, files, created_at FROM skills WHERE company_id = $1) s),
+       'documents', (SELECT coalesce(json_agg(d ORDER BY d.created_at, d.id), '[]') FROM (
+                    SELECT id, title, body, tags, project_id, agent_id, pinned, agent_editable, created_at FROM documents WHERE company_id = $1) d)
      ))::text AS doc
      WHERE EXISTS (SELECT 1 FROM companies WHERE id = $1)`,
     [companyId, EXPORT_FORMAT, EXPORT_VERSION, new Date().toISOString()],

@@ -13,6 +13,7 @@ import { diff, recordAudit } from '../audit/record.ts'
 import { runQueued } from '../runs/queue.ts'
 import type { Company } from './model.ts'
 import { type PortableColumns, type PortableTable, portableColumns } from './portable.ts'
+import { agentSkills, importDocuments, importSkills } from './import-knowledge.ts'
 import { createCompany } from './service.ts'
 
 type Row = Record<string, unknown>
@@ -63,6 +64,7 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
   // document of 16,000 tasks took 3.1 s so, 0.8 s now (32,000: 10-11 s, 1.7 s).
   await tx.query("SELECT set_config('shopfloor.uncounted_company', $1, true)", [company.id])
   const stamp = await inOrder(tx)
+  const skillIds = await importSkills(tx, company.id, actor, doc, stamp)
   const ids = new Map<string, Map<string, string>>() // table -> document id -> new id
   for (const table of ['agents', 'projects', 'goals', 'routines', 'tasks'] as const) {
     const seen = new Map<string, string>()
@@ -83,7 +85,10 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
         const values = resolve(rows[i], columns, ids, `${section.key}.${i}`, selfRefs)
         values.id = ids.get(section.table)!.get(rows[i].id)
         values.created_at ??= stamp()
-        if (section.table === 'agents') checkAgent(values, `${section.key}.${i}`)
+        if (section.table === 'agents') {
+          checkAgent(values, `${section.key}.${i}`)
+          values.skills = agentSkills((rows[i] as Row).skills, skillIds, `${section.key}.${i}`)
+        }
         records.push({ values, at: `${section.key}.${i}` })
         // A reference within the table is written once all rows exist (below); the event has it now.
         const refs = Object.fromEntries(selfRefs.map((c) => [c, ids.get(section.table)!.get(String((rows[i] as Row)[c])) ?? null]))
@@ -114,6 +119,8 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
     }
   }
 
+  await importDocuments(tx, company.id, actor, doc, ids, stamp)
+
   const commentColumns = await portableColumns(tx, 'task_comments')
   let comments: ImportRow[] = []
   for (const [i, task] of (doc.tasks ?? []).entries()) {
@@ -125,6 +132,8 @@ export async function importCompany(tx: Tx, userId: string, actor: Actor, doc: C
       values.created_at ??= stamp()
       // Arrived as it was written: the web app marks a comment changed since it was made "(edited)".
       values.updated_at = values.created_at
+      // Written by the import, so by the person the audit trail names for it: one name on the task and in the log.
+      values.author_user_id = actor.type === 'user' ? actor.userId : null
       comments.push({ values, at })
       await recordAudit(tx, {
         companyId: company.id, actor, verb: 'created', entityType: 'comment', entityId: values.id as string,

@@ -6,7 +6,7 @@ import { Company, CompanyCreateBody, CompanyPatchBody, Member } from '../../cont
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { AppError } from '../../server/errors.ts'
-import { requireAuth, requireMember, userActor } from '../../server/http/guards.ts'
+import { requireAuth, requireMember, requireUnlimited, userActor } from '../../server/http/guards.ts'
 import { listMembers } from './members.ts'
 import { createCompany, getCompany, listCompanies, updateCompany } from './service.ts'
 
@@ -22,9 +22,10 @@ export async function companyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     scope.post(
       '/api/companies',
       {
+        preValidation: requireUnlimited,
         schema: {
           tags, operationId: 'createCompany', summary: 'Create a company', description: 'The caller becomes its owner.',
-          body: CompanyCreateBody, response: { 201: Company, ...errors(401, 422) },
+          body: CompanyCreateBody, response: { 201: Company, ...errors(401, 403, 422) },
         },
       },
       async (request, reply) => {
@@ -41,7 +42,7 @@ export async function companyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
           response: { 200: Type.Array(Company), ...errors(401) },
         },
       },
-      async (request) => listCompanies(ctx.db, request.principal.user.id),
+      async (request) => listCompanies(ctx.db, request.principal.user.id, request.principal.keyCompanyId ?? null),
     )
   })
 

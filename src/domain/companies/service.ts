@@ -35,14 +35,17 @@ export async function createCompany(tx: Tx, userId: string, actor: Actor, input:
   return company
 }
 
-/** The companies the user belongs to, oldest first, each with the user's role. */
-export function listCompanies(db: Queryable, userId: string): Promise<Company[]> {
+/**
+ * The companies the user belongs to, oldest first, each with the user's role; with `onlyCompanyId`
+ * (an API key limited to one company) that one alone.
+ */
+export function listCompanies(db: Queryable, userId: string, onlyCompanyId: string | null = null): Promise<Company[]> {
   return db.many<Company>(
     `SELECT ${COMPANY_COLUMNS}
        FROM memberships m JOIN companies c ON c.id = m.company_id
-      WHERE m.user_id = $1
+      WHERE m.user_id = $1 AND ($2::uuid IS NULL OR c.id = $2::uuid)
       ORDER BY c.created_at, c.id`,
-    [userId],
+    [userId, onlyCompanyId],
   )
 }
 

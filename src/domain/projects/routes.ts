@@ -6,6 +6,7 @@ import { Project, ProjectCreateBody, ProjectPatchBody } from '../../contract/pro
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
+import { checkRepository } from './repository.ts'
 import { createProject, getProject, listProjects, updateProject } from './service.ts'
 
 const ProjectParams = IdParams('project_id')
@@ -35,7 +36,9 @@ export async function projectRoutes(instance: FastifyInstance, { ctx }: { ctx: A
       },
     },
     async (request, reply) => {
-      const project = await write(ctx, (tx) => createProject(tx, request.membership.companyId, userActor(request), request.body))
+      checkRepository(request.body.repository, ctx.config.allowLocalRepositories)
+      const { status: _ignored, ...fields } = request.body // SPEC.md: status is taken on update only
+      const project = await write(ctx, (tx) => createProject(tx, request.membership.companyId, userActor(request), fields))
       return reply.status(201).send(project)
     },
   )
@@ -54,7 +57,9 @@ export async function projectRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         params: ProjectParams, body: ProjectPatchBody, response: { 200: Project, ...companyErrors() },
       },
     },
-    async (request) =>
-      write(ctx, (tx) => updateProject(tx, request.membership.companyId, request.params.project_id, userActor(request), request.body)),
+    async (request) => {
+      checkRepository(request.body.repository, ctx.config.allowLocalRepositories)
+      return write(ctx, (tx) => updateProject(tx, request.membership.companyId, request.params.project_id, userActor(request), request.body))
+    },
   )
 }

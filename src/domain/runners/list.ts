@@ -6,8 +6,9 @@ export const RUNNERS_LISTED_HOURS = 24
 
 /**
  * GET /runners: the company's runners heard from in the last 24 hours, most recently heard
- * first, each with the runs it holds now. A runner is `gone` when silent for more than two
- * lease lengths: by then every run it held has expired or is about to.
+ * first, each with the runs it holds now. A runner is `stopped` when it said goodbye on a clean
+ * stop, `gone` when silent for more than two lease lengths: by then every run it held has
+ * expired or is about to.
  */
 export async function listRunners(db: Queryable, companyId: string, leaseSeconds: number): Promise<Runner[]> {
   const runners = await db.many<Omit<Runner, 'running_runs'>>(
@@ -15,7 +16,8 @@ export async function listRunners(db: Queryable, companyId: string, leaseSeconds
             -- Cool-downs whose reset has passed are over, whatever the runner said last.
             (SELECT coalesce(jsonb_agg(c ORDER BY c->>'provider'), '[]'::jsonb) FROM jsonb_array_elements(cooldowns) c
               WHERE (c->>'until')::timestamptz > now()) AS cooldowns,
-            CASE WHEN last_seen_at < now() - make_interval(secs => $2 * 2) THEN 'gone' ELSE 'online' END AS status
+            CASE WHEN stopped_at IS NOT NULL THEN 'stopped'
+                 WHEN last_seen_at < now() - make_interval(secs => $2 * 2) THEN 'gone' ELSE 'online' END AS status
        FROM runners
       WHERE company_id = $1 AND last_seen_at > now() - make_interval(hours => $3)
       ORDER BY last_seen_at DESC, runner_id`,

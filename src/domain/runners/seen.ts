@@ -33,14 +33,24 @@ const RECORD = `
    WHERE NOT EXISTS (
      SELECT 1 FROM runners s
       WHERE s.company_id = $1::uuid AND s.runner_id = $2::varchar
-        AND s.last_seen_at >= now() - make_interval(secs => $6)
+        AND s.last_seen_at >= now() - make_interval(secs => $6) AND s.stopped_at IS NULL
         AND (NOT $5::boolean OR (s.adapters IS NOT DISTINCT FROM $3::jsonb AND s.versions = $4::jsonb))
         AND ($7::jsonb IS NULL OR s.cooldowns = $7::jsonb))
   ON CONFLICT (company_id, runner_id) DO UPDATE SET
     last_seen_at = now(),
+    stopped_at = NULL,
     adapters = CASE WHEN $5::boolean THEN EXCLUDED.adapters ELSE r.adapters END,
     versions = CASE WHEN $5::boolean THEN EXCLUDED.versions ELSE r.versions END,
     cooldowns = coalesce($7::jsonb, r.cooldowns)`
+
+/**
+ * A runner stopped cleanly: its presence reads `stopped` until it is heard from again. Unknown
+ * runner ids change nothing (a runner that stopped before its first claim).
+ */
+export async function runnerGoodbye(ctx: AppContext, companyId: string, runnerId: string): Promise<void> {
+  recorded.get(ctx)?.delete(`${companyId}/${runnerId}`)
+  await ctx.db.query('UPDATE runners SET stopped_at = now(), last_seen_at = now() WHERE company_id = $1 AND runner_id = $2', [companyId, runnerId])
+}
 
 /** Records that a runner of the company was heard from (see above for what it costs). */
 export async function runnerSeen(ctx: AppContext, companyId: string, sighting: Sighting): Promise<void> {

@@ -5,6 +5,8 @@ import { CompanyParams, companyErrors, errors, IdParams, NoContent } from '../..
 import { ClaimBody, ExpiredRuns, GetRunQuery, HeartbeatBody, ListRunsQuery, ReportBody, Run, RunContext, WakeBody } from '../../contract/runs.ts'
 import { signRunToken } from '../../server/auth/tokens.ts'
 import type { AppContext } from '../../server/context.ts'
+import { systemActor } from '../../server/actor.ts'
+import type { Queryable } from '../../server/db/db.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { claims } from '../../server/metrics.ts'
 import { runnerSeen } from '../runners/seen.ts'
@@ -12,7 +14,9 @@ import { cancelRun } from '../runs/cancel.ts'
 import { claimRun } from '../runs/claim.ts'
 import { expireStaleRuns } from '../runs/expire.ts'
 import { getRun, listRuns } from '../runs/lookup.ts'
+import { withWaitingReasons } from '../runs/waiting.ts'
 import { heartbeatRun, reportRun } from '../runs/report.ts'
+import { sendBackAfterFailedChecks } from '../work/sent-back.ts'
 import { runContext } from './run-context.ts'
 import { wakeAgent } from '../runs/wake.ts'
 
@@ -32,7 +36,10 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: CompanyParams, querystring: ListRunsQuery, response: { 200: Type.Array(Run), ...companyErrors() },
       },
     },
-    async (request) => listRuns(ctx.db, request.membership.companyId, { ...request.query, limit: request.query.limit ?? 100 }),
+    async (request) => {
+      const { companyId } = request.membership
+      return withWaitingReasons(ctx.db, companyId, await listRuns(ctx.db, companyId, { ...request.query, limit: request.query.limit ?? 100 }), ctx.config.runLeaseSeconds)
+    },
   )
 
   app.get(
@@ -44,7 +51,11 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: RunParams, querystring: GetRunQuery, response: { 200: Run, ...companyErrors() },
       },
     },
-    async (request) => getRun(ctx.db, request.membership.companyId, request.params.run_id, request.query.transcript_from ?? 0),
+    async (request) => {
+      const { companyId } = request.membership
+      const run = await getRun(ctx.db, companyId, request.params.run_id, request.query.transcript_from ?? 0)
+      return (await withWaitingReasons(ctx.db, companyId, [run], ctx.config.runLeaseSeconds))[0]
+    },
   )
 
   app.post(
@@ -60,7 +71,8 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       const { runner_id, agent_ids, adapters, versions, cooldowns } = request.body
       const { companyId } = request.membership
       await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} }, cooldowns })
-      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, userActor(request))
+      // The service starts the agent's run (audited as `system` named after the agent), not the key's owner.
+      const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, systemActor())
       claims.inc({ result: run ? 'claimed' : 'empty' })
       if (!run) return reply.status(204).send()
       const context = await runContext(ctx.db, companyId, run, request.principal.user.id, ctx.config.runLeaseSeconds)
@@ -107,7 +119,13 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
         params: RunParams, body: ReportBody, response: { 200: Run, ...companyErrors(), ...errors(400, 403, 409) },
       },
     },
-    async (request) => reportRun(ctx, request.membership.companyId, request.params.run_id, request.body, userActor(request)),
+    async (request) => {
+      const { companyId } = request.membership
+      // A run's end, as its runner reports it, is the agent's run ending: `system` named after the agent.
+      const ending = request.body.status === 'succeeded' || request.body.status === 'failed'
+      const actor = ending ? systemActor(await runAgentName(ctx.db, companyId, request.params.run_id)) : userActor(request)
+      return reportRun(ctx, companyId, request.params.run_id, request.body, actor, sendBackAfterFailedChecks)
+    },
   )
 
   app.post(
@@ -131,8 +149,14 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     },
     async (request, reply) => {
       const body = request.body ?? {}
-      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason }, userActor(request))
+      const run = await wakeAgent(ctx, request.membership.companyId, request.params.agent_id, { taskId: body.task_id, reason: body.reason, freshSession: body.fresh_session }, userActor(request))
       return reply.status(201).send(run)
     },
   )
+}
+
+/** The name of the run's agent (null when there is no such run: the report then answers why). */
+async function runAgentName(db: Queryable, companyId: string, runId: string): Promise<string | null> {
+  const row = await db.one<{ name: string }>('SELECT a.name FROM runs r JOIN agents a ON a.id = r.agent_id WHERE r.id = $1 AND r.company_id = $2', [runId, companyId])
+  return row?.name ?? null
 }

@@ -4,6 +4,9 @@ import { COMPANY_COLUMNS } from '../companies/model.ts'
 import { PROJECT_COLUMNS } from '../projects/service.ts'
 import { TASK_SELECT } from '../tasks/model.ts'
 import type { Agent } from '../../contract/agents.ts'
+import { documentSummary, MEMORY_PROMPT_MAX, PINNED_PROMPT_MAX, type RunMemory } from '../../contract/documents.ts'
+import type { Skill } from '../../contract/skills.ts'
+import { SKILL_COLUMNS } from '../skills/service.ts'
 import type { Comment } from '../../contract/comments.ts'
 import type { Company } from '../../contract/companies.ts'
 import type { ChainGoal } from '../../contract/goals.ts'
@@ -18,12 +21,13 @@ const CONTEXT_COMMENTS = 20
  * Everything a runner needs to execute a claimed run (API-DECISIONS.md "Runner protocol"): the
  * run (as the claim returned it, with its transcript), its agent and manager, the company (with
  * the caller's role), the task with its last comments, the goal chain from the task's goal
- * upward, the project and the lease length.
+ * upward, the project, the lease length, the documents pinned to the company or the project
+ * (named, not pasted), the agent's memory and its skills.
  *
  * One statement builds every part as JSON: a claim is on the runners' hot path, and one round
  * trip costs less than the seven reads it replaces. The session runs in UTC, so timestamps in
  * JSON read exactly as the drivers return them elsewhere (src/server/db/types.ts).
- * $1 company, $2 agent, $3 task (or null), $4 the caller.
+ * $1 company, $2 agent, $3 task (or null), $4 the caller, $5 the run.
  */
 const CONTEXT_SQL = `
   WITH RECURSIVE agent AS (${AGENT_SELECT} WHERE a.id = $2 AND a.company_id IS NOT DISTINCT FROM $1),
@@ -48,7 +52,18 @@ const CONTEXT_SQL = `
     (SELECT coalesce(jsonb_agg(x ORDER BY x.depth), '[]'::jsonb) FROM (
        SELECT chain.depth, g.id, g.title, g.description, g.status, g.parent_id, g.owner_agent_id, g.target_date, g.created_at
          FROM chain JOIN goals g ON g.id = chain.id) x) AS goal_chain,
-    (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id IS NOT DISTINCT FROM $1) p) AS project`
+    (SELECT to_jsonb(p) FROM (SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = (SELECT project_id FROM task) AND company_id IS NOT DISTINCT FROM $1) p) AS project,
+    (SELECT coalesce(jsonb_agg(x ORDER BY x.project_id NULLS LAST, x.updated_at DESC), '[]'::jsonb) FROM (
+       SELECT id, title, left(body, 2000) AS head, project_id, updated_at FROM documents
+        WHERE company_id = $1 AND pinned AND agent_id IS NULL
+          AND (project_id IS NULL OR project_id = (SELECT project_id FROM task))
+        ORDER BY project_id NULLS LAST, updated_at DESC LIMIT ${PINNED_PROMPT_MAX}) x) AS documents,
+    (SELECT to_jsonb(d) FROM (
+       SELECT id, title, left(body, ${MEMORY_PROMPT_MAX}) AS body, length(body) > ${MEMORY_PROMPT_MAX} AS truncated, version, updated_at
+         FROM documents WHERE agent_id = $2 AND company_id = $1) d) AS memory,
+    (SELECT coalesce(jsonb_agg(to_jsonb(s) ORDER BY array_position((SELECT skills FROM agents WHERE id = $2), s.id)), '[]'::jsonb) FROM (
+       SELECT ${SKILL_COLUMNS} FROM skills WHERE company_id = $1 AND id = ANY((SELECT skills FROM agents WHERE id = $2)::uuid[])) s) AS skills,
+    coalesce((SELECT fresh_session FROM runs WHERE id = $5 AND company_id = $1), false) AS fresh_session`
 
 interface ContextRow {
   agent: Agent
@@ -58,10 +73,14 @@ interface ContextRow {
   comments: Comment[]
   goal_chain: Array<ChainGoal & { depth: number }>
   project: Project | null
+  documents: Array<{ id: string; title: string; head: string; project_id: string | null; updated_at: string }>
+  memory: RunMemory | null
+  skills: Skill[]
+  fresh_session: boolean
 }
 
 export async function runContext(q: Queryable, companyId: string, run: Run, userId: string, leaseSeconds: number): Promise<Omit<RunContext, 'run_token'>> {
-  const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId]))!
+  const row = (await q.one<ContextRow>(CONTEXT_SQL, [companyId, run.agent_id, run.task_id, userId, run.id]))!
   return {
     run,
     agent: row.agent,
@@ -71,5 +90,9 @@ export async function runContext(q: Queryable, companyId: string, run: Run, user
     goal_chain: row.goal_chain.map(({ depth: _, ...goal }) => goal),
     project: row.project,
     lease_seconds: leaseSeconds,
+    documents: row.documents.map(({ head, updated_at: _, ...doc }) => ({ ...doc, summary: documentSummary(head) })),
+    memory: row.memory,
+    skills: row.skills,
+    fresh_session: row.fresh_session,
   }
 }

@@ -1,6 +1,6 @@
 import type { ProviderLimit, RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
-import { write, writeHot } from '../../server/db/write.ts'
+import { type Tx, write, writeHot } from '../../server/db/write.ts'
 import { AppError, invalidField, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
@@ -10,6 +10,9 @@ import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { foundRunIsRunning, isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
 export type { RunReport } from '../../contract/runs.ts'
+
+/** What follows a finished run in its report's transaction, from above (a failed check sending the work back). */
+export type AfterFinish = (tx: Tx, run: Run) => Promise<void>
 
 /**
  * The lease guard shared by reports and heartbeats: the run is running, held by this runner,
@@ -25,7 +28,7 @@ const HELD_BY_RUNNER = `id = $1 AND company_id IS NOT DISTINCT FROM $2 AND ${fou
  * database's now, missing roles `agent`), and optionally a new status. Refreshes the lease and
  * publishes `run.updated`. Answers the Run without its transcript, which is unbounded.
  */
-export async function reportRun(ctx: AppContext, companyId: string, runId: string, report: RunReport, actor: Actor): Promise<Run> {
+export async function reportRun(ctx: AppContext, companyId: string, runId: string, report: RunReport, actor: Actor, afterFinish?: AfterFinish): Promise<Run> {
   if (report.status === 'queued') {
     await loadRunState(ctx, companyId, runId)
     throw invalidState('A run never goes back to queued')
@@ -39,10 +42,12 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     runId, companyId, report.runner_id, ctx.config.runLeaseSeconds,
     report.status ?? null, report.tokens_in ?? null, report.tokens_out ?? null, report.cost_cents ?? null,
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
-    JSON.stringify(entries), report.session_id ?? null, report.billing ?? null,
+    JSON.stringify(entries), report.session_id ?? null,
+    has('changes') ? JSON.stringify(report.changes) : null, report.checks ? JSON.stringify(report.checks) : null,
+    report.billing ?? null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
-    ? await finishingReport(ctx, companyId, params, actor, report.limit ?? null)
+    ? await finishingReport(ctx, companyId, params, actor, afterFinish, report.limit ?? null)
     : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
@@ -57,7 +62,9 @@ const REPORTED = `UPDATE runs SET
     summary = CASE WHEN $9::boolean THEN $10 ELSE summary END,
     error = CASE WHEN $11::boolean THEN $12 ELSE error END,
     session_id = coalesce($14, session_id),
-    billing = coalesce($15, billing),
+    changes = CASE WHEN $15::jsonb IS NULL THEN changes ELSE nullif($15::jsonb, 'null'::jsonb) END,
+    checks = coalesce($16::jsonb, checks),
+    billing = coalesce($17, billing),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -82,6 +89,8 @@ const FINISH_UNBUDGETED = `
       AND NOT EXISTS (SELECT 1 FROM agents WHERE id = runs.agent_id AND (monthly_budget_cents > 0 OR pause_on_repeat))
       -- A failed run that moved its task at claim puts the task back (runEnded): transaction path.
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
+      -- A check that did not pass sends the work back (AfterFinish): transaction path.
+      AND NOT jsonb_path_exists(coalesce($16::jsonb, runs.checks), '$[*] ? (@.status == "failed" || @.status == "timed_out")')
     RETURNING ${runColumns()}
   ), moved AS (
     UPDATE agents a SET status = CASE WHEN run.status = 'failed' THEN 'error' ELSE 'idle' END,
@@ -90,7 +99,7 @@ const FINISH_UNBUDGETED = `
      WHERE a.id = run.agent_id AND a.company_id IS NOT DISTINCT FROM $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
-    SELECT record_audit_events($2, jsonb_build_array($16::jsonb || jsonb_build_object(
+    SELECT record_audit_events($2, jsonb_build_array($18::jsonb || jsonb_build_object(
              'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',
              'changes', jsonb_build_object('status', jsonb_build_array('running', run.status))
                           || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
@@ -106,8 +115,10 @@ const FINISH_UNBUDGETED = `
  * has no budget (FINISH_UNBUDGETED). A run that ended on a provider's limit (defer.ts) takes
  * the transaction: the agent stays out of `error` and the replacement is queued with it.
  */
-async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor, limit: ProviderLimit | null): Promise<Run | null> {
-  if (limit) return limitedReport(ctx, params, actor, limit)
+async function finishingReport(
+  ctx: AppContext, companyId: string, params: unknown[], actor: Actor, afterFinish?: AfterFinish, limit: ProviderLimit | null = null,
+): Promise<Run | null> {
+  if (limit) return limitedReport(ctx, params, actor, limit, afterFinish)
   const unbudgeted = [...params, JSON.stringify(actorColumns(actor))]
   const run = await writeHot(ctx, companyId, async (tx) => {
     const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
@@ -122,13 +133,14 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
     const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, params)
     if (!run) return null
     await runEnded(tx, run, 'running', actor)
+    await afterFinish?.(tx, run)
     publishRunUpdated(tx, run)
     return run
   })
 }
 
 /** The finishing report of a run its provider refused for a limit (defer.ts). */
-async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, limit: ProviderLimit): Promise<Run | null> {
+async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, limit: ProviderLimit, afterFinish?: AfterFinish): Promise<Run | null> {
   return write(ctx, async (tx) => {
     const until = await deferUntil(tx, limit)
     // The error names provider, limit and reset unless the runner said it in its own words.
@@ -140,6 +152,7 @@ async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, l
     const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, withError)
     if (!run) return null
     const agentName = await runEnded(tx, run, 'running', actor, false, { limited: true })
+    await afterFinish?.(tx, run)
     const replacement = await queueReplacement(tx, run, agentName, limit, until)
     publishRunUpdated(tx, run)
     publishRunUpdated(tx, replacement)

@@ -4,12 +4,14 @@ import { invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { isDormant } from '../../contract/agents.ts'
 import { type Run, runWithTranscriptColumns } from './model.ts'
-import { queueRun } from './queue.ts'
+import { queueRun, quotedEntryText } from './queue.ts'
 
 export interface WakeInput {
   taskId?: string | null
   /** First transcript entry; defaults to who woke the agent. */
   reason?: string | null
+  /** The runner starts a new CLI session rather than resuming the agent's last one on the task. */
+  freshSession?: boolean
 }
 
 /**
@@ -36,9 +38,13 @@ export async function wakeAgentIn(tx: Tx, companyId: string, agentId: string, in
     agentName: agent.name,
     taskId: input.taskId ?? null,
     trigger: 'manual',
-    reason: input.reason?.trim() ? input.reason : `Woken by ${actor.name}`,
+    // An agent's words are its own, quoted after ours; a person's reason is the reason.
+    ...(actor.type === 'agent'
+      ? { reason: `Woken by ${actor.name}`, quoted: input.reason?.trim() ? quotedEntryText(actor.name, input.reason) : null }
+      : { reason: input.reason?.trim() ? input.reason : `Woken by ${actor.name}` }),
     actor,
   })
+  if (input.freshSession) await tx.query('UPDATE runs SET fresh_session = true WHERE id = $1', [run.id])
   return (await tx.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1`, [run.id]))!
 }
 

@@ -1,7 +1,7 @@
 import type { Tx } from '../../server/db/write.ts'
 import { isDormant } from '../../contract/agents.ts'
 import type { Actor } from '../../server/actor.ts'
-import { queueRun } from '../runs/queue.ts'
+import { queueRun, quotedEntryText } from '../runs/queue.ts'
 import { type Task, taskLabel } from './model.ts'
 
 // Delegation closes its loops, for work that agents handed out only (what people arrange is
@@ -52,7 +52,8 @@ export async function wakeOnSubtasksClosed(tx: Tx, companyId: string, task: Task
     [parent.id, companyId],
   )
   if (subtasks.some((s) => !CLOSED.includes(s.status))) return
-  const finished = subtasks.map((s) => `${taskLabel(s)} (${s.status})`).join('; ')
+  // The keys and statuses are ours; the titles are the agents' words, quoted.
+  const finished = subtasks.map((s) => `${s.key} (${s.status})`).join('; ')
   await queueRun(tx, {
     companyId,
     agentId: assignee.id,
@@ -60,6 +61,7 @@ export async function wakeOnSubtasksClosed(tx: Tx, companyId: string, task: Task
     taskId: parent.id,
     trigger: 'assignment',
     reason: `The subtasks of ${parent.key} are finished: ${finished}`,
+    quoted: quotedEntryText('the agents who made them', subtasks.map((s) => taskLabel(s)).join('\n')),
     actor,
   })
 }

@@ -7,6 +7,7 @@ import { type Assignee, findAssignee, queueAssignment } from './assignment.ts'
 import { checkTaskLinks, type TaskInput } from './create.ts'
 import { wakeOnSubtasksClosed } from './delegation.ts'
 import { findTask } from './find.ts'
+import { requirePassedChecks } from './require-checks.ts'
 import { TASK_FIELDS, type Task, type TaskField, taskLabel } from './model.ts'
 
 export type TaskPatch = Partial<Omit<TaskInput, 'run_id'>>
@@ -42,6 +43,7 @@ export async function updateTask(tx: Tx, companyId: string, ref: string, actor: 
     goal_id: changed('goal_id') ? (after.goal_id as string | null) : null,
     parent_id: changed('parent_id') ? (after.parent_id as string | null) : null,
   })
+  if (changed('status') && after.status === 'done') await requirePassedChecks(tx, companyId, before, actor)
   if (changed('parent_id') && after.parent_id && (await chainReaches(tx, 'tasks', companyId, String(after.parent_id), before.id))) {
     throw new AppError('TASK_CYCLE', 'A task cannot be a subtask of one of its own subtasks')
   }

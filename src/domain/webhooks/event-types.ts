@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   'routine.created', 'routine.updated', 'routine.deleted',
   'run.created', 'run.updated',
   'approval.created', 'approval.updated',
+  'document.created', 'document.updated', 'document.deleted',
+  'skill.created', 'skill.updated', 'skill.deleted',
 ] as const
 
 const ENTITIES = new Set(EVENT_TYPES.map((t) => t.split('.')[0]))

@@ -74,7 +74,9 @@ export async function enqueueDeliveries(db: Db, q: Queryable, companyId: string,
     const targets = subscriptions.filter((s) => matches(s.events, event.type))
     if (targets.length === 0) continue
     const eventId = `evt_${crypto.randomUUID().replaceAll('-', '')}`
-    const json = JSON.stringify(await eventData(q, companyId, event))
+    const record = await eventData(q, companyId, event)
+    // A review's decision (task.updated with `review`, domain/work/review.ts) travels with the task.
+    const json = JSON.stringify(event.review && record ? { ...(record as object), review: event.review } : record)
     for (const target of targets) {
       webhookIds.push(target.id)
       eventIds.push(eventId)

@@ -8,6 +8,7 @@ import { write } from '../../server/db/write.ts'
 import { AppError } from '../../server/errors.ts'
 import { userActor } from '../../server/http/guards.ts'
 import { deliveriesQueued } from './outbox.ts'
+import { webhookGuard } from './targets.ts'
 import {
   createWebhook, deleteWebhook, getWebhook, listDeliveries, listWebhooks, retryDelivery, updateWebhook,
 } from './service.ts'
@@ -56,7 +57,7 @@ export async function webhookRoutes(instance: FastifyInstance, { ctx }: { ctx: A
     },
     async (request, reply) => {
       const created = await write(ctx, (tx) =>
-        createWebhook(tx, request.membership.companyId, userActor(request), request.body, ctx.config.webhooksAllowPrivate),
+        createWebhook(tx, request.membership.companyId, userActor(request), request.body, webhookGuard(ctx)),
       )
       return reply.status(201).send(created)
     },
@@ -82,7 +83,7 @@ export async function webhookRoutes(instance: FastifyInstance, { ctx }: { ctx: A
     },
     async (request) => {
       const updated = await write(ctx, (tx) =>
-        updateWebhook(tx, request.membership.companyId, request.params.webhook_id, userActor(request), request.body, ctx.config.webhooksAllowPrivate),
+        updateWebhook(tx, request.membership.companyId, request.params.webhook_id, userActor(request), request.body, webhookGuard(ctx)),
       )
       if (updated.enabled) deliveriesQueued(ctx.db) // deliveries held while it was disabled may go now
       return updated

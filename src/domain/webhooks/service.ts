@@ -6,7 +6,7 @@ import { AppError, invalidField, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { diff, recordAudit } from '../audit/record.ts'
 import { patternProblem } from './event-types.ts'
-import { targetProblem } from './targets.ts'
+import { type OutboundGuard, targetProblem } from '../../server/outbound.ts'
 
 // Subscriptions: create (the secret answered once), list, read, change, delete; the delivery
 // log and a manual retry. Owners and admins only (routes.ts).
@@ -19,9 +19,9 @@ function newSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`
 }
 
-async function checkInput(input: WebhookPatch, allowPrivate: boolean): Promise<void> {
+async function checkInput(input: WebhookPatch, guard: OutboundGuard | null): Promise<void> {
   if (input.url !== undefined) {
-    const problem = await targetProblem(input.url, allowPrivate)
+    const problem = await targetProblem(input.url, guard)
     if (problem) throw invalidField('body', 'url', problem, input.url)
   }
   for (const [i, pattern] of (input.events ?? []).entries()) {
@@ -43,8 +43,8 @@ export async function getWebhook(q: Queryable, companyId: string, webhookId: str
   return row
 }
 
-export async function createWebhook(tx: Tx, companyId: string, actor: Actor, input: WebhookCreate, allowPrivate: boolean): Promise<WebhookWithSecret> {
-  await checkInput(input, allowPrivate)
+export async function createWebhook(tx: Tx, companyId: string, actor: Actor, input: WebhookCreate, guard: OutboundGuard | null): Promise<WebhookWithSecret> {
+  await checkInput(input, guard)
   const secret = newSecret()
   const row = await tx.one<Webhook>(
     `INSERT INTO webhooks (company_id, url, events, enabled, description, secret)
@@ -59,8 +59,8 @@ export async function createWebhook(tx: Tx, companyId: string, actor: Actor, inp
 }
 
 /** Changes the fields given; enabling again clears the reason the service disabled it for. */
-export async function updateWebhook(tx: Tx, companyId: string, webhookId: string, actor: Actor, patch: WebhookPatch, allowPrivate: boolean): Promise<Webhook> {
-  await checkInput(patch, allowPrivate)
+export async function updateWebhook(tx: Tx, companyId: string, webhookId: string, actor: Actor, patch: WebhookPatch, guard: OutboundGuard | null): Promise<Webhook> {
+  await checkInput(patch, guard)
   const before = await getWebhook(tx, companyId, webhookId, true)
   const row = await tx.one<Webhook>(
     `UPDATE webhooks SET url = coalesce($3, url), events = coalesce($4, events), enabled = coalesce($5, enabled),

@@ -8,7 +8,8 @@ import type { Logger } from 'pino'
 import type { AppContext } from '../../server/context.ts'
 import { webhookDeliveries } from '../../server/metrics.ts'
 import { onDeliveriesQueued } from './outbox.ts'
-import { targetProblem } from './targets.ts'
+import { outboundFetch, refusedBecause } from '../../server/outbound.ts'
+import { webhookGuard } from './targets.ts'
 
 /** Seconds between a failed attempt and the next: about 5 s, 1 min, 5 min, 30 min, 2 h, then every 4 h. */
 const RETRY_DELAYS = [5, 60, 300, 1800, 7200]
@@ -136,31 +137,30 @@ export function startDeliveryWorker(ctx: AppContext, options: DeliveryWorkerOpti
     const startedAt = new Date().toISOString()
     let code: number | null = null
     let error: string | null = null
-    const problem = await targetProblem(d.url, ctx.config.webhooksAllowPrivate)
-    if (problem) error = problem
-    else {
-      try {
-        const timestamp = new Date()
-        const signature = new Webhook(d.secret).sign(d.event_id, timestamp, d.payload)
-        const res = await fetch(d.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Shopfloor-Webhooks',
-            'webhook-id': d.event_id,
-            'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
-            'webhook-signature': signature,
-          },
-          body: d.payload,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(timeoutMs),
-        })
-        code = res.status
-        await res.body?.cancel().catch(() => {})
-        if (code < 200 || code > 299) error = `HTTP ${code}`
-      } catch (err: any) {
-        error = err?.name === 'TimeoutError' ? `No answer within ${timeoutMs / 1000} s` : String(err?.cause?.code ?? err?.message ?? err)
-      }
+    try {
+      const timestamp = new Date()
+      const signature = new Webhook(d.secret).sign(d.event_id, timestamp, d.payload)
+      // The target is checked on the connection this attempt makes (server/outbound.ts): a name
+      // that resolved to a public address when it was saved may answer 127.0.0.1 now.
+      const res = await outboundFetch(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Shopfloor-Webhooks',
+          'webhook-id': d.event_id,
+          'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)),
+          'webhook-signature': signature,
+        },
+        body: d.payload,
+        signal: AbortSignal.timeout(timeoutMs),
+      }, webhookGuard(ctx))
+      code = res.status
+      await res.body?.cancel().catch(() => {})
+      if (code < 200 || code > 299) error = `HTTP ${code}`
+    } catch (err: any) {
+      error = err?.name === 'TimeoutError'
+        ? `No answer within ${timeoutMs / 1000} s`
+        : (refusedBecause(err)?.message ?? String(err?.cause?.code ?? err?.message ?? err))
     }
     if (error === null) {
       await ctx.db.query(DELIVERED, [d.id, code, startedAt])

@@ -8,12 +8,25 @@
 // the totals its rollout recorded last (codex-rs/core, `last_token_info_from_rollout`): after
 // `resume` it counts the earlier runs of the thread again. A resumed run is charged the
 // difference.
+//
+// Mid-run usage: `codex exec --json` gives usage only at turn.completed, once the whole run is
+// over. Codex writes a `token_count` event per model response to its rollout file
+// (`<codex home>/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl`), with that response's
+// own usage (`last_token_usage`); the adapter follows it, so that the spend guard sees each
+// response as it ends and each response is priced on its own.
+//
+// Headless: `--dangerously-bypass-approvals-and-sandbox` (no approvals, and no sandbox of
+// Codex's own: the runner's sandbox confines it, and Codex's bubblewrap cannot start inside
+// another), and the Shopfloor MCP server's tools approved (`default_tools_approval_mode`):
+// without it every MCP call fails with "requires approval, but approval policy is never".
 import fs from 'node:fs'
 import { join } from 'node:path'
 import type { AdapterInput } from './adapter.ts'
 import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
+import { FileFollower, findFile } from './cli/follow-file.ts'
 import { MCP_ENV, MCP_SERVER_NAME, mcpServer } from './cli/mcp.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
+import { type SeenRequests, settle, type TokenCounts } from './cli/usage.ts'
 
 /** What Codex runs without a model setting, for pricing. */
 export const CODEX_DEFAULT_MODEL = 'gpt-5-codex'
@@ -26,15 +39,20 @@ export const codex: Dialect = {
   executable: 'codex',
   credentials: ['OPENAI_API_KEY', 'CODEX_API_KEY'],
   providerId: 'openai',
+  supported: { from: '0.169.0', below: '1.0.0', install: 'npm install -g @openai/codex@latest' },
   args({ config, resumeSession }, extra) {
     const server = mcpServer()
     const key = `mcp_servers.${MCP_SERVER_NAME}`
     return [
-      'exec', '--json', '--skip-git-repo-check', '--full-auto',
+      'exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox',
       // The MCP server gets the run's variables by name (env_vars), never their values on argv.
       '-c', `${key}.command=${toml(server.command)}`,
       '-c', `${key}.args=${toml(server.args)}`,
       '-c', `${key}.env_vars=${toml(MCP_ENV)}`,
+      '-c', `${key}.default_tools_approval_mode="approve"`,
+      // Required: started before the first request (its tools are offered from the first turn), and
+      // a server that cannot start ends the run saying so.
+      '-c', `${key}.required=true`,
       ...(config.model ? ['-m', config.model] : []),
       ...extra,
       ...(resumeSession ? ['resume', resumeSession] : []),
@@ -43,8 +61,27 @@ export const codex: Dialect = {
   },
   parser(input, sink) {
     const model = input.config.model ?? CODEX_DEFAULT_MODEL
-    const before = input.resumeSession ? recordedTotals(codexHome(input), input.resumeSession) : null
-    let turns = 0
+    const home = codexHome(input)
+    const before = input.resumeSession ? recordedTotals(home, input.resumeSession) : null
+    /** The responses of this run, from the rollout, by the thread's running total after each. */
+    const responses: SeenRequests = new Map()
+    let follower: FileFollower | null = null
+    const onRollout = (line: string) => {
+      if (!line.includes('"token_count"')) return
+      let info: any
+      try {
+        info = JSON.parse(line).payload?.info
+      } catch {
+        return
+      }
+      const last: CodexUsage | undefined = info?.last_token_usage
+      const total = info?.total_token_usage?.total_tokens
+      if (!last || typeof total !== 'number') return
+      const counts = countsOf(last)
+      responses.set(`response-${total}`, { model, counts })
+      sink.meter.record(`response-${total}`, model, counts)
+      sink.usageChanged()
+    }
     let reply = ''
     let finished = false
     let turnError: string | null = null
@@ -54,7 +91,10 @@ export const codex: Dialect = {
         if (e.type === 'thread.started' && e.thread_id) {
           sink.session(e.thread_id)
           sink.transcript('system', `Codex started (session ${e.thread_id}).\n`)
+          const thread = String(e.thread_id)
+          follower ??= new FileFollower(() => findFile(join(home, 'sessions'), (name) => name.endsWith(`-${thread}.jsonl`)), onRollout, Boolean(input.resumeSession))
         } else if (e.type === 'item.completed' && e.item) {
+          follower?.poll()
           const item = e.item
           switch (item.type) {
             case 'agent_message':
@@ -77,12 +117,14 @@ export const codex: Dialect = {
               sink.transcript('system', `${item.message}\n`)
               break
           }
+        } else if (e.type === 'item.started') {
+          follower?.poll()
         } else if (e.type === 'turn.completed') {
           finished = true
           streamError = null
-          const u = thisRun(before, e.usage ?? {})
-          const cached = u.cached_input_tokens ?? 0
-          sink.meter.record(`turn-${turns++}`, model, { input: (u.input_tokens ?? 0) - cached, cacheRead: cached, output: u.output_tokens })
+          follower?.poll()
+          // The turn's totals are the truth; the responses seen in the rollout are priced one by one.
+          settle(sink.meter, responses, 'turn', model, countsOf(thisRun(before, e.usage ?? {})))
           sink.usageChanged()
         } else if (e.type === 'turn.failed') {
           turnError = e.error?.message ?? 'the turn failed'
@@ -92,18 +134,27 @@ export const codex: Dialect = {
         }
       },
       outcome: () => ({ finished, reply, error: turnError ?? (finished ? null : streamError) }),
+      close: () => follower?.close(),
     }
   },
+}
+
+/** Codex's counts as the meter keeps them (Codex's input_tokens count the cached ones too). */
+function countsOf(u: CodexUsage): TokenCounts {
+  const cached = u.cached_input_tokens ?? 0
+  const cacheWrite = u.cache_write_input_tokens ?? 0
+  return { input: Math.max(0, (u.input_tokens ?? 0) - cached - cacheWrite), cacheRead: cached, cacheWrite, output: u.output_tokens ?? 0 }
 }
 
 /** Token counts as Codex reports them: input_tokens counts the cached ones too. */
 interface CodexUsage {
   input_tokens?: number
   cached_input_tokens?: number
+  cache_write_input_tokens?: number
   output_tokens?: number
 }
 
-const USAGE_FIELDS = ['input_tokens', 'cached_input_tokens', 'output_tokens'] as const
+const USAGE_FIELDS = ['input_tokens', 'cached_input_tokens', 'cache_write_input_tokens', 'output_tokens'] as const
 
 /** Where Codex keeps its state: $CODEX_HOME, else ~/.codex of the run's home. */
 function codexHome(input: AdapterInput): string {

@@ -9,6 +9,12 @@
 // ...usage} | {type: "error", message}. Usage fields (running totals): tokens_in, tokens_out,
 // cache_read_tokens, cache_write_tokens (among tokens_in), cost_cents or cost_usd, model.
 // One JSON reply: {reply, session_id, usage: {...}, error}.
+//
+// The URL is a member's choice, so the runner's machine must not become a way in to what is next
+// to it: the connection is refused when it would go to a loopback, private or link-local address
+// (checked on the connection made, server/outbound.ts) unless the operator allowed the URL with
+// --allow-http-agent-url, and a redirect is never followed (it fails the run).
+import { outboundFetch, type OutboundGuard, refusedBecause, urlAllowed } from '../../server/outbound.ts'
 import type { Adapter, AdapterInput, AdapterResult } from './adapter.ts'
 import { refusedForAgent } from '../environment.ts'
 import { failureMessage } from './cli/errors.ts'
@@ -18,14 +24,20 @@ import { UsageMeter } from './cli/usage.ts'
 const PRODUCT = 'HTTP agent'
 export const HTTP_DEFAULT_TIMEOUT_SECONDS = 600
 
-/** `allowAgentEnv`: the runner's --allow-agent-env, what an agent's secret_env may name. */
-export function httpAdapter(runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[]): Adapter {
-  return { name: 'http', run: (input) => runHttp(input, runnerEnv, allowAgentEnv) }
+const GUARD: OutboundGuard = { hint: 'the runner\'s operator may allow the URL with --allow-http-agent-url' }
+
+/**
+ * `allowAgentEnv`: the runner's --allow-agent-env, what an agent's secret_env may name;
+ * `allowUrls`: its --allow-http-agent-url patterns, URLs that may be loopback or private.
+ */
+export function httpAdapter(runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[], allowUrls: readonly string[] = []): Adapter {
+  return { name: 'http', run: (input) => runHttp(input, runnerEnv, allowAgentEnv, allowUrls) }
 }
 
-async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[]): Promise<AdapterResult> {
+async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowAgentEnv: readonly string[], allowUrls: readonly string[]): Promise<AdapterResult> {
   const { config, context } = input
   if (!config.url) return { ok: false, reply: '', error: `${PRODUCT}: the agent has no adapter_config.url` }
+  if (!/^https?:\/\//i.test(config.url)) return { ok: false, reply: '', error: `${PRODUCT}: adapter_config.url must start http:// or https://` }
   const headers: Record<string, string> = {
     'content-type': 'application/json',
     accept: 'text/event-stream, application/x-ndjson, application/json',
@@ -44,7 +56,7 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowA
   input.transcript('system', `POST ${config.url}\n`)
 
   try {
-    const response = await fetch(config.url, {
+    const response = await outboundFetch(config.url, {
       method: 'POST',
       headers,
       signal,
@@ -58,7 +70,12 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowA
         model: config.model ?? null,
         context,
       }),
-    })
+    }, urlAllowed(config.url, allowUrls) ? null : GUARD)
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => {})
+      const to = response.headers.get('location')
+      return state.finish(`${PRODUCT}: ${config.url} answered HTTP ${response.status}${to ? ` redirecting to ${to.slice(0, 300)}` : ''}; the http adapter follows no redirect (set the agent's url to the final address)`)
+    }
     if (!response.ok) {
       const body = (await response.text().catch(() => '')).slice(0, 1000)
       const credentials = config.secret_env ? [config.secret_env] : []
@@ -71,13 +88,15 @@ async function runHttp(input: AdapterInput, runnerEnv: NodeJS.ProcessEnv, allowA
   } catch (err: any) {
     if (timeout.aborted) return state.finish(`${PRODUCT}: no answer within ${timeoutSeconds} seconds (timeout_seconds)`)
     if (input.signal.aborted) return state.finish(`${PRODUCT} was stopped`)
+    const refused = refusedBecause(err)
+    if (refused) return state.finish(`${PRODUCT}: refused to connect: ${refused.message}`)
     return state.finish(`${PRODUCT}: could not reach ${config.url}: ${err.cause?.message ?? err.message}`)
   }
   return state.finish(null)
 }
 
 /** Reads a streamed body line by line. */
-async function readLines(response: Response, onLine: (line: string) => unknown): Promise<void> {
+async function readLines(response: { body: unknown }, onLine: (line: string) => unknown): Promise<void> {
   const decoder = new TextDecoder()
   let pending = ''
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

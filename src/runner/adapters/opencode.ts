@@ -12,6 +12,7 @@ export const opencode: Dialect = {
   product: 'OpenCode',
   executable: 'opencode',
   credentials: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
+  supported: { from: '1.18.0', below: '2.0.0', install: 'npm install -g opencode-ai@1' },
   args({ config, resumeSession }, extra) {
     return [
       'run', '--format', 'json',
@@ -65,7 +66,9 @@ export const opencode: Dialect = {
           sink.usageChanged()
         } else if (e.type === 'error') {
           const err = e.error ?? {}
-          error = [err.name, err.data?.message ?? err.message].filter(Boolean).join(': ') || 'error'
+          // The API's status says what kind of failure it was (a refused key: 401).
+          const status = err.data?.statusCode ? ` (${err.data.statusCode})` : ''
+          error = [`${err.name ?? ''}${status}`.trim(), err.data?.message ?? err.message].filter(Boolean).join(': ') || 'error'
         }
       },
       outcome: () => ({ finished, reply: text, error }),

@@ -9,6 +9,8 @@ export interface Principal {
   user: { id: string; name: string; email: string }
   via: 'session' | 'key' | 'run'
   keyId: string | null
+  /** Set for an API key limited to one company: the only company it acts in (GET /api/companies lists that one alone). */
+  keyCompanyId?: string
   /** Set for a run credential: the request acts as this run's agent, with its rights (domain/agents/rights.ts). */
   run?: RunCredential
 }
@@ -95,8 +97,10 @@ async function authenticateSession(db: Queryable, claims: { sub: string; iat: nu
 async function authenticateKey(db: Queryable, keyHash: string, companyId: string | null) {
   // The key's hash is unique, so this is one index lookup. A key created before its owner's
   // last password reset (to the second) stops working, like a revoked one.
-  const row = await db.one<Principal['user'] & { key_id: string; touch: boolean; role: Role | null; expires_at: string | null }>(
-    `SELECT u.id, u.name, u.email, k.id AS key_id, k.expires_at, m.role,
+  // A key limited to one company is a stranger to every other: no role there.
+  const row = await db.one<Principal['user'] & { key_id: string; key_company_id: string | null; touch: boolean; role: Role | null; expires_at: string | null }>(
+    `SELECT u.id, u.name, u.email, k.id AS key_id, k.company_id AS key_company_id, k.expires_at,
+            CASE WHEN k.company_id IS NULL OR k.company_id = $2::uuid THEN m.role END AS role,
             (k.last_used IS NULL OR k.last_used < now() - interval '1 minute') AS touch
        FROM api_keys k JOIN users u ON u.id = k.user_id
             LEFT JOIN memberships m ON m.user_id = u.id AND m.company_id = $2::uuid
@@ -119,6 +123,7 @@ async function authenticateKey(db: Queryable, keyHash: string, companyId: string
     )
   }
   const principal: Principal = { user: { id: row.id, name: row.name, email: row.email }, via: 'key', keyId: row.key_id }
+  if (row.key_company_id) principal.keyCompanyId = row.key_company_id
   return { answer: { principal, role: row.role }, until: row.expires_at ? Date.parse(row.expires_at) : undefined }
 }
 

@@ -24,8 +24,19 @@ export class CredentialCache<T> {
   private entries = new Map<string, { value: T; until: number }>()
   private generation = 0
   private listener: Listener | null = null
+  private readonly watchers = new Set<() => void>()
 
   constructor(private readonly db: Db) {}
+
+  /**
+   * Calls `onChange` whenever a credential may have changed (what forgets the cache), so that
+   * what was granted at connect (an open event stream) can be checked again. Returns the way to stop.
+   */
+  watch(onChange: () => void): () => void {
+    this.listener ??= this.db.listen(CREDENTIALS_CHANNEL, () => this.clear())
+    this.watchers.add(onChange)
+    return () => this.watchers.delete(onChange)
+  }
 
   /** The answer kept for key, if it is still good. Starts listening on first use. */
   get(key: string): T | undefined {
@@ -53,5 +64,6 @@ export class CredentialCache<T> {
   clear(): void {
     this.generation++
     this.entries.clear()
+    for (const onChange of this.watchers) onChange()
   }
 }

@@ -122,17 +122,23 @@ async function createFolder(dataDir: string): Promise<void> {
   })
 }
 
-/** Takes `<dir>/shopfloor.lock`, refusing when a live process holds it. */
-function lockFolder(dir: string): () => void {
+/**
+ * Takes `<dir>/shopfloor.lock`, refusing when a live process holds it. The lock names the holder
+ * by its process id and start time, so a dead holder never blocks a restart: not when it is a
+ * zombie not yet reaped (kill -9 of a server whose parent has not waited for it: `kill(pid, 0)`
+ * still succeeds), and not when its id was given to another process since.
+ */
+export function lockFolder(dir: string): () => void {
   const file = path.join(dir, 'shopfloor.lock')
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      fs.writeFileSync(file, String(process.pid), { flag: 'wx' })
+      fs.writeFileSync(file, `${process.pid} ${processStart(process.pid) ?? ''}`.trim(), { flag: 'wx' })
       return () => fs.rmSync(file, { force: true })
     } catch (err: any) {
       if (err.code !== 'EEXIST') throw err
-      const holder = Number(fs.readFileSync(file, 'utf8').trim())
-      if (holder && holder !== process.pid && processAlive(holder)) {
+      const [pid, started] = fs.readFileSync(file, 'utf8').trim().split(/\s+/)
+      const holder = Number(pid)
+      if (holder && holder !== process.pid && processAlive(holder, started ?? null)) {
         throw new Error(
           `The embedded database in ${path.resolve(dir)} is in use by process ${holder}. ` +
             'Stop that process, or give this one another DATA_DIR (or a DATABASE_URL).',
@@ -144,7 +150,30 @@ function lockFolder(dir: string): () => void {
   throw new Error(`Could not lock ${file}`)
 }
 
-function processAlive(pid: number): boolean {
+/** The fields of /proc/<pid>/stat after the parenthesised name (Linux), or null. */
+function procStat(pid: number): string[] | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  } catch {
+    return null
+  }
+}
+
+/** When the process started, in clock ticks since boot (field 22 of /proc/<pid>/stat), or null. */
+function processStart(pid: number): string | null {
+  return procStat(pid)?.[19] ?? null
+}
+
+/** True while `pid` runs and, when the lock recorded it, is the process that started then. */
+function processAlive(pid: number, started: string | null): boolean {
+  if (fs.existsSync('/proc/self/stat')) {
+    const fields = procStat(pid)
+    if (!fields) return false
+    // Z: exited, not yet reaped; X: dead.
+    if (fields[0] === 'Z' || fields[0] === 'X') return false
+    return started === null || fields[19] === started
+  }
   try {
     process.kill(pid, 0)
     return true

@@ -35,7 +35,8 @@ CREATE TABLE agents (
   max_runs_per_hour integer NOT NULL DEFAULT 0,
   pause_on_repeat boolean NOT NULL DEFAULT false,
   heartbeat_skip_idle boolean NOT NULL DEFAULT false,
-  breaker_reset_at timestamp with time zone
+  breaker_reset_at timestamp with time zone,
+  skills uuid[] NOT NULL DEFAULT '{}'::uuid[]
 );
 ALTER TABLE agents ADD CONSTRAINT agents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE agents ADD CONSTRAINT agents_max_run_cost_cents_check CHECK ((max_run_cost_cents >= 0));
@@ -58,13 +59,15 @@ CREATE TABLE api_keys (
   created_at timestamp with time zone NOT NULL DEFAULT now(),
   last_used timestamp with time zone,
   expires_at timestamp with time zone,
-  revoked_at timestamp with time zone
+  revoked_at timestamp with time zone,
+  company_id uuid
 );
+ALTER TABLE api_keys ADD CONSTRAINT api_keys_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
 ALTER TABLE api_keys ADD CONSTRAINT api_keys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
 CREATE INDEX api_keys_user ON public.api_keys USING btree (user_id, created_at DESC) WHERE (revoked_at IS NULL);
-CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
+CREATE TRIGGER api_keys_credentials_changed AFTER DELETE OR UPDATE OF key_hash, user_id, created_at, expires_at, revoked_at, company_id OR TRUNCATE ON public.api_keys FOR EACH STATEMENT EXECUTE FUNCTION notify_channel('credentials_changed');
 
 CREATE TABLE approvals (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -128,6 +131,69 @@ CREATE TABLE companies (
 );
 ALTER TABLE companies ADD CONSTRAINT companies_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE companies ADD CONSTRAINT companies_pkey PRIMARY KEY (id);
+
+CREATE TABLE document_versions (
+  document_id uuid NOT NULL,
+  version integer NOT NULL,
+  title character varying(200) NOT NULL,
+  body text NOT NULL,
+  tags text[] NOT NULL,
+  user_id uuid,
+  agent_id uuid,
+  run_id uuid,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_document_id_fkey FOREIGN KEY (document_id) REFERENCES documents(id) ON DELETE CASCADE;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_pkey PRIMARY KEY (document_id, version);
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE SET NULL;
+ALTER TABLE document_versions ADD CONSTRAINT document_versions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL;
+
+CREATE TABLE documents (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  title character varying(200) NOT NULL,
+  body text NOT NULL DEFAULT ''::text,
+  tags text[] NOT NULL DEFAULT '{}'::text[],
+  project_id uuid,
+  agent_id uuid,
+  pinned boolean NOT NULL DEFAULT false,
+  agent_editable boolean NOT NULL DEFAULT false,
+  version integer NOT NULL DEFAULT 1,
+  created_by_user_id uuid,
+  created_by_agent_id uuid,
+  updated_by_user_id uuid,
+  updated_by_agent_id uuid,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  search tsvector DEFAULT (setweight(to_tsvector('english'::regconfig, (title)::text), 'A'::"char") || setweight(to_tsvector('english'::regconfig, body), 'B'::"char"))
+);
+ALTER TABLE documents ADD CONSTRAINT documents_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id) ON DELETE CASCADE;
+ALTER TABLE documents ADD CONSTRAINT documents_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE documents ADD CONSTRAINT documents_created_by_agent_id_fkey FOREIGN KEY (created_by_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_created_by_user_id_fkey FOREIGN KEY (created_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_pkey PRIMARY KEY (id);
+ALTER TABLE documents ADD CONSTRAINT documents_project_id_fkey FOREIGN KEY (project_id) REFERENCES projects(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_updated_by_agent_id_fkey FOREIGN KEY (updated_by_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
+ALTER TABLE documents ADD CONSTRAINT documents_updated_by_user_id_fkey FOREIGN KEY (updated_by_user_id) REFERENCES users(id) ON DELETE SET NULL;
+CREATE INDEX documents_company ON public.documents USING btree (company_id, updated_at DESC, id);
+CREATE UNIQUE INDEX documents_memory ON public.documents USING btree (agent_id) WHERE (agent_id IS NOT NULL);
+CREATE INDEX documents_pinned ON public.documents USING btree (company_id) WHERE pinned;
+CREATE INDEX documents_search ON public.documents USING gin (search);
+CREATE INDEX documents_tags ON public.documents USING gin (tags);
+
+CREATE TABLE email_verifications (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  user_id uuid NOT NULL,
+  token_hash text NOT NULL,
+  expires_at timestamp with time zone NOT NULL,
+  used_at timestamp with time zone,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_pkey PRIMARY KEY (id);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_token_hash_key UNIQUE (token_hash);
+ALTER TABLE email_verifications ADD CONSTRAINT email_verifications_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+CREATE INDEX email_verifications_user ON public.email_verifications USING btree (user_id);
 
 CREATE TABLE goal_task_counts (
   goal_id uuid NOT NULL,
@@ -216,11 +282,17 @@ CREATE TABLE projects (
   monthly_budget_cents bigint NOT NULL DEFAULT 0,
   status text NOT NULL DEFAULT 'active'::text,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  default_branch character varying(200) NOT NULL DEFAULT 'main'::character varying,
+  checks jsonb NOT NULL DEFAULT '[]'::jsonb,
+  require_checks boolean NOT NULL DEFAULT false,
+  merge_on_approve boolean NOT NULL DEFAULT false,
+  reviewer_agent_id uuid
 );
 ALTER TABLE projects ADD CONSTRAINT projects_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE projects ADD CONSTRAINT projects_monthly_budget_cents_check CHECK ((monthly_budget_cents >= 0));
 ALTER TABLE projects ADD CONSTRAINT projects_pkey PRIMARY KEY (id);
+ALTER TABLE projects ADD CONSTRAINT projects_reviewer_agent_id_fkey FOREIGN KEY (reviewer_agent_id) REFERENCES agents(id) ON DELETE SET NULL;
 ALTER TABLE projects ADD CONSTRAINT projects_status_check CHECK ((status = ANY (ARRAY['active'::text, 'paused'::text, 'completed'::text, 'archived'::text])));
 CREATE INDEX projects_company ON public.projects USING btree (company_id, created_at);
 
@@ -257,6 +329,17 @@ ALTER TABLE routines ADD CONSTRAINT routines_project_id_fkey FOREIGN KEY (projec
 CREATE INDEX routines_company ON public.routines USING btree (company_id, created_at);
 CREATE INDEX routines_enabled ON public.routines USING btree (enabled) WHERE enabled;
 
+CREATE TABLE run_patches (
+  run_id uuid NOT NULL,
+  company_id uuid NOT NULL,
+  patch text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_pkey PRIMARY KEY (run_id);
+ALTER TABLE run_patches ADD CONSTRAINT run_patches_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE CASCADE;
+CREATE INDEX run_patches_company_id_idx ON public.run_patches USING btree (company_id);
+
 CREATE TABLE run_totals (
   company_id uuid NOT NULL,
   day date NOT NULL,
@@ -280,6 +363,7 @@ CREATE TABLE runners (
   versions jsonb NOT NULL DEFAULT '{}'::jsonb,
   first_seen_at timestamp with time zone NOT NULL DEFAULT now(),
   last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
+  stopped_at timestamp with time zone,
   cooldowns jsonb NOT NULL DEFAULT '[]'::jsonb
 );
 ALTER TABLE runners ADD CONSTRAINT runners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
@@ -309,6 +393,10 @@ CREATE TABLE runs (
   session_id text,
   transcript_trimmed_at timestamp with time zone,
   task_status_before text,
+  changes jsonb,
+  checks jsonb NOT NULL DEFAULT '[]'::jsonb,
+  purpose text NOT NULL DEFAULT 'work'::text,
+  fresh_session boolean NOT NULL DEFAULT false,
   not_before timestamp with time zone,
   billing text NOT NULL DEFAULT 'api'::text
 );
@@ -317,6 +405,7 @@ ALTER TABLE runs ADD CONSTRAINT runs_billing_check CHECK ((billing = ANY (ARRAY[
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runs ADD CONSTRAINT runs_cost_cents_check CHECK ((cost_cents >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
+ALTER TABLE runs ADD CONSTRAINT runs_purpose_check CHECK ((purpose = ANY (ARRAY['work'::text, 'merge'::text])));
 ALTER TABLE runs ADD CONSTRAINT runs_retotalled TRIGGER DEFERRABLE INITIALLY DEFERRED;
 ALTER TABLE runs ADD CONSTRAINT runs_routine_id_fkey FOREIGN KEY (routine_id) REFERENCES routines(id) ON DELETE SET NULL;
 ALTER TABLE runs ADD CONSTRAINT runs_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text, 'cancelled'::text])));
@@ -350,6 +439,28 @@ CREATE TABLE schema_migrations (
   applied_at timestamp with time zone NOT NULL DEFAULT now()
 );
 ALTER TABLE schema_migrations ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+CREATE TABLE signing_keys (
+  name text NOT NULL,
+  secret text NOT NULL,
+  created_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE signing_keys ADD CONSTRAINT signing_keys_pkey PRIMARY KEY (name);
+
+CREATE TABLE skills (
+  id uuid NOT NULL DEFAULT gen_random_uuid(),
+  company_id uuid NOT NULL,
+  name character varying(64) NOT NULL,
+  description character varying(1024) NOT NULL,
+  body text NOT NULL DEFAULT ''::text,
+  files jsonb NOT NULL DEFAULT '[]'::jsonb,
+  created_at timestamp with time zone NOT NULL DEFAULT now(),
+  updated_at timestamp with time zone NOT NULL DEFAULT now()
+);
+ALTER TABLE skills ADD CONSTRAINT skills_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
+ALTER TABLE skills ADD CONSTRAINT skills_company_id_name_key UNIQUE (company_id, name);
+ALTER TABLE skills ADD CONSTRAINT skills_name_check CHECK (((name)::text ~ '^[a-z0-9-]{1,64}$'::text));
+ALTER TABLE skills ADD CONSTRAINT skills_pkey PRIMARY KEY (id);
 
 CREATE TABLE task_assignee_counts (
   company_id uuid NOT NULL,
@@ -479,7 +590,8 @@ CREATE TABLE users (
   locked_until timestamp with time zone,
   password_changed_at timestamp with time zone,
   created_at timestamp with time zone NOT NULL DEFAULT now(),
-  updated_at timestamp with time zone NOT NULL DEFAULT now()
+  updated_at timestamp with time zone NOT NULL DEFAULT now(),
+  email_verified_at timestamp with time zone
 );
 ALTER TABLE users ADD CONSTRAINT users_pkey PRIMARY KEY (id);
 CREATE UNIQUE INDEX users_email_key ON public.users USING btree (lower(email));
@@ -609,7 +721,9 @@ BEGIN
   ), audit AS MATERIALIZED (
     SELECT record_audit_events(company,
              jsonb_build_array(jsonb_build_object(
-               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               -- A runner's claim is the service starting the agent's run: `system`, named after the agent.
+               'actor_type', claim_run.actor_type,
+               'actor_name', CASE WHEN claim_run.actor_type = 'system' THEN run.agent_name ELSE claim_run.actor_name END,
                'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
                'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
                'changes', '{"status": ["queued", "running"]}'::jsonb))

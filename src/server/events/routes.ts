@@ -1,7 +1,9 @@
 import type { OutgoingHttpHeaders } from 'node:http'
 import type { FastifyInstance } from 'fastify'
 import { CompanyParams, companyErrors } from '../../contract/common.ts'
+import { authenticate, bearer } from '../auth/authenticate.ts'
 import type { AppContext } from '../context.ts'
+import { AppError } from '../errors.ts'
 import { EventStream } from './stream.ts'
 
 /**
@@ -9,6 +11,14 @@ import { EventStream } from './stream.ts'
  * opens anyway (Redis down: the stream goes live once Redis is back).
  */
 const SUBSCRIBE_WAIT_MS = 5000
+
+/**
+ * How often every open stream's credential and membership are checked again even without a
+ * change notification (the listening connection may have been down when one was sent).
+ */
+const RECHECK_EVERY_MS = 30_000
+/** A burst of credential changes is checked once, this long after the first. */
+const RECHECK_AFTER_MS = 200
 
 const STREAM_HEADERS = {
   'content-type': 'text/event-stream',
@@ -38,19 +48,70 @@ const schema = {
 }
 
 // GET /api/companies/{company_id}/events: the server-sent event stream. The credential and the
-// membership are checked once, at connect, by the company scope's hooks (401 / 404 envelopes).
+// membership are checked at connect by the company scope's hooks (401 / 404 envelopes), and
+// again whenever a key, a user or a membership changes (and every RECHECK_EVERY_MS): a stream
+// whose key was revoked, whose user was deactivated or whose holder left the company ends.
+// One credential holds at most SSE_MAX_STREAMS_PER_CREDENTIAL streams and the process at most
+// SSE_MAX_STREAMS, beyond that 429 RATE_LIMITED.
 export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const streams = new Set<EventStream>()
   openStreams.set(ctx, streams)
+  /** What each stream was granted on: its credential and company. */
+  const grants = new Map<EventStream, { credential: string; companyId: string }>()
+  const perCredential = new Map<string, number>()
+
+  let recheckTimer: NodeJS.Timeout | null = null
+  /** Checks every open stream's credential in the company again; ends those no longer allowed. */
+  const recheck = () => {
+    if (recheckTimer) return
+    recheckTimer = setTimeout(async () => {
+      recheckTimer = null
+      const byGrant = new Map<string, EventStream[]>()
+      for (const [stream, grant] of grants) {
+        const key = `${grant.companyId} ${grant.credential}`
+        const list = byGrant.get(key)
+        if (list) list.push(stream)
+        else byGrant.set(key, [stream])
+      }
+      for (const list of byGrant.values()) {
+        const { credential, companyId } = grants.get(list[0])!
+        let allowed: boolean
+        try {
+          allowed = (await authenticate(ctx, credential, companyId)).role !== null
+        } catch (err) {
+          // Refused (revoked, expired, deactivated): ends. The database unreachable: kept for now.
+          allowed = !(err instanceof AppError)
+        }
+        if (!allowed) for (const stream of list) stream.end()
+      }
+    }, RECHECK_AFTER_MS)
+    recheckTimer.unref()
+  }
+  const unwatch = ctx.credentials.watch(recheck)
+  const sweep = setInterval(recheck, RECHECK_EVERY_MS).unref()
 
   app.get('/events', { schema }, async (request, reply) => {
     const { companyId } = request.membership
+    const credential = bearer(request.headers.authorization)
+    const held = perCredential.get(credential) ?? 0
+    if (held >= ctx.config.sseMaxStreamsPerCredential) {
+      throw new AppError('RATE_LIMITED', `This credential already holds ${held} live event streams, the most it may (SSE_MAX_STREAMS_PER_CREDENTIAL); close one first`)
+    }
+    if (streams.size >= ctx.config.sseMaxStreams) {
+      throw new AppError('RATE_LIMITED', 'This server holds as many live event streams as it may (SSE_MAX_STREAMS); try again later')
+    }
     // From here on the response is ours: Fastify neither serialises nor ends it.
     reply.hijack()
     const stream = new EventStream(reply.raw, ctx.config.sseHeartbeatSeconds * 1000, () => {
       unsubscribe()
       streams.delete(stream)
+      grants.delete(stream)
+      const left = (perCredential.get(credential) ?? 1) - 1
+      if (left > 0) perCredential.set(credential, left)
+      else perCredential.delete(credential)
     })
+    grants.set(stream, { credential, companyId })
+    perCredential.set(credential, held + 1)
     // A run credential's stream ends with its run (reconnecting then answers 401).
     const runId = request.principal.run?.runId
     const unsubscribe = ctx.bus.subscribe(companyId, (event) => {
@@ -72,6 +133,9 @@ export async function eventRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
 
   // Shutdown: end every stream so that closing the server does not wait on them.
   app.addHook('preClose', async () => {
+    unwatch()
+    clearInterval(sweep)
+    if (recheckTimer) clearTimeout(recheckTimer)
     for (const stream of streams) stream.end()
   })
 }

@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import { SERVICE_VERSION } from '../../contract/version.ts'
+import { finishDocument } from './openapi-document.ts'
 
 const TAGS = [
   ['accounts', 'Registration, sign-in, sessions, the caller and their preferences, password reset'],
@@ -39,6 +40,8 @@ export async function installDocs(app: FastifyInstance): Promise<void> {
       security: [{ bearer: [] }],
     },
     // Shared schemas keep their own names as components (ErrorEnvelope), not def-0.
+    // Named records, every status an operation can answer, closed bodies (openapi-document.ts).
+    transformObject: (documentObject: any) => finishDocument(documentObject.openapiObject),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   })
   await app.register(swaggerUi, { routePrefix: '/docs' })

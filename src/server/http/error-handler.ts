@@ -70,6 +70,10 @@ function describe(err: FastifyError & { validationContext?: string }, request: F
   if (err.statusCode === 429) {
     return envelope('RATE_LIMITED', err.message)
   }
+  if (err.statusCode === 413) {
+    const limit = request.routeOptions.bodyLimit
+    return envelope('PAYLOAD_TOO_LARGE', `The request body is larger than this endpoint takes${limit ? ` (${Math.round(limit / 1048576)} MiB)` : ''}`)
+  }
   // Framework errors raised with a status and a plain message: body too large, bad
   // content type, malformed URL and the like.
   if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {

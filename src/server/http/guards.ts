@@ -46,6 +46,16 @@ export async function requireSession(request: FastifyRequest): Promise<void> {
 }
 
 /**
+ * Hook (after requireAuth) for making a company: an API key limited to one company cannot, since
+ * it would make one it cannot reach, and a runner's key has no business doing it.
+ */
+export async function requireUnlimited(request: FastifyRequest): Promise<void> {
+  if (request.principal.keyCompanyId) {
+    throw new AppError('FORBIDDEN', 'This API key is limited to one company and cannot create companies')
+  }
+}
+
+/**
  * Hook for /api/companies/{company_id}/...: a valid bearer credential (else 401), a valid
  * company id (else 422) and membership of that company (else 404 Company not found). The
  * credential and the membership are read in one statement.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { validationError } from '../errors.ts'
+import { AppError, validationError } from '../errors.ts'
 
 // Checks every request's input gets, whatever its route, before any schema or handler sees it.
 
@@ -53,9 +53,38 @@ export function findNul(value: unknown, loc: (string | number)[]): (string | num
 
 export const NUL_MESSAGE = 'String should not contain the NUL character (\\u0000)'
 
-/** Refuses a NUL character anywhere in the path, the query or the body: 422 naming the field. */
+/** The most a free-text field may hold, in bytes of UTF-8 (API-DECISIONS: "Limits that protect every company"). */
+export const MAX_TEXT_BYTES = 1024 * 1024
+/** The free-text fields of request bodies: comment `body`, descriptions, instructions, mission, a run's summary and error. */
+const TEXT_FIELDS = ['body', 'description', 'instructions', 'mission', 'summary', 'error']
+
+function tooLong(value: unknown): boolean {
+  // Three bytes of UTF-8 at most per UTF-16 unit: most values are settled without counting.
+  return typeof value === 'string' && value.length * 3 > MAX_TEXT_BYTES && Buffer.byteLength(value) > MAX_TEXT_BYTES
+}
+
+/** The first free-text field of a body over MAX_TEXT_BYTES (a transcript entry's `text` included), or null. */
+export function oversizedField(body: unknown): string | null {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return null
+  const record = body as Record<string, unknown>
+  for (const field of TEXT_FIELDS) if (tooLong(record[field])) return field
+  if (Array.isArray(record.transcript)) {
+    for (const [i, entry] of record.transcript.entries()) if (tooLong((entry as { text?: unknown })?.text)) return `transcript.${i}.text`
+  }
+  return null
+}
+
+/**
+ * Refuses a NUL character anywhere in the path, the query or the body: 422 naming the field;
+ * and a free-text field over 1 MiB: 413 PAYLOAD_TOO_LARGE naming it (one agent's 9 MiB comments
+ * would otherwise reach every reader of the task and every prompt that quotes it).
+ */
 export function installInputGuards(app: FastifyInstance): void {
   app.addHook('preValidation', async (request) => {
+    const oversized = oversizedField(request.body)
+    if (oversized) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `${oversized} is larger than 1 MiB, the most a text field may hold`, { field: oversized, limit_bytes: MAX_TEXT_BYTES })
+    }
     const parts: [string, unknown][] = [
       ['path', request.params],
       ['query', request.query],

@@ -36,6 +36,10 @@ export async function metricsRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
 
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
     const token = ctx.config.metricsToken
+    // In production the figures are not public unless the operator says so.
+    if (!token && ctx.config.production && !ctx.config.metricsPublic) {
+      throw new AppError('AUTH_REQUIRED', 'Metrics in production need METRICS_TOKEN (or METRICS_PUBLIC=true)')
+    }
     if (token) {
       const header = request.headers.authorization ?? ''
       if (!header.startsWith('Bearer ') || !sameSecret(header.slice(7).trim(), token)) {

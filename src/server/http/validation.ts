@@ -2,9 +2,11 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv'
 import addFormats from 'ajv-formats'
 import type { FastifySchemaCompiler } from 'fastify'
 import type { ValidationIssue } from '../errors.ts'
+import { closeObjects } from './closed-objects.ts'
 
 // Two validators. JSON bodies are checked strictly: no type coercion (a "5" is not 5), every
-// problem reported, unknown fields left alone unless a schema says additionalProperties: false.
+// problem reported, unknown fields refused unless a schema says additionalProperties: true
+// (closed-objects.ts).
 // Query strings and path parameters arrive as text, so they are coerced (and a single value
 // becomes a list where the schema wants a list, for repeatable parameters such as `status`).
 function makeAjv(coerce: boolean) {
@@ -34,7 +36,7 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   let compiled: ValidateFunction | undefined
   // Fastify reads `errors` off the function it was given after each call.
   const validate = (data: unknown) => {
-    compiled ??= ajv.compile(schema)
+    compiled ??= ajv.compile(httpPart === 'body' ? closeObjects(schema) : schema)
     const valid = compiled(data)
     validate.errors = compiled.errors
     return valid

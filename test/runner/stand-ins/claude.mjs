@@ -23,7 +23,7 @@ async function callShopfloor(tool, args) {
 }
 
 const mcpConfig = (argv) => (argv.includes('--mcp-config') ? [argv[argv.indexOf('--mcp-config') + 1]] : [])
-const s = begin('claude', '2.0.14 (Claude Code)', mcpConfig)
+const s = begin('claude', '2.1.197 (Claude Code)', mcpConfig)
 const { plan, usage: u, session, model, emit } = s
 emit({ type: 'system', subtype: 'init', cwd: process.cwd(), session_id: session, tools: ['Bash', 'Read', 'Edit'], mcp_servers: [{ name: 'shopfloor', status: 'connected' }], model, permissionMode: 'bypassPermissions', apiKeySource: 'ANTHROPIC_API_KEY' })
 const half = (n) => Math.floor(n / 2)

@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { begin } from './common.mjs'
 
-const s = begin('codex', 'codex-cli 0.140.0')
+const s = begin('codex', 'codex-cli 0.171.0')
 const { plan, usage: u, emit } = s
 const resume = process.argv.indexOf('resume')
 const session = resume >= 0 ? process.argv[resume + 1] : s.session

@@ -38,11 +38,20 @@ export function begin(name, version, configFiles = () => []) {
     try { fs.appendFileSync(at, 'x'); result.write = 'written' } catch (err) { result.write = `error ${err.code}` }
     probes[file] = result
   }
+  // The skills Claude Code would load: every file under ~/.claude/skills, with its text.
+  const skillsDir = path.join(home, '.claude', 'skills')
+  const skills = {}
+  if (fs.existsSync(skillsDir)) {
+    for (const file of fs.readdirSync(skillsDir, { recursive: true })) {
+      const full = path.join(skillsDir, file)
+      if (fs.statSync(full).isFile()) skills[file] = fs.readFileSync(full, 'utf8')
+    }
+  }
   // A kept home remembers earlier runs.
   fs.writeFileSync(path.join(home, `.${name}-ran`), String(Date.now()))
   const runId = process.env.SHOPFLOOR_RUN_ID
   const out = process.env.STANDIN_OUT
-  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, probes }))
+  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, skills, probes }))
   fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, thoughts: 0, ...plan.usage }
   return {

@@ -2,7 +2,7 @@
 import path from 'node:path'
 import { begin } from './common.mjs'
 
-const s = begin('gemini', '0.9.0', () => [path.join(process.env.HOME, '.gemini', 'settings.json')])
+const s = begin('gemini', '0.61.0', () => [path.join(process.env.HOME, '.gemini', 'settings.json')])
 const { plan, usage: u, session, model, emit } = s
 const ts = () => new Date().toISOString()
 emit({ type: 'init', timestamp: ts(), session_id: session, model })

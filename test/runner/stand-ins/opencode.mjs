@@ -2,7 +2,7 @@
 import path from 'node:path'
 import { begin } from './common.mjs'
 
-const s = begin('opencode', '0.15.3', () => [path.join(process.env.XDG_CONFIG_HOME, 'opencode', 'opencode.json')])
+const s = begin('opencode', '1.18.33', () => [path.join(process.env.XDG_CONFIG_HOME, 'opencode', 'opencode.json')])
 const { plan, usage: u, session, emit } = s
 let n = 0
 const part = (type, fields) => ({ id: `prt_${++n}`, sessionID: session, messageID: 'msg_1', type, ...fields })

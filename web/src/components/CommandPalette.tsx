@@ -68,6 +68,10 @@ export function CommandPalette({ companyId }: { companyId: string }) {
       companyId={companyId}
       onClose={() => setOpen(null)}
       onPage={(path) => { setOpen(null); openPage(path) }}
+      onGo={(to, search) => {
+        setOpen(null)
+        void navigate(to.startsWith('/') ? { to: to as '/profile' } : { to: `/c/$companyId/${to}` as '/c/$companyId', params: { companyId }, search: (search ?? {}) as never })
+      }}
       onTask={(key) => { setOpen(null); void navigate({ to: '/c/$companyId/tasks/$taskRef', params: { companyId, taskRef: key } }) }}
       onAgent={(id) => { setOpen(null); void navigate({ to: '/c/$companyId/agents/$agentId', params: { companyId, agentId: id } }) }}
       onCreate={(title) => { setNewTitle(title); setOpen('new-task') }}

@@ -8,7 +8,7 @@ export function CompanySwitcher({ companyId }: { companyId: string | null }) {
   const companies = useCompanies()
   const navigate = useNavigate()
   return (
-    <label className="row" style={{ gap: 6 }}>
+    <label className="row company-switcher" style={{ gap: 6 }}>
       <span className="sr-only">Company</span>
       <select
         aria-label="Company"

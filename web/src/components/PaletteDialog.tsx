@@ -1,7 +1,10 @@
 // The command palette's dialog (cmdk) and the shortcuts help, loaded on first use.
 import { Command, defaultFilter } from 'cmdk'
 import { useEffect, useState } from 'react'
-import { useAgents, useTask, useTasks } from '../lib/queries.ts'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '../lib/api.ts'
+import { keys, useAgents, useTask, useTasks } from '../lib/queries.ts'
+import { ErrorText } from './ErrorText.tsx'
 import { type PagePath, PAGES } from '../lib/pages.ts'
 import { Dialog } from './Dialog.tsx'
 
@@ -20,17 +23,35 @@ function rank(value: string, search: string, keywords?: string[]): number {
   return value.toLowerCase().includes(search.trim().toLowerCase()) ? 1 + fuzzy : fuzzy / 2
 }
 
+/** Pages beyond the sidebar's, reached from the palette too. */
+const MORE_PAGES: { to: string; label: string }[] = [
+  { to: 'webhooks', label: 'Webhooks' },
+  { to: 'start', label: 'Connect a runner (guided start)' },
+  { to: '/profile', label: 'Profile and API keys' },
+]
+
 interface PaletteProps {
   companyId: string
   onClose: () => void
   onPage: (path: PagePath) => void
+  /** A path under the company, or an absolute one (`/profile`), with search values. */
+  onGo: (to: string, search?: Record<string, string>) => void
   onTask: (key: string) => void
   onAgent: (id: string) => void
   onCreate: (title: string) => void
 }
 
-export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate }: PaletteProps) {
+export function Palette({ companyId, onClose, onPage, onGo, onTask, onAgent, onCreate }: PaletteProps) {
   const agents = useAgents(companyId)
+  const client = useQueryClient()
+  // Pause or resume an agent from here; the palette closes once the server agreed, or says why not.
+  const act = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: 'pause' | 'resume' }) => (action === 'pause' ? api.agents.pause(companyId, id) : api.agents.resume(companyId, id)),
+    onSuccess() {
+      void client.invalidateQueries({ queryKey: keys.company(companyId, 'agents') })
+      onClose()
+    },
+  })
   const [query, setQuery] = useState('')
   // The server searches the company's tasks (titles and descriptions, as the tasks page's
   // search), a moment after the typing stops: a company may have far more tasks than a list
@@ -49,11 +70,25 @@ export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate 
   return (
     <Dialog title="Go to…" onClose={onClose}>
       <Command label="Command palette" className="palette" loop filter={rank}>
-        <Command.Input autoFocus value={query} onValueChange={setQuery} placeholder="A task key or title, an agent, a page…" aria-label="Search" />
+        <Command.Input autoFocus value={query} onValueChange={setQuery} placeholder="A task, an agent, a page, or an action (hire, pause Ada)…" aria-label="Search" />
+        <ErrorText error={act.error} />
         <Command.List>
+          <Command.Group heading="Actions">
+            <Command.Item value="action Hire an agent" onSelect={() => onGo('agents', { new: '1' })}>Hire an agent</Command.Item>
+            <Command.Item value="action New routine" onSelect={() => onGo('routines', { new: '1' })}>New routine</Command.Item>
+            {/* Pausing is asked for in words ("pause ada"), so typing a name still goes to the agent. */}
+            {/\b(pause|resume)/i.test(query) && (agents.data ?? []).filter((a) => a.status !== 'terminated' && a.status !== 'pending_approval').map((agent) => {
+              const action = agent.status === 'paused' ? 'resume' : 'pause'
+              const label = `${action === 'pause' ? 'Pause' : 'Resume'} ${agent.name}`
+              return <Command.Item key={`act-${agent.id}`} value={`action ${label}`} onSelect={() => act.mutate({ id: agent.id, action })}>{label}</Command.Item>
+            })}
+          </Command.Group>
           <Command.Group heading="Pages">
             {PAGES.map((page) => (
               <Command.Item key={page.path} value={`page ${page.label}`} onSelect={() => onPage(page.path)}>{page.label}</Command.Item>
+            ))}
+            {MORE_PAGES.map((page) => (
+              <Command.Item key={page.to} value={`page ${page.label}`} onSelect={() => onGo(page.to)}>{page.label}</Command.Item>
             ))}
           </Command.Group>
           <Command.Group heading="Tasks">
@@ -84,7 +119,7 @@ export function Palette({ companyId, onClose, onPage, onTask, onAgent, onCreate 
 
 export function ShortcutsHelp({ onClose }: { onClose: () => void }) {
   const rows: [string, string][] = [
-    ['Ctrl K  /  ⌘ K', 'Command palette: go to a task, an agent or a page; create a task'],
+    ['Ctrl K  /  ⌘ K', 'Command palette: go to a task, an agent or a page; create a task; hire, pause or resume an agent; a new routine'],
     ['c', 'Create a task'],
     ['?', 'This list'],
     ...PAGES.filter((p) => p.key).map((p): [string, string] => [`g then ${p.key}`, `Open ${p.label}`]),

@@ -1,6 +1,10 @@
 // The frame of every signed-in page: the sidebar (collapsible, a drawer on phones), the top bar
 // with the company switcher, the live indicator and the account links, and the page itself.
 import { useQueryClient } from '@tanstack/react-query'
+import {
+  Activity, Bot, CircleCheck, CircleDollarSign, Ellipsis, FileText, FolderKanban, Inbox, LayoutDashboard, ListTodo, type LucideIcon, Menu, Network, Play,
+  Repeat, Search, Server, Settings, Target,
+} from 'lucide-react'
 import { type ReactNode, useEffect, useRef, useState } from 'react'
 import { CompanyContext } from '../lib/company.ts'
 import { useLiveEvents } from '../lib/live.ts'
@@ -14,21 +18,23 @@ import { ErrorBoundary } from './ErrorBoundary.tsx'
 import { LiveIndicator } from './LiveIndicator.tsx'
 import { UserAvatar } from './UserAvatar.tsx'
 
-const NAV: { path: string; label: string; icon: string }[] = [
-  { path: '', label: 'Dashboard', icon: '◧' },
-  { path: 'inbox', label: 'Inbox', icon: '✉' },
-  { path: 'tasks', label: 'Tasks', icon: '☰' },
-  { path: 'agents', label: 'Agents', icon: '☺' },
-  { path: 'org', label: 'Org chart', icon: '⌥' },
-  { path: 'runs', label: 'Runs', icon: '▶' },
-  { path: 'approvals', label: 'Approvals', icon: '✓' },
-  { path: 'goals', label: 'Goals', icon: '◎' },
-  { path: 'projects', label: 'Projects', icon: '▣' },
-  { path: 'routines', label: 'Routines', icon: '↻' },
-  { path: 'runners', label: 'Runners', icon: '⇄' },
-  { path: 'costs', label: 'Costs', icon: '$' },
-  { path: 'activity', label: 'Activity', icon: '≡' },
-  { path: 'settings', label: 'Settings', icon: '⚙' },
+// Icons from lucide (imported one by one, so only these are in the bundle).
+const NAV: { path: string; label: string; icon: LucideIcon }[] = [
+  { path: '', label: 'Dashboard', icon: LayoutDashboard },
+  { path: 'inbox', label: 'Inbox', icon: Inbox },
+  { path: 'tasks', label: 'Tasks', icon: ListTodo },
+  { path: 'agents', label: 'Agents', icon: Bot },
+  { path: 'org', label: 'Org chart', icon: Network },
+  { path: 'runs', label: 'Runs', icon: Play },
+  { path: 'approvals', label: 'Approvals', icon: CircleCheck },
+  { path: 'goals', label: 'Goals', icon: Target },
+  { path: 'projects', label: 'Projects', icon: FolderKanban },
+  { path: 'documents', label: 'Documents', icon: FileText },
+  { path: 'routines', label: 'Routines', icon: Repeat },
+  { path: 'runners', label: 'Runners', icon: Server },
+  { path: 'costs', label: 'Costs', icon: CircleDollarSign },
+  { path: 'activity', label: 'Activity', icon: Activity },
+  { path: 'settings', label: 'Settings', icon: Settings },
 ]
 
 export function Shell({ companyId, children }: { companyId: string | null; children: ReactNode }) {
@@ -72,6 +78,7 @@ export function Shell({ companyId, children }: { companyId: string | null; child
           </div>
           {companyId && <CompanyNav companyId={companyId} />}
           <div className="grow" />
+          <button className="link show-phone" style={{ padding: '10px' }} onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           <button
             className="link hide-phone"
             style={{ padding: '6px 10px' }}
@@ -84,12 +91,12 @@ export function Shell({ companyId, children }: { companyId: string | null; child
         {drawerOpen && <div className="drawer-scrim" aria-hidden onClick={() => setDrawerOpen(false)} />}
         <div className="main">
           <header className="topbar">
-            <button ref={menuButton} className="menu-button" aria-label="Open menu" aria-controls="sidebar" aria-expanded={drawerOpen} onClick={() => setDrawerOpen((open) => !open)}>☰</button>
+            <button ref={menuButton} className="menu-button" aria-label="Open menu" aria-controls="sidebar" aria-expanded={drawerOpen} onClick={() => setDrawerOpen((open) => !open)}><Menu aria-hidden size={20} /></button>
             <CompanySwitcher companyId={companyId} />
             <div className="grow" />
             {companyId && (
               <button className="palette-button" aria-label="Command palette (Ctrl K)" onClick={() => window.dispatchEvent(new KeyboardEvent('keydown', { key: 'k', ctrlKey: true }))}>
-                <span aria-hidden>⌕</span><span className="hide-phone"> Search… <kbd>Ctrl K</kbd></span>
+                <Search aria-hidden size={16} /><span className="hide-phone"> Search… <kbd>Ctrl K</kbd></span>
               </button>
             )}
             {companyId && <LiveIndicator state={live} />}
@@ -97,16 +104,41 @@ export function Shell({ companyId, children }: { companyId: string | null; child
               {me.data && <UserAvatar user={me.data} />}
               <span className="nowrap account">{me.data?.name ?? 'Profile'}</span>
             </Link>
-            <button onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
+            <button className="hide-phone" onClick={() => void signOut(queryClient).then(() => navigate({ to: '/sign-in', replace: true }))}>Sign out</button>
           </header>
           <main className="content" id="content" tabIndex={-1}>
             {/* A new page gets a fresh boundary, so one failing page does not stick. */}
             <ErrorBoundary key={pathname}>{children}</ErrorBoundary>
           </main>
+          {companyId && <TabBar companyId={companyId} onMore={() => setDrawerOpen(true)} />}
         </div>
       </div>
       {companyId && <CommandPalette companyId={companyId} />}
     </CompanyContext.Provider>
+  )
+}
+
+/** On a phone: the main pages one tap away at the bottom of the screen; More opens the drawer with the rest. */
+const TABS = ['', 'inbox', 'tasks', 'agents'] as const
+
+function TabBar({ companyId, onMore }: { companyId: string; onMore: () => void }) {
+  const inbox = useInbox(companyId)
+  const pending = inbox.data ? inbox.data.approvals.length + inbox.data.tasks.length : 0
+  return (
+    <nav className="tabbar" aria-label="Tabs">
+      {TABS.map((path) => {
+        const item = NAV.find((n) => n.path === path)!
+        return (
+          <Link key={path} to={`/c/$companyId${path ? `/${path}` : ''}` as '/c/$companyId'} params={{ companyId }} className="tab"
+            activeOptions={{ exact: path === '', includeSearch: false }} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+            <item.icon className="icon" aria-hidden size={22} strokeWidth={1.8} />
+            <span>{path === '' ? 'Home' : item.label}</span>
+            {path === 'inbox' && pending > 0 && <span className="count" aria-label={`${pending} waiting`}>{pending}</span>}
+          </Link>
+        )
+      })}
+      <button className="tab" onClick={onMore} aria-label="More pages"><Ellipsis className="icon" aria-hidden size={22} strokeWidth={1.8} /><span>More</span></button>
+    </nav>
   )
 }
 
@@ -124,7 +156,7 @@ function CompanyNav({ companyId }: { companyId: string }) {
           // The dashboard is the parent path of every company page: active only on itself.
           <Link key={item.path} to={`/c/$companyId${item.path ? `/${item.path}` : ''}` as '/c/$companyId'} params={{ companyId }} className="nav"
             activeOptions={{ exact: item.path === '', includeSearch: false }} activeProps={{ className: 'active', 'aria-current': 'page' }} title={item.label}>
-            <span className="icon" aria-hidden>{item.icon}</span>
+            <item.icon className="icon" aria-hidden size={18} strokeWidth={1.8} />
             <span className="label grow">{item.label}</span>
             {item.path === 'inbox' && pending > 0 && <span className="badge label">{pending}</span>}
           </Link>

@@ -97,3 +97,9 @@ export function parseCents(text: string): number | null {
 export function centsToInput(cents: number | null | undefined): string {
   return cents ? (cents / 100).toFixed(2).replace(/\.00$/, '') : ''
 }
+
+/** Agent roles as titles people read: "CEO", "QA", "DevOps", "Engineer" (the API keeps them lower case). */
+const ROLE_WORDS: Record<string, string> = { ceo: 'CEO', cto: 'CTO', cmo: 'CMO', cfo: 'CFO', coo: 'COO', qa: 'QA', devops: 'DevOps' }
+export function roleLabel(role: string): string {
+  return ROLE_WORDS[role.toLowerCase()] ?? humanize(role)
+}

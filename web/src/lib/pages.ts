@@ -1,6 +1,6 @@
 // The company's pages by name, for the command palette and its shortcuts help.
 
-export type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners'
+export type PagePath = '' | 'inbox' | 'tasks' | 'agents' | 'org' | 'runs' | 'approvals' | 'goals' | 'projects' | 'routines' | 'costs' | 'activity' | 'settings' | 'runners' | 'documents'
 
 /** Pages by name, with the letter that follows `g` to open them. */
 export const PAGES: { path: PagePath; label: string; key?: string }[] = [
@@ -13,6 +13,7 @@ export const PAGES: { path: PagePath; label: string; key?: string }[] = [
   { path: 'approvals', label: 'Approvals', key: 'p' },
   { path: 'goals', label: 'Goals' },
   { path: 'projects', label: 'Projects' },
+  { path: 'documents', label: 'Documents' },
   { path: 'routines', label: 'Routines' },
   { path: 'runners', label: 'Runners', key: 'n' },
   { path: 'costs', label: 'Costs', key: 'c' },

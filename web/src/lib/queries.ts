@@ -1,7 +1,7 @@
 // Server state as TanStack queries. Company data lives under ['c', companyId, <resource>, ...]
 // so the live stream (live.ts) can mark a resource stale with one key prefix.
 import { type QueryClient, type UseQueryResult, useQueries, useQuery, useQueryClient } from '@tanstack/react-query'
-import type { Agent, ApprovalStatus, Run, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
+import type { Agent, ApprovalStatus, DocumentListQuery, Run, RunFilters, Task, TaskFilters, TaskStatus } from '#src/client/types.ts'
 import { api } from './api.ts'
 import { errorCode } from './errors.ts'
 
@@ -171,3 +171,12 @@ export const useTaskChanges = (cid: string, taskId: string) =>
     queryKey: keys.company(cid, 'activity', 'task', taskId),
     queryFn: () => api.insights.activity(cid, { entity_type: 'task', entity_id: taskId, limit: 200 }),
   })
+
+// Knowledge: documents (list and search, one with its versions) and skills.
+export const useDocuments = (cid: string, query: DocumentListQuery = {}) =>
+  useQuery({ queryKey: keys.company(cid, 'documents', 'list', query), queryFn: () => api.documents.list(cid, query), placeholderData: (previous) => previous })
+export const useDocument = (cid: string, id: string | null) =>
+  useQuery({ queryKey: keys.company(cid, 'documents', id), queryFn: () => api.documents.get(cid, id!), enabled: id !== null })
+export const useDocumentVersions = (cid: string, id: string | null) =>
+  useQuery({ queryKey: keys.company(cid, 'documents', id, 'versions'), queryFn: () => api.documents.versions(cid, id!), enabled: id !== null })
+export const useSkills = (cid: string) => useQuery({ queryKey: keys.company(cid, 'skills'), queryFn: () => api.skills.list(cid) })

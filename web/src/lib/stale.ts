@@ -14,6 +14,8 @@ const STALE: Record<string, string[]> = {
   routine: ['routines'],
   run: ['runs', 'agents', 'org', 'dashboard', 'inbox', 'costs', 'tasks'],
   approval: ['approvals', 'inbox', 'dashboard', 'agents', 'org'],
+  document: ['documents'],
+  skill: ['skills', 'agents'],
 }
 
 /** The query keys an event of `companyId` makes stale. */

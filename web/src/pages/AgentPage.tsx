@@ -4,6 +4,7 @@ import type { Agent, TaskStatus } from '#src/client/types.ts'
 import { AgentAvatar } from '../components/AgentAvatar.tsx'
 import { AgentActions } from '../components/agents/AgentActions.tsx'
 import { AgentFormFields, useAgentForm } from '../components/agents/AgentForm.tsx'
+import { AgentMemory, AgentSkills } from '../components/agents/AgentKnowledge.tsx'
 import { AgentSettings } from '../components/agents/AgentSettings.tsx'
 import { CurrentRun, currentRun } from '../components/agents/AgentWork.tsx'
 import { BudgetMeter } from '../components/agents/BudgetMeter.tsx'
@@ -106,6 +107,8 @@ function AgentDetail({ companyId, agent }: { companyId: string; agent: Agent }) 
         )}
         {tasks.data && <TaskTable companyId={companyId} tasks={tasks.data} agents={agentMap} />}
       </section>
+      <AgentSkills companyId={companyId} agent={agent} />
+      <AgentMemory companyId={companyId} agent={agent} />
       <section className="panel" aria-label="Settings">
         <div className="page-head" style={{ marginBottom: 8 }}>
           <h2 style={{ margin: 0 }}>Settings</h2>

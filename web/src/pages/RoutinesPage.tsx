@@ -1,14 +1,15 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { Routine, RoutineUpdate } from '#src/client/types.ts'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
+import { cronInWords } from '../lib/cron-words.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgents, useRoutines } from '../lib/queries.ts'
 import { nextFire } from '#src/contract/schedule.ts'
-import { Link, useNavigate } from '@tanstack/react-router'
+import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 import { useForm, useSubmit } from '../lib/useForm.ts'
 import { Field, FormDialog } from '../components/form.tsx'
 
@@ -17,6 +18,14 @@ export function RoutinesPage() {
   const companyId = useCompanyId()
   const routines = useRoutines(companyId)
   const [creating, setCreating] = useState(false)
+  // Opened from the palette ("?new=1"): the dialog opens, and the address forgets it.
+  const opened = useSearch({ from: '/signed-in/c/$companyId/routines' }).new
+  const go = useNavigate()
+  useEffect(() => {
+    if (!opened) return
+    setCreating(true)
+    void go({ to: '.', search: {}, replace: true })
+  }, [opened])
   return (
     <>
       <div className="page-head"><h1>Routines</h1><button className="primary" onClick={() => setCreating(true)}>New routine</button></div>
@@ -24,7 +33,7 @@ export function RoutinesPage() {
       {routines.data?.length === 0 && <p className="empty">No routines yet.</p>}
       {routines.data && routines.data.length > 0 && (
         <div className="panel table-wrap">
-          <table>
+          <table className="stack">
             <thead><tr><th>Routine</th><th>Agent</th><th>Schedule</th><th>Next run</th><th className="hide-phone">Last run</th><th>Enabled</th><th /></tr></thead>
             <tbody>{routines.data.map((routine) => <RoutineRow key={routine.id} routine={routine} companyId={companyId} />)}</tbody>
           </table>
@@ -54,13 +63,13 @@ function RoutineRow({ routine, companyId }: { routine: Routine; companyId: strin
   })
   return (
     <tr>
-      <td className="free">{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
-      <td>{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
-      <td className="mono nowrap">{routine.cron}</td>
-      <td className="nowrap"><NextRun routine={routine} /></td>
+      <td className="free title-cell">{routine.title}{routine.description && <div className="muted small">{routine.description}</div>}<ErrorText error={update.error ?? remove.error ?? trigger.error} /></td>
+      <td data-label="Agent">{agent ? <Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: agent.id }}>{agent.name}</Link> : '—'}</td>
+      <td data-label="Schedule" title={routine.cron}>{cronInWords(routine.cron)}</td>
+      <td data-label="Next run" className="nowrap"><NextRun routine={routine} /></td>
       <td className="hide-phone muted">{format.relative(routine.last_run_at)}</td>
-      <td><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
-      <td className="nowrap">
+      <td data-label="Enabled"><input type="checkbox" aria-label={`Enable ${routine.title}`} checked={routine.enabled} onChange={(e) => update.mutate({ enabled: e.target.checked })} /></td>
+      <td className="nowrap row-actions">
         <button onClick={() => trigger.mutate()} disabled={trigger.isPending}>Run now</button>{' '}
         <button className="link" onClick={() => setEditing(true)}>Edit</button>{' '}
         <button className="link danger" onClick={() => window.confirm(`Delete the routine “${routine.title}”? Its tasks and runs stay.`) && remove.mutate()}>Delete</button>

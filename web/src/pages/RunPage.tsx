@@ -11,6 +11,7 @@ import { useFormat } from '../lib/preferences.tsx'
 import { keys, useAgent, useRun, useTask } from '../lib/queries.ts'
 import { Link, useParams } from '@tanstack/react-router'
 import { FINISHED, Transcript } from '../components/runs/Transcript.tsx'
+import { Markdown } from '../components/Markdown.tsx'
 
 
 /** One run; while it runs, each run.updated event refetches it, so the transcript grows live. */
@@ -57,7 +58,7 @@ function RunDetail({ companyId, run }: { companyId: string; run: Run }) {
         <section className="card"><div className="label">Cost</div><div className="value">{format.money(run.cost_cents)}</div><div className="muted small">{format.number(run.tokens_in)} tokens in · {format.number(run.tokens_out)} out</div>{run.runner_id && <div className="muted small">on {runnerName(run.runner_id)}</div>}</section>
         <section className="card"><div className="label">Timing</div><div className="small">Queued {format.dateTime(run.created_at)}<br />Started {format.dateTime(run.started_at)}<br />Ended {format.dateTime(run.ended_at)}</div></section>
       </div>
-      {run.summary && <section className="panel"><h2>Summary</h2><p style={{ whiteSpace: 'pre-wrap' }}>{run.summary}</p></section>}
+      {run.summary && <section className="panel"><h2>Summary</h2><Markdown text={run.summary} /></section>}
       {run.error && <section className="panel"><h2>Error</h2><p className="error" style={{ whiteSpace: 'pre-wrap' }}>{run.error}</p></section>}
       <section className="panel" aria-label="Transcript">
         <h2>Transcript {running && <span className="live"><span className="dot" />live</span>}</h2>

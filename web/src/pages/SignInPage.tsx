@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query'
-import { useCallback, useState } from 'react'
+import { useCallback, useEffect, useState } from 'react'
 import { AuthFrame } from '../components/AuthFrame.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { IdpButton } from '../components/IdpButton.tsx'
@@ -21,6 +21,10 @@ export function SignInPage() {
   const open = useCallback(() => router.history.replace(target), [router, target])
   const submit = useSubmit(() => signIn(queryClient, () => api.auth.login(form.values.email.trim(), form.values.password)).then(open))
   const [idpError, setIdpError] = useState<unknown>(null)
+  // A fresh instance has nobody to sign in yet: its first person signs up.
+  useEffect(() => {
+    if (config.data?.has_accounts === false) router.history.replace('/sign-up')
+  }, [config.data?.has_accounts, router])
   const onCredential = useCallback(
     (credential: string) => {
       signIn(queryClient, () => api.auth.loginIdp(credential)).then(open, setIdpError)

@@ -14,10 +14,12 @@ import { Field } from '../components/form.tsx'
 import { ADAPTER_NAMES, adapterLabel } from '../lib/adapters.ts'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
-import { keys, useAgents, useCompany, useRunners, useTasks } from '../lib/queries.ts'
+import { keys, useAgents, useCompany, useRunners, useRuns, useTasks } from '../lib/queries.ts'
 import { HIRE_DEFAULTS } from '../lib/spend.ts'
 import { FIRST_TASK, useStartProgress } from '../lib/start.ts'
 import { useForm, useSubmit } from '../lib/useForm.ts'
+import { capableRunners, waitingReason } from '../lib/waiting.ts'
+import { WaitingNote } from '../components/runs/WaitingNote.tsx'
 
 export function StartPage() {
   const companyId = useCompanyId()
@@ -39,7 +41,7 @@ export function StartPage() {
           {firstAgent ? <p>{firstAgent.name} works with {adapterLabel(firstAgent.adapter)}.</p> : <HireStep companyId={companyId} />}
         </Step>
         <Step n={3} title="Connect a runner" done={progress.done('runner')} skipped={progress.skipped('runner')} onSkip={() => progress.skip('runner')}>
-          <RunnerStep companyId={companyId} prefix={company.data?.task_prefix ?? ''} />
+          <RunnerStep companyId={companyId} companyName={company.data?.name ?? ''} prefix={company.data?.task_prefix ?? ''} agent={worker} />
         </Step>
         <Step n={4} title="Give it a task" done={progress.done('task')} skipped={progress.skipped('task')} onSkip={() => progress.skip('task')}>
           {worker ? <TaskStep companyId={companyId} agent={worker} /> : <p className="muted">Hire an agent first.</p>}
@@ -97,39 +99,61 @@ function HireStep({ companyId }: { companyId: string }) {
   )
 }
 
-function RunnerStep({ companyId, prefix }: { companyId: string; prefix: string }) {
+function RunnerStep({ companyId, companyName, prefix, agent }: { companyId: string; companyName: string; prefix: string; agent: Agent | undefined }) {
   const runners = useRunners(companyId)
   const [key, setKey] = useState<string | null>(null)
-  const make = useSubmit(async () => setKey((await api.apiKeys.create({ name: `runner ${new Date().toISOString().slice(0, 16).replace('T', ' ')}` })).key))
+  // The key acts in this company only, and its name says which (API-DECISIONS.md "Agents run confined").
+  const make = useSubmit(async () => {
+    const stamp = new Date().toISOString().slice(0, 16).replace('T', ' ')
+    setKey((await api.apiKeys.create({ name: `${companyName.slice(0, 70)} runner ${stamp}`, company_id: companyId })).key)
+  })
   const online = runners.data?.filter((r) => r.status === 'online') ?? []
-  const command = `SHOPFLOOR_API_KEY=${key ?? '<key>'} shopfloor runner --url ${window.location.origin} --company ${prefix}`
+  // `npx` finds the command in a clone of Shopfloor (after npm ci), where plain `shopfloor` is not on the PATH.
+  const command = `SHOPFLOOR_API_KEY=${key ?? '<key>'} npx shopfloor runner --url ${window.location.origin} --company ${prefix}`
   if (online.length > 0) {
+    const able = agent ? capableRunners(online, agent.adapter) : online
     return (
       <div role="status">
         {online.map((r) => (
           <p key={r.runner_id}>
             <strong className="mono">{r.runner_id}</strong> is connected
-            {Object.keys(r.versions).length > 0 ? <>, and found {Object.entries(r.versions).map(([cli, v]) => `${cli} ${v}`).join(', ')}.</> : '.'}
+            {r.adapters === null ? ', running every agent with simulated work.'
+              : Object.keys(r.versions).length > 0 ? <>, and found {Object.entries(r.versions).map(([cli, v]) => `${cli} ${v}`).join(', ')}.</>
+              : ', but found no agent CLI.'}
           </p>
         ))}
+        {agent && able.length === 0 && (
+          <div className="waiting stuck" aria-label="Try without a CLI">
+            <p className="small">{waitingReason({}, agent.adapter, online).text}</p>
+            <p className="small">Or try Shopfloor first without one: stop the runner (Ctrl-C) and start it again with <code>--simulate</code>, so every agent does simulated work.</p>
+            <CopyField label="Simulated runner command" value={`${command} --simulate`} />
+          </div>
+        )}
       </div>
     )
   }
   return (
     <>
-      <p>A runner is the program that runs your agents, on your laptop or a server where their CLIs are installed. It needs an API key.</p>
+      <p>A runner is the program that runs your agents, on your laptop or a server where their CLIs are installed. It needs an API key, which will act in {companyName || 'this company'} only.</p>
       <ErrorText error={make.error} />
       {!key ? (
         <button className="primary" onClick={() => void make.onSubmit()} disabled={make.pending}>Make an API key</button>
       ) : (
         <>
-          <p className="muted small">The key is shown once. Run this where the agents should work:</p>
+          <p className="muted small">The key is shown once. Run this in your Shopfloor folder, where the agents should work (add <code>--simulate</code> to try it without any agent CLI):</p>
           <CopyField label="Runner command" value={command} />
         </>
       )}
       <p className="muted small" aria-live="polite"><span className="live"><span className="dot" /></span> Waiting for a runner to connect…</p>
     </>
   )
+}
+
+/** The first task's run while it waits: why, and the trial that needs no terminal. */
+function FirstRunWait({ companyId, taskId }: { companyId: string; taskId: string }) {
+  const runs = useRuns(companyId, { task_id: taskId })
+  const queued = runs.data?.find((r) => r.status === 'queued')
+  return queued ? <WaitingNote companyId={companyId} run={queued} /> : null
 }
 
 function TaskStep({ companyId, agent }: { companyId: string; agent: Agent }) {
@@ -144,7 +168,14 @@ function TaskStep({ companyId, agent }: { companyId: string; agent: Agent }) {
     await client.invalidateQueries({ queryKey: keys.company(companyId, 'tasks') })
   })
   const first = made ?? tasks.data?.[0]
-  if (first) return <p><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: first.key }}>{first.key} {first.title}</Link>: watch {agent.name} work on it there.</p>
+  if (first) {
+    return (
+      <>
+        <p><Link to="/c/$companyId/tasks/$taskRef" params={{ companyId, taskRef: first.key }}>{first.key} {first.title}</Link>: watch {agent.name} work on it there.</p>
+        <FirstRunWait companyId={companyId} taskId={first.id} />
+      </>
+    )
+  }
   return (
     <form onSubmit={submit.onSubmit}>
       <ErrorText error={submit.error} />

@@ -4,9 +4,14 @@ import { TASK_PRIORITIES, TASK_STATUSES, type Task, type TaskUpdate } from '#src
 import { Badge } from '../components/Badge.tsx'
 import { ErrorText } from '../components/ErrorText.tsx'
 import { AgentPicker, GoalPicker, idOrNull, ProjectPicker } from '../components/Pickers.tsx'
+import { FreshSessionButton } from '../components/tasks/FreshSession.tsx'
 import { NewTaskDialog } from '../components/tasks/NewTaskDialog.tsx'
 import { TaskTimeline } from '../components/tasks/TaskTimeline.tsx'
+import { currentRun } from '../components/agents/AgentWork.tsx'
+import { RunItem } from '../components/runs/RunItem.tsx'
 import { SubtaskTree } from '../components/tasks/SubtaskTree.tsx'
+import { ReviewBar } from '../components/work/ReviewBar.tsx'
+import { TaskChanges } from '../components/work/TaskChanges.tsx'
 import { dayToTimestamp, timestampToDay } from '../components/tasks/TaskFields.ts'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
@@ -55,6 +60,11 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
     },
   })
   const textChanged = title !== task.title || description !== (task.description ?? '')
+  // The run working on the task now (or the next one waiting, else the last one), shown first with its transcript.
+  const runs = useRuns(companyId, { task_id: task.id })
+  const inOrder = [...(runs.data ?? [])].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
+  const current = currentRun(inOrder) ?? inOrder.at(-1)
+  const live = current?.status === 'running' || current?.status === 'queued'
 
   return (
     <>
@@ -63,21 +73,33 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
         <h1><span className="muted">{task.key}</span> {task.title}</h1>
         <div className="actions">
           <Badge value={task.status} />
+          <FreshSessionButton companyId={companyId} task={task} />
           <button className="danger" onClick={() => window.confirm(`Delete ${task.key}? Its comments go with it.`) && remove.mutate()}>Delete</button>
         </div>
       </div>
       <ErrorText error={update.error ?? remove.error} />
-      <LastRunProblem companyId={companyId} task={task} />
-      <div className="grid-2">
-        <section className="panel" aria-label="Details">
-          <form onSubmit={(e) => { e.preventDefault(); update.mutate({ title: title.trim(), description: description.trim() || null }) }}>
-            <label className="field">Title<input required maxLength={300} value={title} onChange={(e) => setTitle(e.target.value)} /></label>
-            <label className="field">Description<textarea rows={6} value={description} onChange={(e) => setDescription(e.target.value)} /></label>
-            <button type="submit" className="primary" disabled={!textChanged || update.isPending}>Save text</button>
-          </form>
-        </section>
-        <section className="panel" aria-label="Fields">
-          <div className="form-grid">
+      {/* Work first: what the agent does now, then the task's text and story; its fields at the side
+          (on a phone: after the text). Further sections (changes, checks, review) go in task-main. */}
+      <div className="task-layout">
+        <div className="task-main">
+          <LastRunProblem companyId={companyId} task={task} />
+          <ReviewBar companyId={companyId} task={task} />
+          {current && (
+            <section className="panel" aria-label="Latest run">
+              <h2>{live ? 'Now' : 'Latest run'}</h2>
+              <ol className="timeline"><RunItem key={current.id} companyId={companyId} run={current} /></ol>
+            </section>
+          )}
+          <section className="panel" aria-label="Details">
+            <form onSubmit={(e) => { e.preventDefault(); update.mutate({ title: title.trim(), description: description.trim() || null }) }}>
+              <label className="field">Title<input required maxLength={300} value={title} onChange={(e) => setTitle(e.target.value)} /></label>
+              <label className="field">Description<textarea rows={5} value={description} onChange={(e) => setDescription(e.target.value)} /></label>
+              <button type="submit" className="primary" disabled={!textChanged || update.isPending}>Save text</button>
+            </form>
+          </section>
+        </div>
+        <section className="panel task-side" aria-label="Fields">
+          <div className="properties">
             <label className="field">Status
               <select value={task.status} onChange={(e) => update.mutate({ status: e.target.value as Task['status'] })}>
                 {TASK_STATUSES.map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
@@ -95,19 +117,24 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
               <input type="date" value={timestampToDay(task.due_date)} onChange={(e) => update.mutate({ due_date: dayToTimestamp(e.target.value) })} />
             </label>
           </div>
-          <p className="muted small">
-            Created {format.dateTime(task.created_at)} · first started {format.dateTime(task.started_at)} · completed {format.dateTime(task.completed_at)}
-          </p>
+          <dl className="muted small stamps">
+            <dt>Created</dt><dd>{format.dateTime(task.created_at)}</dd>
+            <dt>First started</dt><dd>{format.dateTime(task.started_at)}</dd>
+            <dt>Completed</dt><dd>{format.dateTime(task.completed_at)}</dd>
+          </dl>
         </section>
-      </div>
-      <section className="panel" aria-label="Subtasks">
-        <div className="page-head" style={{ marginBottom: 8 }}>
-          <h2 style={{ margin: 0 }}>Subtasks</h2>
-          <button onClick={() => setAddingSubtask(true)}>Add subtask</button>
+        <div className="task-main task-story">
+          <section className="panel" aria-label="Subtasks">
+            <div className="page-head" style={{ marginBottom: 8 }}>
+              <h2 style={{ margin: 0 }}>Subtasks</h2>
+              <button onClick={() => setAddingSubtask(true)}>Add subtask</button>
+            </div>
+            <SubtaskTree companyId={companyId} root={task} />
+          </section>
+          <TaskChanges companyId={companyId} task={task} />
+          <TaskTimeline companyId={companyId} task={task} current={current?.id} />
         </div>
-        <SubtaskTree companyId={companyId} root={task} />
-      </section>
-      <TaskTimeline companyId={companyId} task={task} />
+      </div>
       {addingSubtask && <NewTaskDialog companyId={companyId} parent={task} onClose={() => setAddingSubtask(false)} />}
     </>
   )

@@ -95,6 +95,7 @@ export const keys: GroupSpec = {
             { header: 'created', value: (k) => time(k.created_at) },
             { header: 'last used', value: (k) => time(k.last_used) },
             { header: 'expires', value: (k) => time(k.expires_at) },
+            { header: 'company', value: (k) => k.company_id ?? 'all' },
           ]),
         )
       },
@@ -104,16 +105,26 @@ export const keys: GroupSpec = {
       summary: 'Create an API key; the secret is shown once',
       args: ['<name...>'],
       options: [{ name: 'expires-in-days', value: 'DAYS', help: 'expiry, 1 to 3650 days (default: never)' }],
-      notes: 'Needs a password session (an API key cannot create keys).',
+      notes:
+        'Needs a password session (an API key cannot create keys). With --company the key acts in that company only ' +
+        '(every other answers as if it did not exist): make a runner\'s key this way.',
       async run(cli, { args, options }) {
-        const key = await cli.client.apiKeys.create({ name: args.name!, expires_in_days: integer(options, 'expires-in-days') })
-        await cli.print(key, () => `Created API key "${key.name}" (${key.id}). Store it now, it is not shown again:\n${key.key}`)
+        // Only a --company on this command line limits the key; the current company does not.
+        const company = cli.companyGiven ? await cli.findCompany(await cli.companyId()) : null
+        const key = await cli.client.apiKeys.create({
+          name: args.name!,
+          expires_in_days: integer(options, 'expires-in-days'),
+          ...(company ? { company_id: company.id } : {}),
+        })
+        const scope = company ? ` for ${company.name} only` : ''
+        await cli.print(key, () => `Created API key "${key.name}" (${key.id})${scope}. Store it now, it is not shown again:\n${key.key}`)
       },
     },
     {
       name: 'revoke',
       summary: 'Revoke an API key',
       args: ['<key-id>'],
+      confirm: (a) => `Revoke API key ${a['key-id']}? Whatever uses it stops working`,
       async run(cli, { args }) {
         await cli.client.apiKeys.revoke(args['key-id']!)
         await cli.print({ revoked: args['key-id'] }, () => `Revoked API key ${args['key-id']}`)

@@ -97,6 +97,7 @@ function lifecycle(name: 'pause' | 'resume' | 'terminate', summary: string, past
     name,
     summary,
     args: ['<agent>'],
+    ...(name === 'terminate' ? { confirm: (a: Record<string, string | undefined>) => `Terminate agent ${a.agent} for good (its runs are cancelled)?` } : {}),
     async run(cli, { args }) {
       const agent = await cli.findAgent(args.agent!)
       const updated = await cli.client.agents[name](await cli.companyId(), agent.id)

@@ -104,6 +104,7 @@ export const goals: GroupSpec = {
       summary: 'Delete a goal (its sub-goals and tasks are detached)',
       args: ['<goal>'],
       notes: 'GOAL is a goal title or id.',
+      confirm: (a) => `Delete goal ${a.goal}?`,
       async run(cli, { args }) {
         const goal = await cli.findGoal(args.goal!)
         await cli.client.goals.delete(await cli.companyId(), goal.id)

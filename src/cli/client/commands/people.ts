@@ -63,6 +63,7 @@ export const members: GroupSpec = {
       summary: 'Remove a member (owners and admins); anyone but an owner may remove themselves',
       args: ['<member>'],
       notes: 'MEMBER is an email, a name or a user id. Their access to the company ends at once.',
+      confirm: (a) => `Remove ${a.member} from the company?`,
       async run(cli, { args }) {
         const companyId = await cli.companyId()
         const member = await findMember(cli, companyId, args.member!)
@@ -119,6 +120,7 @@ export const invitations: GroupSpec = {
       summary: 'Revoke a pending invitation (owners and admins)',
       args: ['<email>'],
       notes: 'EMAIL is the invited address (or the invitation id).',
+      confirm: (a) => `Revoke the invitation of ${a.email}?`,
       async run(cli, { args }) {
         const companyId = await cli.companyId()
         const ref = args.email!.toLowerCase()

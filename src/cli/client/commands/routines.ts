@@ -93,6 +93,7 @@ export const routines: GroupSpec = {
       summary: 'Delete a routine (the tasks and runs it made stay)',
       args: ['<routine>'],
       notes: ROUTINE_NOTE,
+      confirm: (a) => `Delete routine ${a.routine}?`,
       async run(cli, { args }) {
         const routine = await cli.findRoutine(args.routine!)
         await cli.client.routines.delete(await cli.companyId(), routine.id)

@@ -1,6 +1,7 @@
 // Runs: list with filters, show with the transcript, cancel.
 import type { Run, RunStatus } from '../../../client/index.ts'
 import { type GroupSpec, integer, text } from '../cli.ts'
+import { CliError, EXIT } from '../errors.ts'
 import { details, money, plural, shortId, table, time } from '../format.ts'
 
 function duration(run: Run): string {
@@ -12,7 +13,7 @@ function duration(run: Run): string {
 
 export const runs: GroupSpec = {
   name: 'runs',
-  summary: 'Runs: list, show with transcript, cancel',
+  summary: 'Runs: list, show with transcript, diff, cancel',
   commands: [
     {
       name: 'list',
@@ -35,7 +36,9 @@ export const runs: GroupSpec = {
         })
         await cli.print(rows, async () => {
           const names = await cli.agentNames()
-          return table(rows, [
+          // Why queued runs wait, when no runner can take them, below the table (a column would be mostly empty).
+          const waiting = rows.filter((r) => r.waiting_reason).map((r) => `${shortId(r.id)} waits: ${r.waiting_reason}`)
+          return [table(rows, [
             { header: 'run', value: (r) => shortId(r.id) },
             { header: 'agent', value: (r) => names.get(r.agent_id) ?? r.agent_id },
             { header: 'task', value: (r) => r.task_key ?? null },
@@ -45,7 +48,7 @@ export const runs: GroupSpec = {
             { header: 'created', value: (r) => time(r.created_at) },
             { header: 'took', value: duration, right: true },
             { header: 'cost', value: (r) => money(r.cost_cents), right: true },
-          ])
+          ]), ...(waiting.length ? ['', ...waiting] : [])].join('\n')
         })
       },
     },
@@ -64,6 +67,7 @@ export const runs: GroupSpec = {
               ['Id', run.id],
               ['Agent', agent],
               ['Status', run.status],
+              ['Waiting', run.waiting_reason ?? null],
               ['Trigger', run.trigger],
               ['Task', run.task_id ? (task ? `${task.key} ${task.title}` : '(deleted)') : null],
               ['Routine', run.routine_id],
@@ -81,6 +85,19 @@ export const runs: GroupSpec = {
             ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
           ].join('\n')
         })
+      },
+    },
+    {
+      name: 'diff',
+      summary: "Print a run's diff (its changes on the task's branch)",
+      args: ['<run>'],
+      notes: 'RUN is the run id or its first characters. The diff is printed as it is (pipe it to a pager or `git apply`); --json gives the run\'s changes and checks instead.',
+      async run(cli, { args }) {
+        const run = await cli.findRun(args.run!)
+        if (cli.json) return cli.print({ changes: run.changes, checks: run.checks }, () => '')
+        const patch = await cli.client.runs.patch(await cli.companyId(), run.id)
+        if (patch === null) throw new CliError('NOT_FOUND', `Run ${shortId(run.id)} has no diff (its task's project has no repository, or the run recorded none)`, EXIT.notFound)
+        cli.raw(patch)
       },
     },
     {

@@ -180,6 +180,27 @@ export const tasks: GroupSpec = {
       },
     },
     {
+      name: 'review',
+      summary: "Approve a task's work, or request changes with a comment",
+      args: ['<task>'],
+      options: [
+        { name: 'approve', help: 'the work is done (merged when the project says so)' },
+        { name: 'request-changes', value: 'COMMENT', help: 'what to change; its assignee gets a run' },
+        { name: 'comment', value: 'TEXT', help: 'a comment with an approval' },
+      ],
+      notes: 'Only a task in_review. Give exactly one of --approve and --request-changes.',
+      async run(cli, { args, options }) {
+        const approve = flag(options, 'approve')
+        const changes = text(options, 'request-changes')
+        if (approve === (changes !== undefined)) throw new UsageError('Give exactly one of --approve and --request-changes "..."')
+        const comment = approve ? text(options, 'comment') : changes
+        const task = await cli.client.tasks.review(await cli.companyId(), args.task!, {
+          decision: approve ? 'approve' : 'request_changes', ...(comment ? { comment } : {}),
+        })
+        await cli.print(task, () => (approve ? `Approved ${task.key}: ${task.status}` : `Requested changes on ${task.key}: back to ${task.status}, its assignee gets a run`))
+      },
+    },
+    {
       name: 'assign',
       summary: 'Assign a task to an agent (or none); an available agent gets a run',
       args: ['<task>', '<agent>'],
@@ -209,6 +230,7 @@ export const tasks: GroupSpec = {
       name: 'delete',
       summary: 'Delete a task and its comments (subtasks are kept, detached)',
       args: ['<task>'],
+      confirm: (a) => `Delete task ${a.task} and its comments?`,
       async run(cli, { args }) {
         await cli.client.tasks.delete(await cli.companyId(), args.task!)
         await cli.print({ deleted: args.task }, () => `Deleted ${args.task}`)

@@ -101,6 +101,7 @@ export const webhooks: GroupSpec = {
       summary: 'Delete a subscription and its deliveries',
       args: ['<webhook>'],
       notes: WEBHOOK_NOTE,
+      confirm: (a) => `Delete webhook ${a.webhook} and its deliveries?`,
       async run(cli, { args }) {
         const w = await cli.findWebhook(args.webhook!)
         await cli.client.webhooks.delete(await cli.companyId(), w.id)

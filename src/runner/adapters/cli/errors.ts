@@ -4,9 +4,10 @@
 export type FailureKind = 'rate_limit' | 'overloaded' | 'credentials' | 'error'
 
 const PATTERNS: [FailureKind, RegExp][] = [
-  ['overloaded', /overloaded|\b529\b|\b503\b|service unavailable|\bUNAVAILABLE\b|model is currently unavailable|capacity/i],
+  // Codex says "We're currently experiencing high demand" for a 500 or 503 of the API.
+  ['overloaded', /overloaded|\b529\b|\b503\b|\b500 Internal Server Error\b|service unavailable|\bUNAVAILABLE\b|model is currently unavailable|capacity|high demand/i],
   ['rate_limit', /rate.?limit|\b429\b|too many requests|usage limit|quota|RESOURCE_EXHAUSTED/i],
-  ['credentials', /\b401\b|\b403\b|unauthori[sz]ed|invalid.{0,20}(api.?key|token|x-api-key)|api.?key.{0,30}(not valid|invalid|missing|not set|required)|authenticat|not logged in|please run \/login|login required|credential|permission_denied/i],
+  ['credentials', /\b401\b|\b403\b|unauthori[sz]ed|unauthenticated|incorrect api.?key|invalid_api_key|invalid.{0,20}(api.?key|token|x-api-key)|api.?key.{0,30}(not valid|invalid|missing|not set|required)|authenticat|not logged in|please run \/login|login required|credential|permission_denied/i],
 ]
 
 export function classifyFailure(text: string): FailureKind {

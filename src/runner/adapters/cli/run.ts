@@ -9,6 +9,7 @@ import { splitLines, superviseAgent } from '../child.ts'
 import { failureMessage } from './errors.ts'
 import { providerOf, recogniseLimit, SHORT_RETRY_ENV } from './limits.ts'
 import { UsageMeter } from './usage.ts'
+import type { VersionRange } from '../versions.ts'
 
 /** What a dialect tells the run as it reads the CLI's output. */
 export interface DialectSink {
@@ -17,7 +18,20 @@ export interface DialectSink {
   meter: UsageMeter
   /** Sends the running totals (after the meter changed). */
   usageChanged(): void
+  /**
+   * Ends the run now as failed for `detail` (classified like the CLI's own errors): for what no
+   * retry of the CLI's can mend, such as a refused key it would otherwise retry for minutes.
+   */
+  fail(detail: string): void
+  /**
+   * The CLI gave its final result: it has RESULT_GRACE_MS to exit, then it is stopped (Gemini CLI
+   * stays up after an API error with its MCP servers still connected).
+   */
+  ended(): void
 }
+
+/** How long a CLI may take to exit after its final result. */
+const RESULT_GRACE_MS = 5000
 
 export interface Outcome {
   /** The final result message was seen. */
@@ -31,6 +45,8 @@ export interface Outcome {
 export interface DialectParser {
   event(event: any): void
   outcome(): Outcome
+  /** Ends whatever the parser follows besides the output (a CLI's usage file), once the CLI has exited. */
+  close?(): void
 }
 
 export interface Dialect {
@@ -42,10 +58,14 @@ export interface Dialect {
   /** Credential variables of the CLI: passed to the agent, and one of them needed without a kept home. */
   credentials: readonly string[]
   providerId?: string
+  /** The releases the adapter works with; none: any (a CLI not tested against a release). */
+  supported?: VersionRange
   /** The arguments, with the agent's own `extra` ones in their place; the prompt goes to standard input. */
   args(input: AdapterInput, extra: string[]): string[]
   /** Writes the CLI's configuration (the MCP server) into the run's home. */
   prepare?(input: AdapterInput): void
+  /** Variables the CLI needs besides the run's environment (its headless settings). */
+  env?(input: AdapterInput): Record<string, string>
   parser(input: AdapterInput, sink: DialectSink): DialectParser
 }
 
@@ -82,16 +102,32 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   input.transcript('system', `Running ${product}: ${[executable, ...args].join(' ')}\n`)
 
   const meter = new UsageMeter(dialect.providerId)
+  const failing = new AbortController()
+  let failure: string | null = null
+  /** Aborted when a CLI lingers after its final result. */
+  const lingering = new AbortController()
+  let graceTimer: NodeJS.Timeout | undefined
   const sink: DialectSink = {
     transcript: input.transcript,
     session: input.session,
     meter,
     usageChanged: () => input.usage(meter.totals()),
+    fail(detail) {
+      failure ??= detail
+      failing.abort()
+    },
+    ended() {
+      graceTimer ??= setTimeout(() => {
+        input.transcript('system', `${product} did not exit ${RESULT_GRACE_MS / 1000} s after its final result; stopped.\n`)
+        lingering.abort()
+      }, RESULT_GRACE_MS)
+    },
   }
   const parser = dialect.parser(input, sink)
   const stderr = new Tail(STDERR_KEEP_CHARS)
 
-  const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env: { ...SHORT_RETRY_ENV[dialect.name], ...input.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
+  const env = { ...SHORT_RETRY_ENV[dialect.name], ...input.env, ...dialect.env?.(input) }
+  const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   splitLines(child.stdout, (line) => {
     if (!line.trim()) return
     let event: unknown
@@ -112,7 +148,9 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  const exit = await superviseAgent(child, input.signal, settings.killAfterMs)
+  const exit = await superviseAgent(child, AbortSignal.any([input.signal, failing.signal, lingering.signal]), settings.killAfterMs)
+  clearTimeout(graceTimer)
+  parser.close?.()
 
   if (exit.spawnError) {
     const missing = exit.spawnError.code === 'ENOENT'
@@ -133,9 +171,10 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     const limit = recogniseLimit(`${detail}\n${tail}`, providerOf(dialect, input.config.model))
     return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS), limit }
   }
-  if (exit.stopped) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
+  if (failure && !input.signal.aborted) return fail(failure)
+  if (exit.stopped && !lingering.signal.aborted) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }
   if (outcome.error) return fail(outcome.error)
-  if (exit.code !== 0) {
+  if (exit.code !== 0 && !lingering.signal.aborted) {
     const how = exit.code !== null ? `exited with code ${exit.code}` : `was killed by ${exit.signal}`
     return fail(tail ? `${how}: ${tail.slice(-(ERROR_MAX_CHARS - 200))}` : how)
   }

@@ -1,7 +1,9 @@
-// Usage of a CLI run: tokens per model (cache reads and writes apart), the CLI's own cost when
-// it reports one, else the list price of each model from @pydantic/genai-prices, a maintained
-// price table. A run on a subscription reports $0; it is priced at list price all the same, so
-// that budgets still bite.
+// Usage of a CLI run: tokens per model request (cache reads and writes apart), the CLI's own cost
+// when it reports one, else the list price of each request from @pydantic/genai-prices, a
+// maintained price table. Each request is priced on its own: a long-context tier applies to a
+// request whose own input passes the tier's threshold, never because the run's summed tokens did.
+// A run on a subscription reports $0; it is priced at list price all the same, so that budgets
+// still bite.
 import { calcPrice } from '@pydantic/genai-prices'
 import type { Usage } from '../adapter.ts'
 
@@ -16,7 +18,11 @@ export interface TokenCounts {
 const ZERO: TokenCounts = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 }
 
 export class UsageMeter {
-  /** Counts by key (a message, a turn, a step): a key reported again replaces its counts. */
+  /**
+   * Counts by key, one key per model request where the CLI tells them apart (a message, a
+   * response, a step): a key reported again replaces its counts. A CLI that gives only totals
+   * records them under one key, priced as one request.
+   */
   private readonly records = new Map<string, { model: string | null; counts: TokenCounts }>()
   private reportedUsd: number | null = null
 
@@ -37,33 +43,23 @@ export class UsageMeter {
     if (Number.isFinite(usd) && usd >= 0) this.reportedUsd = usd
   }
 
-  private byModel(): Map<string | null, TokenCounts> {
-    const models = new Map<string | null, TokenCounts>()
-    for (const { model, counts } of this.records.values()) {
-      const sum = models.get(model) ?? { ...ZERO }
-      for (const k of Object.keys(sum) as (keyof TokenCounts)[]) sum[k] += counts[k]
-      models.set(model, sum)
-    }
-    return models
-  }
-
   private counts(): TokenCounts {
     const sum = { ...ZERO }
-    for (const counts of this.byModel().values()) for (const k of Object.keys(sum) as (keyof TokenCounts)[]) sum[k] += counts[k]
+    for (const { counts } of this.records.values()) for (const k of Object.keys(sum) as (keyof TokenCounts)[]) sum[k] += counts[k]
     return sum
   }
 
-  /** List price of the tokens so far, and the models no price is known for. */
+  /** List price of the requests so far, each priced on its own, and the models no price is known for. */
   private listPrice(): { usd: number; unpriced: string[] } {
     let usd = 0
-    const unpriced: string[] = []
-    for (const [model, c] of this.byModel()) {
+    const unpriced = new Set<string>()
+    for (const { model, counts: c } of this.records.values()) {
       if (!c.input && !c.cacheRead && !c.cacheWrite && !c.output) continue
       const price = model ? priceOf(model, c, this.providerId) : null
-      if (price === null) unpriced.push(model ?? '(unknown model)')
+      if (price === null) unpriced.add(model ?? '(unknown model)')
       else usd += price
     }
-    return { usd, unpriced }
+    return { usd, unpriced: [...unpriced] }
   }
 
   /** What the run cost: the CLI's figure when it gave one above zero, else the list price. */
@@ -117,5 +113,24 @@ export function priceOf(model: string, c: TokenCounts, providerId?: string): num
     return price ? Number(price.total_price) : null
   } catch {
     return null
+  }
+}
+
+/** Requests a CLI showed as it ran, by key, for settle(). */
+export type SeenRequests = Map<string, { model: string | null; counts: TokenCounts }>
+
+/**
+ * Records a CLI's final totals for `model` against the requests it showed mid-run: what they do
+ * not account for (requests of the CLI's own, such as titles) is recorded as one more request
+ * under `key`; when the requests showed more than the totals, the totals replace them.
+ */
+export function settle(meter: UsageMeter, seen: SeenRequests, key: string, model: string | null, total: TokenCounts): void {
+  const rest = { ...total }
+  for (const { counts } of seen.values()) for (const k of Object.keys(rest) as (keyof TokenCounts)[]) rest[k] -= counts[k]
+  if (Object.values(rest).some((v) => v < 0)) {
+    for (const [id, { model: m }] of seen) meter.record(id, m, {})
+    meter.record(key, model, total)
+  } else {
+    meter.record(key, model, rest)
   }
 }

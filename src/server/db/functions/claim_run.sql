@@ -106,7 +106,9 @@ BEGIN
   ), audit AS MATERIALIZED (
     SELECT record_audit_events(company,
              jsonb_build_array(jsonb_build_object(
-               'actor_type', claim_run.actor_type, 'actor_name', claim_run.actor_name,
+               -- A runner's claim is the service starting the agent's run: `system`, named after the agent.
+               'actor_type', claim_run.actor_type,
+               'actor_name', CASE WHEN claim_run.actor_type = 'system' THEN run.agent_name ELSE claim_run.actor_name END,
                'actor_user_id', claim_run.actor_user_id, 'actor_agent_id', claim_run.actor_agent_id, 'run_id', actor_run_id,
                'verb', 'started', 'entity_type', 'run', 'entity_id', run.id, 'label', run.agent_name || ' (' || run.trigger || ')',
                'changes', '{"status": ["queued", "running"]}'::jsonb))

@@ -6,7 +6,10 @@ import { centsToInput, parseCents } from '../../lib/format.ts'
 import { nextFire } from '#src/contract/schedule.ts'
 import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
-import { ADAPTER_NAMES, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
+import { ADAPTER_NAMES, adapterLabel, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
+import { useCompanyId } from '../../lib/company.ts'
+import { useRunners } from '../../lib/queries.ts'
+import { capableRunners, runnerList, waitingReason } from '../../lib/waiting.ts'
 import { AgentPicker, idOrNull } from '../Pickers.tsx'
 import { Field } from '../form.tsx'
 
@@ -74,11 +77,26 @@ export function AgentFormFields({ form, agentId }: { form: ReturnType<typeof use
         <Field label="Monthly budget" hint="blank = no limit"><input inputMode="decimal" placeholder="0.00" {...form.bind('budget')} /></Field>
         <Field label="Heartbeat cron" hint="optional"><input placeholder="0 9 * * 1-5" maxLength={100} {...form.bind('cron')} /></Field>
       </div>
+      <RunnerFit adapter={v.adapter} />
       <AdapterSettings form={form} />
       <SpendLimits form={form} />
       <Field label="Instructions"><textarea {...form.bind('instructions')} /></Field>
       <datalist id="agent-roles">{ROLES.map((r) => <option key={r} value={r} />)}</datalist>
     </>
+  )
+}
+
+/** Whether a connected runner can run the chosen product, said before the hire rather than after a run waits. */
+function RunnerFit({ adapter }: { adapter: string }) {
+  const companyId = useCompanyId()
+  const runners = useRunners(companyId)
+  if (!runners.data || adapter === 'simulated') return null
+  const able = capableRunners(runners.data, adapter)
+  if (able.length > 0) return <p className="small muted" role="note" aria-label="Runners">{runnerList(able)} can run {adapterLabel(adapter)}.</p>
+  return (
+    <p className="small warn-text" role="note" aria-label="Runners">
+      {waitingReason({}, adapter, runners.data).text.replace(': connect one to run it.', `: ${adapterLabel(adapter)} runs wait until one that has it connects.`)}
+    </p>
   )
 }
 
@@ -92,10 +110,16 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
       {takes.has('max_turns') && <Field label="Max turns" hint="optional"><input inputMode="numeric" {...form.bind('max_turns')} /></Field>}
       {takes.has('url') && <Field label="URL"><input type="url" maxLength={2000} placeholder="https://agents.example.com/run" {...form.bind('url')} /></Field>}
       {takes.has('timeout_seconds') && <Field label="Timeout (seconds)" hint="optional"><input inputMode="numeric" {...form.bind('timeout_seconds')} /></Field>}
-      {takes.has('secret_env') && <Field label="Secret variable" hint={<>runner variable with the bearer secret, which the runner must allow: <span className="nowrap">--allow-agent-env</span></>}><input maxLength={200} className="mono" {...form.bind('secret_env')} /></Field>}
-      {takes.has('command') && <Field label="Command" hint="used only by runners started with --allow-agent-commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
+      {takes.has('secret_env') && <Field label="Secret variable" hint="the runner's variable holding the bearer secret; the runner must allow it"><input maxLength={200} className="mono" {...form.bind('secret_env')} /></Field>}
+      {takes.has('command') && <Field label="Command" hint="used only by runners that allow agents their own commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
       {takes.has('args') && <Field label="Extra arguments" hint="one per line"><textarea rows={2} className="mono" {...form.bind('args')} /></Field>}
-      {takes.has('env') && <Field label="Environment passed through" hint={<>comma-separated; passed only by runners started with <span className="nowrap">--allow-agent-env</span> naming them</>}><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+      {takes.has('env') && <Field label="Environment passed through" hint="comma-separated; passed only by runners that allow them"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+      {(takes.has('secret_env') || takes.has('command') || takes.has('env')) && (
+        <details className="small muted span-all">
+          <summary>Details: what the runner must allow</summary>
+          <p>A secret variable or passed-through names: start the runner with <code>--allow-agent-env NAME</code>; an agent's own command: <code>--allow-agent-commands</code>.</p>
+        </details>
+      )}
     </fieldset>
   )
 }

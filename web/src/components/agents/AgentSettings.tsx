@@ -1,4 +1,5 @@
 // An agent's settings, read-only: heartbeat, adapter and its own settings, the spend limits.
+import { cronInWords } from '../../lib/cron-words.ts'
 import type { ReactNode } from 'react'
 import type { Agent } from '#src/client/types.ts'
 import { adapterLabel } from '../../lib/adapters.ts'
@@ -51,7 +52,7 @@ function Heartbeat({ cron }: { cron: string }) {
   const next = nextFire(cron)
   return (
     <>
-      <span className="mono">{cron}</span>{' '}
+      <span title={cron}>{'error' in next ? <span className="mono">{cron}</span> : cronInWords(cron)}</span>{' '}
       {'error' in next
         ? <span className="danger-text small" title={next.error}>(not a valid schedule: it never wakes the agent)</span>
         : next.at && <span className="muted small" title={format.dateTime(next.at)}>(next {format.relative(next.at)})</span>}

@@ -39,14 +39,14 @@ export function People({ company }: { company: Company }) {
       <h2>People</h2>
       <ErrorText error={members.error ?? setRole.error ?? remove.error ?? revoke.error} />
       <div className="table-wrap">
-        <table>
+        <table className="stack">
           <thead><tr><th>Name</th><th>Email</th><th>Role</th><th className="hide-phone">Since</th><th /></tr></thead>
           <tbody>
             {members.data?.map((m) => (
               <tr key={m.user_id} aria-label={m.name}>
-                <td className="free">{m.name}{m.user_id === me.data?.id && <span className="muted"> (you)</span>}</td>
-                <td className="free">{m.email}</td>
-                <td>
+                <td className="free title-cell">{m.name}{m.user_id === me.data?.id && <span className="muted"> (you)</span>}</td>
+                <td data-label="Email" className="free">{m.email}</td>
+                <td data-label="Role">
                   {editable(m) ? (
                     <select aria-label={`Role of ${m.name}`} value={m.role} style={{ width: 'auto' }} onChange={(e) => setRole.mutate({ userId: m.user_id, role: e.target.value as Role })}>
                       {roles.map((r) => <option key={r} value={r}>{humanize(r)}</option>)}

@@ -4,6 +4,7 @@ import type { Dashboard } from '#src/client/types.ts'
 import { type Formatter, humanize } from '../../lib/format.ts'
 import { Link } from '@tanstack/react-router'
 import { runnerName } from '../../lib/names.ts'
+import { WaitingNote } from '../runs/WaitingNote.tsx'
 import { Badge } from '../Badge.tsx'
 import { RunTask } from '../TaskRef.tsx'
 import { BarChart, type Series } from '../BarChart.tsx'
@@ -136,7 +137,7 @@ function ActiveRuns({ data, format, companyId, agentName }: CardContext) {
               <td><Link to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>{agentName(run.agent_id)}</Link></td>
               <td className="free"><RunTask companyId={companyId} run={run} none={<span className="muted">{humanize(run.trigger)} run</span>} /></td>
               <td><Badge value={run.status} /></td>
-              <td className="muted">{run.runner_id ? `on ${runnerName(run.runner_id)}` : 'waiting for a runner'}</td>
+              <td className="muted">{run.runner_id ? `on ${runnerName(run.runner_id)}` : <WaitingNote companyId={companyId} run={run} compact />}</td>
               <td className="muted right">{format.relative(run.started_at ?? run.created_at)}</td>
             </tr>
           ))}

@@ -2,6 +2,7 @@
 // pan and a minimap (usable at 100 agents). Each card shows the agent's live status and the task
 // its current run works on. Dropping a card onto another makes the dropped agent report to it;
 // the server refuses a cycle (ORG_CYCLE) and the refusal is shown in plain words.
+import { roleLabel } from '../../lib/format.ts'
 import dagre from '@dagrejs/dagre'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { useNavigate } from '@tanstack/react-router'
@@ -35,7 +36,7 @@ function AgentCard({ data }: NodeProps<CardNode>) {
         <AgentAvatar agent={agent} />
         <div style={{ minWidth: 0 }}>
           <strong>{agent.name}</strong>
-          <div className="muted small ellipsis">{agent.title ?? agent.role ?? ''}</div>
+          <div className="muted small ellipsis">{agent.title ?? (agent.role ? roleLabel(agent.role) : '')}</div>
         </div>
         <span className="grow" />
         <Badge value={agent.status} />

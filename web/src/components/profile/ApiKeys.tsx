@@ -59,16 +59,16 @@ export function ApiKeys() {
       {keys.data?.length === 0 && <p className="empty">No keys.</p>}
       {keys.data && keys.data.length > 0 && (
         <div className="table-wrap">
-          <table>
+          <table className="stack">
             <thead><tr><th>Name</th><th>Key</th><th className="hide-phone">Created</th><th className="hide-phone">Last used</th><th>Expires</th><th /></tr></thead>
             <tbody>
               {keys.data.map((key) => (
                 <tr key={key.id}>
-                  <td className="free">{key.name}</td>
-                  <td className="mono">{key.prefix}…</td>
+                  <td className="free title-cell">{key.name}</td>
+                  <td data-label="Key" className="mono">{key.prefix}…</td>
                   <td className="hide-phone">{format.date(key.created_at)}</td>
                   <td className="hide-phone">{format.relative(key.last_used)}</td>
-                  <td>{key.expires_at ? format.date(key.expires_at) : 'Never'}</td>
+                  <td data-label="Expires">{key.expires_at ? format.date(key.expires_at) : 'Never'}</td>
                   <td><button className="link danger" onClick={() => window.confirm(`Revoke ${key.name}? Programs using it stop working.`) && revoke.mutate(key.id)}>Revoke</button></td>
                 </tr>
               ))}

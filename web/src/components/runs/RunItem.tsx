@@ -11,14 +11,26 @@ import { useAgents, useRun } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { RunTask } from '../TaskRef.tsx'
+import { useTick } from '../../lib/tick.ts'
 import { FINISHED, Transcript, Usage } from './Transcript.tsx'
+import { Markdown } from '../Markdown.tsx'
+import { WaitingNote } from './WaitingNote.tsx'
 
-export function RunItem({ companyId, run, showTask = false }: { companyId: string; run: Run; showTask?: boolean }) {
+/**
+ * `summaryInComment`: the run's reply is also a comment on the timeline (the runner posts it
+ * there), so its summary is not said twice.
+ */
+export function RunItem({ companyId, run, showTask = false, summaryInComment = false, transcriptOpen }: {
+  companyId: string; run: Run; showTask?: boolean; summaryInComment?: boolean
+  /** Whether the transcript starts open; by default while the run is live. */
+  transcriptOpen?: boolean
+}) {
   const format = useFormat()
+  useTick() // the times and a running run's duration move on
   const agents = useAgents(companyId, true)
   const agentName = agents.data?.find((a) => a.id === run.agent_id)?.name ?? 'Someone'
   const live = !FINISHED.has(run.status)
-  const [open, setOpen] = useState(live)
+  const [open, setOpen] = useState(transcriptOpen ?? live)
   const detail = useRun(companyId, run.id, open)
   // The run's own answer is fresher than the list's copy (it polls while the run is live).
   const shown = detail.data ?? run
@@ -31,16 +43,26 @@ export function RunItem({ companyId, run, showTask = false }: { companyId: strin
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
         <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(shown.started_at ?? run.created_at)}</span>
+        {shown.started_at && <span className="muted" title="How long it ran">{duration(shown.started_at, shown.ended_at)}</span>}
         {shown.runner_id && <span className="muted">on {runnerName(shown.runner_id)}</span>}
         <Usage run={shown} />
         <span className="grow" />
         <button className="link small" aria-expanded={open} onClick={() => setOpen(!open)}>{open ? 'Hide transcript' : 'Show transcript'}</button>
         <Link className="small" to="/c/$companyId/runs/$runId" params={{ companyId, runId: run.id }}>Open run</Link>
       </div>
-      {shown.status === 'queued' && <p className="muted small">Waiting for a runner to pick it up.</p>}
-      {shown.summary && <p className="body">{shown.summary}</p>}
+      {shown.status === 'queued' && <WaitingNote companyId={companyId} run={shown} />}
+      {shown.summary && !summaryInComment && <Markdown className="body" text={shown.summary} />}
       {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
       {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
     </li>
   )
+}
+
+/** "for 4 s", "for 2 min 5 s", "for 1 h 3 min": from its start to its end, or to now while it runs. */
+export function duration(startedAt: string, endedAt: string | null): string {
+  const seconds = Math.max(0, Math.round(((endedAt ? Date.parse(endedAt) : Date.now()) - Date.parse(startedAt)) / 1000))
+  if (seconds < 60) return `for ${seconds} s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `for ${minutes} min${seconds % 60 ? ` ${seconds % 60} s` : ''}`
+  return `for ${Math.floor(minutes / 60)} h${minutes % 60 ? ` ${minutes % 60} min` : ''}`
 }

@@ -1,8 +1,10 @@
 // A run's transcript. The agent's words show in full; a tool call (role `tool`) shows as one line
-// that opens to its whole text, so a run with many tool calls stays readable while it grows.
+// that opens to its whole text, so a run with many tool calls stays readable while it grows; so
+// does a runner's note of several lines (its first line, the rest under Details).
 import type { Run, TranscriptEntry } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
+import { Markdown } from '../Markdown.tsx'
 
 /** Run statuses after which nothing more happens. */
 export const FINISHED = new Set(['succeeded', 'failed', 'cancelled'])
@@ -23,10 +25,18 @@ export function Transcript({ entries, live }: { entries: TranscriptEntry[]; live
             <summary title={format.dateTime(entry.timestamp)}><span className="muted">Tool ·</span> {firstLine(entry.text)}</summary>
             {entry.text}
           </details>
+        ) : entry.role === 'system' && entry.text.trim().includes('\n') ? (
+          // The runner's own lines beyond the first (a CLI's command line, temporary paths) are for
+          // whoever debugs the runner: folded under Details.
+          <details key={index} className="entry system">
+            <summary title={format.dateTime(entry.timestamp)}>{firstLine(entry.text)} <span className="muted">· Details</span></summary>
+            {entry.text.slice(entry.text.indexOf('\n') + 1)}
+          </details>
         ) : (
           <div key={index} className={`entry ${entry.role}`}>
             <div className="when">{humanize(entry.role)} · {format.dateTime(entry.timestamp)}</div>
-            {entry.text}
+            {/* The agent writes Markdown; what the runner and tools print is shown as printed. */}
+            {entry.role === 'agent' ? <Markdown text={entry.text} /> : entry.text}
           </div>
         ),
       )}

@@ -1,5 +1,6 @@
-// The board: one column per status in the spec's order. Cards move by drag and drop, or from
-// the keyboard with Shift+Left/Right on a focused card.
+// The board: one column per status in the spec's order. Cards move by drag and drop, from the
+// keyboard with Shift+Left/Right on a focused card, or with each card's "Move to…" list (a phone
+// has no drag and drop).
 import { type DragEvent, useEffect, useRef, useState } from 'react'
 import type { Agent, Task, TaskStatus } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
@@ -68,6 +69,7 @@ export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps
                   setStepped({ id: task.id, status: target })
                   onMove(task, target, () => setStepped({ id: task.id, status }))
                 }}
+                onMoveTo={(target) => onMove(task, target)}
               />
             ))}
           </section>
@@ -77,7 +79,9 @@ export function TaskBoard({ companyId, tasks, more, agents, onMove }: BoardProps
   )
 }
 
-function TaskCard({ task, assignee, companyId, focus, onStep }: { task: Task; assignee?: Agent; companyId: string; focus: boolean; onStep: (step: -1 | 1) => void }) {
+function TaskCard({ task, assignee, companyId, focus, onStep, onMoveTo }: {
+  task: Task; assignee?: Agent; companyId: string; focus: boolean; onStep: (step: -1 | 1) => void; onMoveTo: (status: TaskStatus) => void
+}) {
   const format = useFormat()
   const navigate = useNavigate()
   const card = useRef<HTMLElement>(null)
@@ -112,6 +116,12 @@ function TaskCard({ task, assignee, companyId, focus, onStep }: { task: Task; as
         {task.priority !== 'medium' && task.priority !== 'none' && <Badge value={task.priority} />}
         {assignee && <span className="badge">{assignee.name}</span>}
         {task.due_date && <span className="badge">Due {format.date(task.due_date)}</span>}
+        {/* A move without dragging: a finger on a phone, or anyone who prefers a list. */}
+        <select className="move-to" aria-label={`Move ${task.key} to`} value="" onClick={(e) => e.stopPropagation()} onKeyDown={(e) => e.stopPropagation()}
+          onChange={(e) => e.target.value && onMoveTo(e.target.value as TaskStatus)}>
+          <option value="" disabled>Move to…</option>
+          {BOARD_COLUMNS.filter((s) => s !== task.status).map((s) => <option key={s} value={s}>{humanize(s)}</option>)}
+        </select>
       </div>
     </article>
   )

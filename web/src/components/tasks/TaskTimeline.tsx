@@ -15,6 +15,8 @@ import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
 import { RunItem } from '../runs/RunItem.tsx'
+import { Markdown } from '../Markdown.tsx'
+import { useTick } from '../../lib/tick.ts'
 
 type Item =
   | { at: number; kind: 'comment'; comment: Comment }
@@ -41,7 +43,9 @@ function runTime(run: Run, changes: AuditEvent[]): number {
   return nearest !== undefined && nearest > at ? nearest : at
 }
 
-export function TaskTimeline({ companyId, task }: { companyId: string; task: Task }) {
+/** `current`: the run the page shows at its top (live, with its transcript), folded here. */
+export function TaskTimeline({ companyId, task, current }: { companyId: string; task: Task; current?: string }) {
+  useTick() // "2 minutes ago" keeps moving
   const comments = useComments(companyId, task.id)
   const runs = useRuns(companyId, { task_id: task.id })
   const changes = useTaskChanges(companyId, task.id)
@@ -51,6 +55,8 @@ export function TaskTimeline({ companyId, task }: { companyId: string; task: Tas
     ...(runs.data ?? []).map((run): Item => ({ at: runTime(run, shownChanges), kind: 'run', run })),
     ...shownChanges.map((change): Item => ({ at: Date.parse(change.created_at), kind: 'change', change })),
   ].sort((a, b) => a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
+  // A run's reply posted as a comment by its runner: the comment says it, the run does not repeat it.
+  const replied = new Set((comments.data ?? []).filter((c) => c.run_id).map((c) => `${c.run_id} ${c.body.trim()}`))
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
@@ -60,7 +66,7 @@ export function TaskTimeline({ companyId, task }: { companyId: string; task: Tas
         {items.map((item) => (item.kind === 'comment'
           ? <CommentItem key={item.comment.id} companyId={companyId} task={task} comment={item.comment} />
           : item.kind === 'run'
-            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} />
+            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} summaryInComment={replied.has(`${item.run.id} ${item.run.summary?.trim()}`)} transcriptOpen={item.run.id === current ? false : undefined} />
             : <ChangeItem key={item.change.id} companyId={companyId} change={item.change} />))}
       </ol>
       <Composer companyId={companyId} task={task} />
@@ -98,7 +104,7 @@ function CommentItem({ companyId, task, comment }: { companyId: string; task: Ta
       <ErrorText error={remove.error} />
       {editing
         ? <CommentEditor companyId={companyId} task={task} comment={comment} onDone={() => setEditing(false)} />
-        : <div className="body">{comment.body}</div>}
+        : <Markdown className="body" text={comment.body} />}
     </li>
   )
 }

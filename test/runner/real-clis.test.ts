@@ -1,0 +1,259 @@
+// The real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode, from npm: scripts/agent-clis.mjs)
+// run by a real runner against a real server, each pointed at the scripted model server
+// (test/model-server) instead of its vendor: the Shopfloor MCP tools offered and called (a
+// subtask, a comment, both audited as the agent's, with the run), tool lines in the transcript,
+// tokens and cost as the model server reported them, the final reply as the comment; the spend
+// guard stopping a run within one model response of the budget; a refused key, an overloaded
+// vendor and a CLI killed by a signal each failing the run with a message that says so.
+import { calcPrice } from '@pydantic/genai-prices'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Run } from '../../src/client/index.ts'
+import { type Answered, type ModelServer, type Script, startModelServer } from '../model-server/server.ts'
+import { ROOT } from '../server-process.ts'
+import { makeWorkspace, type RunnerProcess, sharedTestServer, startRunner, type TestServer, waitFor, type Workspace } from './harness.ts'
+
+let server: TestServer
+let ws: Workspace
+let model: ModelServer
+let runner: RunnerProcess
+
+/** The model each CLI is told to use, and how the price package knows it. */
+interface Cli {
+  adapter: string
+  product: string
+  model: string
+  providerId: string
+  /** adapter_config.args that point the CLI at the model server, where no variable does. */
+  args?: (url: string) => string[]
+  /** The refusal the overload test sends (each vendor's own). */
+  overload: number
+  /**
+   * The CLI's own side requests (OpenCode's session title) are not in its output, so they cannot
+   * be recorded: only the agent's requests are compared.
+   */
+  sideRequestsUnreported?: boolean
+}
+
+const CLIS: Cli[] = [
+  { adapter: 'agent_cli_1', product: 'Claude Code', model: 'claude-sonnet-4-5', providerId: 'anthropic', overload: 529 },
+  {
+    adapter: 'agent_cli_2', product: 'Codex', model: 'gpt-5-codex', providerId: 'openai', overload: 500,
+    args: (url) => ['-c', 'model_provider="scripted"', '-c',
+      `model_providers.scripted={name="scripted",base_url="${url}/v1",env_key="OPENAI_API_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}`],
+  },
+  { adapter: 'agent_cli_3', product: 'Gemini CLI', model: 'gemini-2.5-pro', providerId: 'google', overload: 503 },
+  { adapter: 'agent_cli_4', product: 'OpenCode', model: 'scripted/gpt-4.1', providerId: 'openai', overload: 529, sideRequestsUnreported: true },
+]
+
+/** OpenCode's provider for the model server: OpenAI's Chat Completions, at gpt-4.1's list price. */
+const opencodeConfig = (url: string) => JSON.stringify({
+  provider: {
+    scripted: {
+      npm: '@ai-sdk/openai-compatible', name: 'Scripted',
+      options: { baseURL: `${url}/v1`, apiKey: '{env:OPENAI_API_KEY}' },
+      models: { 'gpt-4.1': { name: 'gpt-4.1', cost: { input: 2, output: 8, cache_read: 0.5 } } },
+    },
+  },
+})
+
+beforeAll(async () => {
+  // Installs the pinned CLIs once (CI does it in .ci/run); answers their bin folder.
+  const bin = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'agent-clis.mjs')], { encoding: 'utf8' }).trim()
+  model = await startModelServer()
+  server = await sharedTestServer()
+  ws = await makeWorkspace(server.url)
+  const pass = ['ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'OPENCODE_CONFIG_CONTENT', 'OPENCODE_DISABLE_MODELS_FETCH',
+    'OPENCODE_DISABLE_AUTOUPDATE', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'CLAUDE_CODE_MAX_RETRIES']
+  runner = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'real-clis', '--heartbeat-seconds', '1', '--poll-seconds', '5',
+      '--flush-seconds', '0.2', '--concurrency', '4', '--kill-after-seconds', '2', '--allow-agent-commands', ...pass.flatMap((n) => ['--pass-env', n])],
+    {
+      SHOPFLOOR_API_KEY: ws.apiKey, PATH: `${bin}:${process.env.PATH}`,
+      ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test', GEMINI_API_KEY: 'gemini-test',
+      CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '',
+      ANTHROPIC_BASE_URL: model.url, GOOGLE_GEMINI_BASE_URL: model.url, OPENCODE_CONFIG_CONTENT: opencodeConfig(model.url),
+      OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      // One retry of an overloaded API, not ten over minutes.
+      CLAUDE_CODE_MAX_RETRIES: '1',
+    },
+  )
+  await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
+}, 600_000)
+
+afterAll(async () => {
+  await runner?.stop()
+  await model?.close()
+  await server?.close()
+})
+
+let hired = 0
+async function hire(cli: Cli, extra: Record<string, unknown> = {}) {
+  return ws.client.agents.hire(ws.companyId, {
+    name: `${cli.product} ${++hired}`, adapter: cli.adapter,
+    adapter_config: { model: cli.model, ...(cli.args ? { args: cli.args(model.url) } : {}) }, ...extra,
+  } as any)
+}
+
+/** A task whose description carries the model server's script; answers the finished run. */
+async function runScript(agentId: string, script: Script, timeoutMs = 150_000) {
+  const task = await ws.client.tasks.create(ws.companyId, {
+    title: `Scripted work ${script.tag}`, assignee_agent_id: agentId, description: `Follow the script.\nMODEL_SCRIPT:${JSON.stringify(script)}\n`,
+  })
+  const done = await waitFor(async () => {
+    const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    return latest && ['succeeded', 'failed'].includes(latest.status) ? latest : null
+  }, timeoutMs).catch(async (err) => {
+    // What the run got to, for the failure's message.
+    const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+    const run = latest && (await ws.client.runs.get(ws.companyId, latest.id))
+    throw new Error(`${err.message}: run ${run?.status ?? 'not created'}; transcript:\n${(run?.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('').slice(-3000)}`)
+  })
+  return { task, run: await ws.client.runs.get(ws.companyId, done.id) }
+}
+
+const text = (run: Run, role: string) => (run.transcript ?? []).filter((e) => e.role === role).map((e) => e.text).join('')
+const cents = (usd: number) => (usd > 0 ? Math.ceil(Math.round(usd * 1e6) / 1e4) : 0)
+
+/** What the model server answered for a tag, each request priced on its own at list price. */
+function reported(tag: string, cli: Cli): { input: number; output: number; usd: number; requests: Answered[] } {
+  const requests = model.log.filter((a) => a.tag === tag && (a.scripted || !cli.sideRequestsUnreported))
+  let input = 0
+  let output = 0
+  let usd = 0
+  for (const a of requests) {
+    input += a.usage.input
+    output += a.usage.output
+    if (!a.usage.input && !a.usage.output) continue
+    const name = cli.model.split('/').pop()!
+    const price = calcPrice({ input_tokens: a.usage.input, cache_read_tokens: a.usage.cached, output_tokens: a.usage.output }, name, { providerId: cli.providerId })
+    usd += Number(price!.total_price)
+  }
+  return { input, output, usd, requests }
+}
+
+/** Processes still running with the run's id in their environment (the CLI, its MCP server...). */
+function processesOf(runId: string): number[] {
+  const pids: number[] = []
+  for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
+    try {
+      if (fs.readFileSync(`/proc/${pid}/environ`, 'utf8').includes(`SHOPFLOOR_RUN_ID=${runId}`) && !/\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'))) {
+        pids.push(Number(pid))
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids
+}
+
+/** Measured figures, printed at the end for the record. */
+const figures: string[] = []
+afterAll(() => {
+  if (figures.length) process.stdout.write(`\nReal CLI figures:\n${figures.map((f) => `  ${f}`).join('\n')}\n`)
+})
+
+describe.each(CLIS)('$product, the real CLI', (cli) => {
+  it('calls the Shopfloor MCP tools (a subtask, a comment, audited as the agent with the run), records usage and cost as the model server reported them, and the reply is the comment', async () => {
+    const agent = await hire(cli)
+    const tag = `work-${cli.adapter}`
+    const usage = { input: 12_000, cached: 2_000, output: 300 }
+    const { task, run } = await runScript(agent.id, {
+      tag, usage, steps: [
+        { tool: 'create_task', args: { title: `Report of ${cli.product}` } },
+        { tool: 'add_comment', args: { body: `Progress from ${cli.product}` } },
+        { text: `Final reply from ${cli.product}.` },
+      ],
+    })
+    expect(run.error ?? null).toBeNull()
+    expect(run.status).toBe('succeeded')
+
+    const subtasks = await ws.client.tasks.list(ws.companyId, { parent_id: task.id })
+    expect(subtasks.map((t) => t.title)).toEqual([`Report of ${cli.product}`])
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.map((c) => c.body)).toEqual(expect.arrayContaining([`Progress from ${cli.product}`, `Final reply from ${cli.product}.`]))
+    const events = await ws.client.insights.activity(ws.companyId, { limit: 200 })
+    for (const [type, id] of [['task', subtasks[0].id], ['comment', comments.find((c) => c.body === `Progress from ${cli.product}`)!.id]]) {
+      expect(events.find((e) => e.entity_type === type && e.entity_id === id && e.verb === 'created'), `${type} created`).toMatchObject({ actor_type: 'agent', run_id: run.id })
+    }
+
+    const tools = text(run, 'tool')
+    expect(tools).toMatch(/create_task/)
+    expect(tools).toMatch(/add_comment/)
+    expect(text(run, 'agent')).toContain(`Final reply from ${cli.product}.`)
+
+    const sent = reported(tag, cli)
+    expect(sent.requests.filter((a) => a.scripted).length).toBe(3)
+    expect({ tokens_in: run.tokens_in, tokens_out: run.tokens_out }).toEqual({ tokens_in: sent.input, tokens_out: sent.output })
+    expect(run.cost_cents).toBe(cents(sent.usd))
+    figures.push(`${cli.product}: sent ${sent.input} in / ${sent.output} out over ${sent.requests.length} requests, ` +
+      `recorded ${run.tokens_in} / ${run.tokens_out}; cost ${run.cost_cents} cents (list price per request ${cents(sent.usd)})`)
+  }, 200_000)
+
+  it('is stopped by the spend guard within one model response of the budget; the agent is paused with a budget_override approval and nothing of the run is left running', async () => {
+    const agent = await hire(cli, { monthly_budget_cents: 50 })
+    const tag = `spend-${cli.adapter}`
+    const usage = { input: 40_000, cached: 0, output: 4_000 }
+    // Tools in turn: Gemini CLI ends a run that calls one tool the same way again and again.
+    const { run } = await runScript(agent.id, { tag, usage, cycle: true, steps: [{ tool: 'get_context' }, { tool: 'list_agents' }] })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(/stopped at the agent's monthly budget: this run cost \d+ cents/)
+
+    const perResponse = cents(reported(tag, cli).usd / Math.max(1, reported(tag, cli).requests.filter((a) => a.scripted).length))
+    expect(run.cost_cents).toBeGreaterThanOrEqual(50)
+    expect(run.cost_cents).toBeLessThan(50 + perResponse + 1)
+    // The stop message gives the cost recorded at the stop.
+    expect(run.error).toContain(`this run cost ${run.cost_cents} cents`)
+
+    await waitFor(async () => (await ws.client.agents.get(ws.companyId, agent.id)).status === 'paused', 30_000)
+    const approvals = await ws.client.approvals.list(ws.companyId, { status: 'pending' })
+    expect(approvals.find((a: any) => a.type === 'budget_override' && a.agent_id === agent.id)).toBeTruthy()
+    await waitFor(() => processesOf(run.id).length === 0, 15_000)
+    // Nothing more reaches the model once the run has ended.
+    const asked = reported(tag, cli).requests.length
+    await new Promise((r) => setTimeout(r, 1500))
+    expect(reported(tag, cli).requests.length).toBe(asked)
+    const sent = reported(tag, cli)
+    figures.push(`${cli.product} spend guard (budget 50 cents, 40k in / 4k out a response of ${perResponse} cents): ` +
+      `${sent.requests.filter((a) => a.scripted).length} responses sent (${cents(sent.usd)} cents at list price), recorded ${run.cost_cents} cents, ` +
+      `overshoot ${run.cost_cents - 50} cents`)
+  }, 200_000)
+
+  it('fails the run on a refused key (401), saying so', async () => {
+    const agent = await hire(cli)
+    const { run } = await runScript(agent.id, { tag: `401-${cli.adapter}`, steps: [{ status: 401 }] })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(new RegExp(`^${cli.product}: credentials refused or missing`))
+  }, 200_000)
+
+  it.runIf(cli.adapter === 'agent_cli_1' || cli.adapter === 'agent_cli_2')(`fails the run when the vendor is overloaded (${cli.overload}), saying so`, async () => {
+    const agent = await hire(cli)
+    const { run } = await runScript(agent.id, { tag: `overload-${cli.adapter}`, steps: [{ status: cli.overload }] })
+    expect(run.status).toBe('failed')
+    expect(run.error).toMatch(new RegExp(`^${cli.product}: overloaded`))
+  }, 200_000)
+
+  it.runIf(cli.adapter === 'agent_cli_2' || cli.adapter === 'agent_cli_3')('fails the run when the CLI is killed by a signal, naming it, and leaves nothing running', async () => {
+    const agent = await hire(cli)
+    const tag = `killed-${cli.adapter}`
+    const task = await ws.client.tasks.create(ws.companyId, {
+      title: 'Waits on the model', assignee_agent_id: agent.id, description: `MODEL_SCRIPT:${JSON.stringify({ tag, steps: [{ hang: true }] })}\n`,
+    })
+    const [queued] = await waitFor(async () => {
+      const runs = await ws.client.runs.list(ws.companyId, { task_id: task.id })
+      return runs.length && model.log.some((a) => a.tag === tag) ? runs : null
+    }, 60_000)
+    // The CLI itself: the process of the run whose parent is the runner.
+    const cliPid = processesOf(queued.id).find((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(runner.child.pid))
+    expect(cliPid).toBeTruthy()
+    process.kill(cliPid!, 'SIGKILL')
+    const run = await waitFor(async () => {
+      const r = await ws.client.runs.get(ws.companyId, queued.id)
+      return r.status === 'failed' ? r : null
+    }, 30_000)
+    expect(run.error).toMatch(new RegExp(`^${cli.product}: error: was killed by SIGKILL`))
+    await waitFor(() => processesOf(run.id).length === 0, 15_000)
+  }, 200_000)
+})
