@@ -64,3 +64,19 @@ it('a subscription usage limit defers the work to the reset and rests the creden
   expect((await runsOf(waiting.id)).map((r) => r.status)).toEqual(['queued'])
   expect((await runsOf(first.id)).map((r) => r.status).sort()).toEqual(['failed', 'queued'])
 })
+
+it('20 agents on heartbeats for ten slots start no run against the exhausted credential: one queued run each, waiting', async () => {
+  // Runs after the first test: the runner rests anthropic for an hour.
+  const agents = await Promise.all(Array.from({ length: 20 }, (_, i) => hire('agent_cli_1', `Heartbeat ${i + 1}`)))
+  for (let slot = 0; slot < 10; slot++) {
+    // What a heartbeat slot does for each agent: a wake without a task (scheduler/fire.ts).
+    await Promise.all(agents.map((a) => ws.client.agents.wake(ws.companyId, a.id, { reason: `Scheduled heartbeat (slot ${slot})` })))
+  }
+  // A run of another provider, queued after them all, is claimed and finishes: the runner did claim meanwhile.
+  const codex = await hire('agent_cli_2', 'Codex after')
+  const after = await task(codex.id, { reply: 'Done.' })
+  await waitFor(async () => (await runsOf(after.id)).find((r) => r.status === 'succeeded'), 30_000)
+  const runs = (await Promise.all(agents.map((a) => ws.client.runs.list(ws.companyId, { agent_id: a.id })))).flat()
+  expect(runs.filter((r) => r.started_at !== null)).toEqual([])
+  expect(runs.map((r) => r.status)).toEqual(Array(20).fill('queued'))
+})
