@@ -171,21 +171,22 @@ export class Execution {
         result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
           .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
       }
-      result ??= await this.adapter.run({
+      const installed = skills
+      result ??= await this.withFallback(config, transcript, (attemptConfig, usageBase) => this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills }),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills: installed }),
         cwd: workspace!.cwd,
         home,
         env,
         sandbox,
         ...(sharedFiles ? { sharedFiles, sharedLogin: true } : {}),
-        config,
+        config: attemptConfig,
         resumeSession: resume.session,
         transcript: (role, text) => transcript.add(role, text),
-        usage: (totals) => this.onUsage(totals),
+        usage: (totals) => this.onUsage(addUsage(usageBase, totals)),
         session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
-      })
+      }))
       if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
@@ -249,6 +250,36 @@ export class Execution {
       skills?.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
+  }
+
+  /**
+   * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
+   * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
+   * which model runs and why; each attempt's usage is priced for its own model by its CLI and
+   * added to the run's. A fallback names the agent's own adapter (or none): this runner does not
+   * switch a run to another CLI.
+   */
+  private async withFallback(
+    config: AgentSettings,
+    transcript: TranscriptBuffer,
+    attempt: (config: AgentSettings, usageBase: Usage) => Promise<AdapterResult>,
+  ): Promise<AdapterResult> {
+    const { fallback = [], ...primary } = config
+    const models = [{ model: primary.model }, ...fallback.filter((f) => {
+      if (!f.adapter || f.adapter === this.adapter.name) return true
+      transcript.add('system', `Fallback model ${f.model} on ${f.adapter} left out: this runner runs a fallback on the agent's own adapter (${this.adapter.name}) only.\n`)
+      return false
+    })]
+    let result: AdapterResult | null = null
+    for (let i = 0; i < models.length; i++) {
+      const model = models[i]!.model
+      result = await attempt(model ? { ...primary, model } : primary, { ...this.usage })
+      const next = models[i + 1]
+      if (result.ok || !result.limit || !next || this.stopReason) break
+      const why = result.limit.kind === 'overloaded' ? `${result.limit.provider} overloaded` : `${result.limit.provider} ${result.limit.kind.replace('_', ' ')}`
+      transcript.add('system', `Model ${model ?? '(the CLI\'s default)'} failed (${why}); running the fallback model ${next.model}.\n`)
+    }
+    return result!
   }
 
   /**
@@ -358,4 +389,8 @@ export class Execution {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return { tokens_in: a.tokens_in + b.tokens_in, tokens_out: a.tokens_out + b.tokens_out, cost_cents: a.cost_cents + b.cost_cents }
 }

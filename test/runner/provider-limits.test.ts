@@ -80,3 +80,19 @@ it('20 agents on heartbeats for ten slots start no run against the exhausted cre
   expect(runs.filter((r) => r.started_at !== null)).toEqual([])
   expect(runs.map((r) => r.status)).toEqual(Array(20).fill('queued'))
 })
+
+it('a fallback model runs when the primary is overloaded; the transcript says which ran and why, usage priced for it', async () => {
+  const agent = await ws.client.agents.hire(ws.companyId, {
+    name: 'With fallback', adapter: 'agent_cli_2',
+    adapter_config: { model: 'gpt-5-codex', fallback: [{ model: 'gpt-5-mini' }] },
+  })
+  const t = await task(agent.id, {
+    fail: 'overloaded', failFor: ['gpt-5-codex'], reply: 'Done on the fallback.', usage: { input: 1000, cacheRead: 0, cacheWrite: 0, output: 100 },
+  })
+  const done = await waitFor(async () => (await runsOf(t.id)).find((r) => ['succeeded', 'failed'].includes(r.status)), 30_000)
+  const run = await ws.client.runs.get(ws.companyId, done.id)
+  expect(run.status).toBe('succeeded')
+  const system = run.transcript!.filter((e) => e.role === 'system').map((e) => e.text).join('')
+  expect(system).toContain('Model gpt-5-codex failed (openai overloaded); running the fallback model gpt-5-mini.')
+  expect(run.tokens_in).toBe(1000)
+})

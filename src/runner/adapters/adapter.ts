@@ -50,6 +50,8 @@ export interface AgentSettings {
   url?: string
   timeout_seconds?: number
   secret_env?: string
+  /** Models tried in order when the primary is overloaded or over a limit (execution.ts). */
+  fallback?: { model: string; adapter?: string }[]
 }
 
 export interface AdapterResult {

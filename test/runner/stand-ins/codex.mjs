@@ -8,7 +8,10 @@ import path from 'node:path'
 import { begin } from './common.mjs'
 
 const s = begin('codex', 'codex-cli 0.171.0')
-const { plan, usage: u, emit } = s
+const { plan: asked, usage: u, emit } = s
+// plan.failFor: the failure only for these -m values (a fallback model then succeeds).
+const argModel = process.argv.includes('-m') ? process.argv[process.argv.indexOf('-m') + 1] : null
+const plan = asked.failFor && !asked.failFor.includes(argModel) ? { ...asked, fail: undefined } : asked
 const resume = process.argv.indexOf('resume')
 const session = resume >= 0 ? process.argv[resume + 1] : s.session
 
