@@ -188,3 +188,20 @@ describe('runner cool-downs', () => {
     expect(bad.status).toBe(422)
   })
 })
+
+describe('adapter_config.fallback', () => {
+  it('is kept for a CLI agent, and a fallback naming an adapter that is no agent CLI is refused', async () => {
+    const s = await seedCompany(t)
+    const hire = (adapter_config: Record<string, unknown>) => call(t.app, 'POST', `${s.base}/agents`, {
+      token: s.user.token, body: { name: `Fb ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1', adapter_config },
+    })
+    const ok = await hire({ model: 'claude-opus-4-1', fallback: [{ model: 'claude-sonnet-4-5' }, { model: 'claude-haiku-4-5', adapter: 'agent_cli_1' }] })
+    expect(ok.status).toBe(201)
+    expect(ok.body.adapter_config.fallback).toEqual([{ model: 'claude-sonnet-4-5' }, { model: 'claude-haiku-4-5', adapter: 'agent_cli_1' }])
+    const bad = await hire({ fallback: [{ model: 'x', adapter: 'http' }] })
+    expect(bad.status).toBe(422)
+    expect(JSON.stringify(bad.body.error)).toContain('adapter_config.fallback.0.adapter')
+    const extra = await hire({ fallback: [{ model: 'x', temperature: 1 }] })
+    expect(extra.status).toBe(422)
+  })
+})
