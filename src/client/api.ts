@@ -238,8 +238,10 @@ export class ShopfloorClient {
       (await this.call<T.RunContext | undefined>('POST', this.co(companyId, '/runs/claim'), { body })) ?? null,
     /** A new company's first run, done by a simulated agent inside the server (answers it running). */
     trial: (companyId: string, runId: string) => this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/trial`)),
-    heartbeat: (companyId: string, runId: string, runnerId: string) =>
-      this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), { body: { runner_id: runnerId } }),
+    heartbeat: (companyId: string, runId: string, runnerId: string, cooldowns?: T.Cooldown[]) =>
+      this.call<T.Run>('POST', this.co(companyId, `/runs/${seg(runId)}/heartbeat`), {
+        body: { runner_id: runnerId, ...(cooldowns ? { cooldowns } : {}) },
+      }),
     report: (companyId: string, runId: string, body: T.RunReport) =>
       this.call<T.Run>('PATCH', this.co(companyId, `/runs/${seg(runId)}`), { body }),
     expireStale: (companyId: string) => this.call<{ expired: string[] }>('POST', this.co(companyId, '/runs/expire-stale')),

@@ -38,6 +38,7 @@ export type { Skill, SkillCreate, SkillFile, SkillUpdate } from '../contract/ski
 export type {
   ClaimRequest, GetRunQuery, Run, RunFilters, RunReport, RunStatus, RunTrigger, TranscriptEntry, TranscriptRole,
 } from '../contract/runs.ts'
+export type { Cooldown, ProviderLimit, RunBilling } from '../contract/runs.ts'
 export type { Changes, ChangedFile, Check, CheckInput, CheckResult, ReviewDecision, ReviewRequest } from '../contract/work.ts'
 /** What a runner gets with a claimed run; `run_token` is in the claim answer only (GET /api/run does not repeat it). */
 export type RunContext = Omit<ClaimAnswer, 'run_token'> & { run_token?: string }

@@ -29,12 +29,19 @@ export const AdapterConfig = Type.Object(
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2000, description: '`http`: the endpoint the run is POSTed to' })),
     timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, description: '`http`: how long the answer may take' })),
     secret_env: Type.Optional(Type.String({ pattern: VARIABLE_NAME, maxLength: 200, description: "`http`: name of the runner's environment variable holding the bearer secret" })),
+    fallback: Type.Optional(Type.Array(
+      Type.Object({
+        model: Type.String({ minLength: 1, maxLength: 200 }),
+        adapter: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+      }, { additionalProperties: false }),
+      { maxItems: 5, description: 'CLI agents: models tried in order when the primary is overloaded or over a limit (an agent CLI adapter may be named)' },
+    )),
   },
   { description: 'per-adapter settings; keys the adapter does not take are refused (422)' },
 )
 export type AdapterConfig = Static<typeof AdapterConfig>
 
-const CLI = ['model', 'command', 'args', 'env'] as const
+const CLI = ['model', 'command', 'args', 'env', 'fallback'] as const
 
 /** The keys each adapter takes. An adapter this runner does not know takes every key. */
 export const ADAPTER_CONFIG_KEYS: Record<AdapterName, readonly (keyof AdapterConfig)[]> = {
@@ -67,6 +74,10 @@ export function adapterConfigProblem(adapter: string | null, config: Record<stri
       const takes = allowed.length ? `it takes ${allowed.join(', ')}` : 'it takes no settings'
       return { field: `adapter_config.${key}`, message: `Not a setting of adapter ${adapter ?? '(none)'}: ${takes}` }
     }
+  }
+  if (Array.isArray(config.fallback)) {
+    const at = config.fallback.findIndex((f: any) => f?.adapter !== undefined && !String(f.adapter).startsWith('agent_cli_'))
+    if (at >= 0) return { field: `adapter_config.fallback.${at}.adapter`, message: 'A fallback runs on an agent CLI adapter (agent_cli_1 ... agent_cli_5)' }
   }
   if (typeof config.url === 'string' && !isHttpUrl(config.url)) {
     return { field: 'adapter_config.url', message: 'Input should be an http or https URL' }

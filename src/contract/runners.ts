@@ -34,6 +34,8 @@ export const Runner = Type.Object({
   first_seen_at: Type.String(),
   last_seen_at: Type.String(),
   running_runs: Type.Array(RunnerRun),
+  /** Provider credentials the runner is not using until their reset, as its last claim or heartbeat said; past ones left out. */
+  cooldowns: Type.Array(Type.Object({ provider: Type.String(), until: Type.String() })),
   /** `stopped` after a clean stop (its goodbye), `gone` once silent for more than two lease lengths. */
   status: Type.Unsafe<(typeof RUNNER_STATUSES)[number]>({ type: 'string', enum: [...RUNNER_STATUSES] }),
 })

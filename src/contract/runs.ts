@@ -24,6 +24,31 @@ export const TRANSCRIPT_ROLES = ['agent', 'tool', 'system', 'user'] as const
 export const TranscriptRole = StringEnum(TRANSCRIPT_ROLES)
 export type TranscriptRole = Static<typeof TranscriptRole>
 
+export const RUN_BILLINGS = ['api', 'plan'] as const
+export const RunBilling = StringEnum(RUN_BILLINGS)
+export type RunBilling = Static<typeof RunBilling>
+
+/** Which provider's limit a run met: `rate_limit` (requests or tokens per minute), `usage_limit` (a quota or a plan's allowance). */
+export const PROVIDER_LIMIT_KINDS = ['rate_limit', 'usage_limit'] as const
+const Provider = Type.String({ minLength: 1, maxLength: 60, pattern: '^[a-z0-9][a-z0-9._-]*$' })
+
+/**
+ * On a failed finishing report: the run ended because its provider refused for a limit. The
+ * run is not the agent's failure: the agent does not become `error`, and a replacement run is
+ * queued that waits for `reset_at` (its `not_before`; null: a minute from now).
+ */
+export const ProviderLimit = Type.Object({
+  provider: Provider,
+  kind: StringEnum(PROVIDER_LIMIT_KINDS),
+  reset_at: Nullable(Type.String({ format: 'iso-date-time' })),
+})
+export type ProviderLimit = Static<typeof ProviderLimit>
+
+/** A provider credential a runner is not using until `until` (its limit's reset). */
+export const Cooldown = Type.Object({ provider: Provider, until: Type.String({ format: 'iso-date-time' }) })
+export type Cooldown = Static<typeof Cooldown>
+const Cooldowns = Type.Array(Cooldown, { maxItems: 20 })
+
 export function isFinished(status: string): boolean {
   return (FINISHED_RUN_STATUSES as readonly string[]).includes(status)
 }
@@ -75,6 +100,13 @@ export const Run = Type.Object({
   changes: OrNull(Changes),
   /** The project's checks run after the agent, in order; empty when none ran. */
   checks: Type.Array(CheckResult),
+  /**
+   * A run queued to replace one its provider refused for a quota or rate limit: no runner claims
+   * it before this instant (the limit's reset). Null for every other run.
+   */
+  not_before: OrNull(Timestamp),
+  /** How the run's usage is paid: `api` (a metered key) or `plan` (a subscription login, cost_cents the list-price equivalent). */
+  billing: RunBilling,
   /**
    * Only on lists of runs (the runs list, the dashboard's active runs, the inbox's failed runs):
    * the key and title of the run's task, null when it has none (or it was deleted), so that a
@@ -141,10 +173,12 @@ export const ClaimBody = Type.Object({
   adapters: Type.Optional(Nullable(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 }))),
   /** The runner's CLI versions by program, shown in the runners list. */
   versions: Type.Optional(Nullable(Type.Unsafe<RunnerVersions>(RunnerVersions))),
+  /** The provider credentials the runner rests until their reset (shown in the runners list). */
+  cooldowns: Type.Optional(Cooldowns),
 })
 export type ClaimRequest = Static<typeof ClaimBody>
 
-export const HeartbeatBody = Type.Object({ runner_id: RunnerId })
+export const HeartbeatBody = Type.Object({ runner_id: RunnerId, cooldowns: Type.Optional(Cooldowns) })
 
 /** Token and cost figures are running totals for the run (absolute), not increments. */
 export const ReportBody = Type.Object({
@@ -161,6 +195,10 @@ export const ReportBody = Type.Object({
   /** The run's work products, once known (contract/work.ts). */
   changes: Type.Optional(Nullable(Changes)),
   checks: Type.Optional(Type.Array(CheckResult, { maxItems: 20 })),
+  /** With status `failed` only: the run ended on a provider's limit (ProviderLimit above). */
+  limit: Type.Optional(ProviderLimit),
+  /** How the run's usage is paid (Run.billing). */
+  billing: Type.Optional(RunBilling),
   /** New entries, appended; a missing timestamp is set by the server, a missing role is `agent`. */
   transcript: Type.Optional(
     Type.Array(

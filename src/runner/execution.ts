@@ -6,11 +6,14 @@
 // (RUN_LEASE_LOST, RUN_FINISHED, RUN_NOT_RUNNING: cancelled, expired or taken over). When the
 // runner shuts down it stops the run and reports it failed.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import { ApiError, type RunContext, type ShopfloorClient } from '../client/index.ts'
 import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/adapter.ts'
+import type { ProviderLimit } from '../client/index.ts'
+import { limitWords } from './adapters/cli/limits.ts'
+import type { Cooldowns } from './cooldowns.ts'
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
 import { buildPrompt } from './prompt.ts'
@@ -22,7 +25,8 @@ import { spendLimits, spendStop } from './spend-guard.ts'
 import { afterAgent } from './work/after-agent.ts'
 import { mergeApproved } from './work/merge.ts'
 import { prepareWorkspace } from './workspace.ts'
-import { confinementNote } from './sandbox.ts'
+import { confinementNote, runsLocally } from './sandbox.ts'
+import { shareLogin } from './cli-login.ts'
 
 /** Answers that mean the run is not ours to continue. */
 const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
@@ -48,6 +52,8 @@ export class Execution {
   private spendError: string | null = null
   /** The agent CLI's session id, reported with the usage once known. */
   private sessionId: string | undefined
+  /** `plan` once the run uses the runner's shared CLI login (--share-cli-login). */
+  private billing: 'api' | 'plan' = 'api'
   private readonly log: Logger
   readonly done: Promise<void>
 
@@ -57,6 +63,8 @@ export class Execution {
     private readonly adapter: Adapter,
     private readonly context: RunContext,
     log: Logger,
+    /** The runner's provider cool-downs: told of a limit this run met, and reported with heartbeats. */
+    private readonly cooldowns: Cooldowns | null = null,
   ) {
     this.log = log.child({ run_id: context.run.id, agent: context.agent.name })
     this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
@@ -104,7 +112,7 @@ export class Execution {
     // RUN_LEASE_SECONDS would otherwise expire runs whose agent is quiet.
     const heartbeatSeconds = Math.min(this.options.heartbeatSeconds, Math.max(0.1, this.context.lease_seconds / 3))
     const heartbeat = setInterval(() => {
-      this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId)).catch((err) => {
+      this.guard(() => this.client.runs.heartbeat(company.id, run.id, this.options.runnerId, this.cooldowns?.list())).catch((err) => {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
       })
     }, heartbeatSeconds * 1000)
@@ -147,26 +155,38 @@ export class Execution {
           agentEnv: this.context.agent.adapter_config?.env ?? [],
           allowAgentEnv: this.options.allowAgentEnv,
         })
+      // --share-cli-login: the runner user's CLI login, read-only (cli-login.ts). The run is on a
+      // plan when that login is what the CLI uses: none of its credential variables is set.
+      const sharedFiles = this.options.shareCliLogin && runsLocally(this.adapter.name)
+        ? shareLogin(this.adapter.name, process.env.HOME || homedir(), home, sandbox !== null)
+        : null
+      const onPlan = sharedFiles !== null && !(this.adapter.credentials ?? []).some((name) => env[name])
+      if (onPlan) {
+        this.billing = 'plan'
+        transcript.add('system', 'Using the runner\'s own CLI login (--share-cli-login), read-only: billed to its plan; cost shows the list-price equivalent.\n')
+      }
       // A merge after an approval starts no agent (work/merge.ts).
       const merging = this.context.run.purpose === 'merge'
       if (merging) {
         result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
           .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
       }
-      result ??= await this.adapter.run({
+      const installed = skills
+      result ??= await this.withFallback(config, transcript, (attemptConfig, usageBase) => this.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills }),
+        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills: installed }),
         cwd: workspace!.cwd,
         home,
         env,
         sandbox,
-        config,
+        ...(sharedFiles ? { sharedFiles, sharedLogin: true } : {}),
+        config: attemptConfig,
         resumeSession: resume.session,
         transcript: (role, text) => transcript.add(role, text),
-        usage: (totals) => this.onUsage(totals),
+        usage: (totals) => this.onUsage(addUsage(usageBase, totals)),
         session: (id) => (this.sessionId = id),
         signal: this.abort.signal,
-      })
+      }))
       if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
@@ -198,6 +218,16 @@ export class Execution {
         })
       }
       this.finishing = true
+      // A provider's limit (adapters/cli/limits.ts): the server defers the work to the reset, and
+      // this runner rests that provider's credential until then (cooldowns.ts).
+      // An overload is no limit of the credential: it fails the run (or tries the fallback model).
+      const met = !result.ok && !this.stopReason ? result.limit : null
+      const limit: ProviderLimit | null = met && met.kind !== 'overloaded' ? { provider: met.provider, kind: met.kind, reset_at: met.reset_at } : null
+      if (limit) {
+        this.cooldowns?.add(limit, this.adapter.name)
+        result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
+        this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
+      }
       const final = {
         status: result.ok ? ('succeeded' as const) : ('failed' as const),
         ...this.usage,
@@ -205,6 +235,8 @@ export class Execution {
         session_id: this.sessionId,
         error: result.error === null ? null : clip(result.error, ERROR_MAX_CHARS),
         transcript: transcript.take(),
+        ...(this.billing === 'plan' ? { billing: this.billing } : {}),
+        ...(limit ? { limit } : {}),
       }
       await this.untilDelivered(() => report(final))
       this.log.info({ status: result.ok ? 'succeeded' : 'failed', error: result.error }, 'run finished')
@@ -218,6 +250,36 @@ export class Execution {
       skills?.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
+  }
+
+  /**
+   * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
+   * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
+   * which model runs and why; each attempt's usage is priced for its own model by its CLI and
+   * added to the run's. A fallback names the agent's own adapter (or none): this runner does not
+   * switch a run to another CLI.
+   */
+  private async withFallback(
+    config: AgentSettings,
+    transcript: TranscriptBuffer,
+    attempt: (config: AgentSettings, usageBase: Usage) => Promise<AdapterResult>,
+  ): Promise<AdapterResult> {
+    const { fallback = [], ...primary } = config
+    const models = [{ model: primary.model }, ...fallback.filter((f) => {
+      if (!f.adapter || f.adapter === this.adapter.name) return true
+      transcript.add('system', `Fallback model ${f.model} on ${f.adapter} left out: this runner runs a fallback on the agent's own adapter (${this.adapter.name}) only.\n`)
+      return false
+    })]
+    let result: AdapterResult | null = null
+    for (let i = 0; i < models.length; i++) {
+      const model = models[i]!.model
+      result = await attempt(model ? { ...primary, model } : primary, { ...this.usage })
+      const next = models[i + 1]
+      if (result.ok || !result.limit || !next || this.stopReason) break
+      const why = result.limit.kind === 'overloaded' ? `${result.limit.provider} overloaded` : `${result.limit.provider} ${result.limit.kind.replace('_', ' ')}`
+      transcript.add('system', `Model ${model ?? '(the CLI\'s default)'} failed (${why}); running the fallback model ${next.model}.\n`)
+    }
+    return result!
   }
 
   /**
@@ -327,4 +389,8 @@ export class Execution {
 
 function describe(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
+}
+
+function addUsage(a: Usage, b: Usage): Usage {
+  return { tokens_in: a.tokens_in + b.tokens_in, tokens_out: a.tokens_out + b.tokens_out, cost_cents: a.cost_cents + b.cost_cents }
 }

@@ -45,6 +45,8 @@ export interface RunnerOptions {
   passEnv: string[]
   /** Runner variables an agent's own settings may name (adapter_config env, secret_env): names or prefixes ending in `*`. */
   allowAgentEnv: string[]
+  /** --share-cli-login: agents use the runner user's CLI logins, read-only (cli-login.ts). */
+  shareCliLogin: boolean
   /** URL patterns (`*` any characters) an http agent may reach although they are loopback or private. */
   allowHttpAgentUrls: string[]
   /** One kept home per agent under this folder (subscription logins, session resume); null: a new empty one per run. */
@@ -118,6 +120,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --pass-env NAME           a runner variable every agent gets (repeatable; SHOPFLOOR_PASS_ENV)
   --allow-agent-env NAME    a runner variable agents' own settings may name (adapter_config env,
                             secret_env); NAME or PREFIX* (repeatable; SHOPFLOOR_ALLOW_AGENT_ENV)
+  --share-cli-login         agents use this user's own CLI logins (Claude Code, Codex, Gemini CLI,
+                            OpenCode), read-only: subscriptions without API keys
   --allow-http-agent-url PATTERN
                             an http agent URL that may be loopback or private, * for any
                             characters, e.g. http://127.0.0.1:8080/* (repeatable;
@@ -165,6 +169,7 @@ const FLAGS = {
   'allow-agent-env': { type: 'string', multiple: true },
   'allow-http-agent-url': { type: 'string', multiple: true },
   'agent-homes': { type: 'string' },
+  'share-cli-login': { type: 'boolean' },
   'prompt-via': { type: 'string' },
   'success-status': { type: 'string' },
   workdir: { type: 'string' },
@@ -270,6 +275,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     allowAgentEnv,
     allowHttpAgentUrls,
     agentHomes: pick('agent-homes', 'SHOPFLOOR_AGENT_HOMES', 'agent_homes') ?? null,
+    shareCliLogin: parsed['share-cli-login'] ?? (env.SHOPFLOOR_SHARE_CLI_LOGIN === '1' || file.share_cli_login === true),
     promptVia,
     successStatus,
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),

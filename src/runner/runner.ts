@@ -7,6 +7,7 @@ import type { Logger } from 'pino'
 import { RECONNECT_DELAYS_MS, type RunContext, type ShopfloorClient } from '../client/index.ts'
 import { adapterFor, buildAdapters, claimableAdapters } from './adapters/index.ts'
 import type { Adapter } from './adapters/adapter.ts'
+import { Cooldowns } from './cooldowns.ts'
 import { Execution } from './execution.ts'
 import type { RunnerOptions } from './options.ts'
 import { prepareSandbox, runsLocally } from './sandbox.ts'
@@ -24,6 +25,8 @@ export class Runner {
   private round: Promise<void> | null = null
   private claimAgain = false
   private stopping = false
+  /** Provider credentials resting until their limit's reset (cooldowns.ts). */
+  readonly cooldowns = new Cooldowns()
 
   constructor(
     private readonly client: ShopfloorClient,
@@ -89,10 +92,13 @@ export class Runner {
   private async claimRound(): Promise<void> {
     while (!this.stopping && this.executions.size < this.options.concurrency) {
       let context: RunContext | null
+      // What it can take now: not the adapters whose provider credential rests until a reset.
+      const adapters = this.claimable ? this.cooldowns.available(this.claimable) : null
       try {
         context = await this.client.runs.claim(this.options.companyId, {
           runner_id: this.options.runnerId,
-          ...(this.claimable ? { adapters: this.claimable } : {}),
+          ...(adapters ? { adapters } : {}),
+          cooldowns: this.cooldowns.list(),
           ...(this.options.agentIds.length ? { agent_ids: this.options.agentIds } : {}),
           ...(this.options.versions && Object.keys(this.options.versions).length ? { versions: this.options.versions } : {}),
         })
@@ -107,7 +113,7 @@ export class Runner {
 
   private launch(context: RunContext): void {
     const adapter = adapterFor(this.options, this.adapters, context.agent.adapter)
-    const execution = new Execution(this.client, this.options, adapter, context, this.log)
+    const execution = new Execution(this.client, this.options, adapter, context, this.log, this.cooldowns)
     this.executions.set(context.run.id, execution)
     void execution.done.finally(() => {
       this.executions.delete(context.run.id)

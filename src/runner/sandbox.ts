@@ -57,6 +57,8 @@ export interface SandboxTarget {
   cwd: string
   home: string
   env: Record<string, string>
+  /** Files bound read-only over a path in the home (--share-cli-login: the runner's CLI logins, cli-login.ts). */
+  sharedFiles?: { source: string; target: string }[]
 }
 
 /** The system, read-only: programs, libraries and settings (the resolver's too, for the network). */
@@ -120,6 +122,8 @@ function bwrapArgs(sandbox: Sandbox, target: SandboxTarget, command: string): st
     else if (kind === 'hide-file') args.push('--ro-bind', '/dev/null', path)
     else args.push(kind === 'ro' ? '--ro-bind' : '--bind', path, path)
   }
+  // After the home: each lies over its empty stand-in there.
+  for (const { source, target: at } of target.sharedFiles ?? []) args.push('--ro-bind', source, at)
   if (target.env.TMPDIR !== undefined) args.push('--setenv', 'TMPDIR', '/tmp')
   args.push('--chdir', target.cwd)
   return args

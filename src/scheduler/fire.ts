@@ -74,8 +74,8 @@ export async function fireHeartbeat(ctx: AppContext, def: Definition, slot: Slot
  * Triggers a routine for a slot, through the same service as a person's trigger (a task and a
  * `routine` run; last_run_at becomes now, or the slot when that is later). The guard is a no-op update that takes the routine's
  * row lock and checks, in one statement, that the routine is still enabled with the same cron,
- * that its agent is not dormant, and that it has not run within the slot's window (by the
- * scheduler or by a person).
+ * that its agent is not dormant, that it has not run within the slot's window (by the
+ * scheduler or by a person), and that no run of it waits for a provider limit's reset.
  */
 export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot): Promise<boolean> {
   return write(ctx, async (tx) => {
@@ -84,6 +84,10 @@ export async function fireRoutine(ctx: AppContext, def: Definition, slot: Slot):
         WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2 AND r.enabled AND r.cron = $3
           AND (r.last_run_at IS NULL OR r.last_run_at < $4::timestamptz - $5::double precision * interval '1 millisecond')
           AND EXISTS (SELECT 1 FROM agents a WHERE a.id = r.agent_id AND NOT (a.status = ANY($6::text[])))
+          -- The routine's last run met a provider limit and waits for its reset (runs/defer.ts):
+          -- that run does the routine's work, another task and run would only pile up behind it.
+          AND NOT EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = r.agent_id AND q.routine_id = r.id
+                            AND q.status = 'queued' AND q.not_before > now())
         RETURNING (SELECT a.name FROM agents a WHERE a.id = r.agent_id) AS agent_name`,
       [def.id, def.companyId, def.cron, slot.at.toISOString(), slot.windowMs, DORMANT_STATUSES],
     )

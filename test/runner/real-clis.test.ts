@@ -267,3 +267,29 @@ describe.each(CLIS)('$product, the real CLI', (cli) => {
     await waitFor(() => processesOf(run.id).length === 0, 15_000)
   }, 200_000)
 })
+
+// Last in the file: a limit rests the provider's credential in this runner (docs/runner.md "Provider limits").
+describe('a provider rate limit (429 with the vendor\'s own body)', () => {
+  for (const cli of CLIS.filter((c) => c.adapter === 'agent_cli_1' || c.adapter === 'agent_cli_2')) {
+    it(`${cli.product}: the run fails naming the limit, the agent stays idle, the work waits in a run queued for the reset, the runner rests ${cli.providerId}`, async () => {
+      const agent = await hire(cli)
+      const script = { tag: `limit-${cli.adapter}`, steps: [{ status: 429 }] }
+      const task = await ws.client.tasks.create(ws.companyId, {
+        title: 'Scripted limit', assignee_agent_id: agent.id, description: `Follow the script.\nMODEL_SCRIPT:${JSON.stringify(script)}\n`,
+      })
+      // The failed run, not its replacement queued after it.
+      const failed = await waitFor(async () => (await ws.client.runs.list(ws.companyId, { task_id: task.id })).find((r) => r.status === 'failed'), 150_000)
+      const run = await ws.client.runs.get(ws.companyId, failed.id)
+      expect(run.error).toContain(`(${cli.providerId} rate limit, `)
+      expect((await ws.client.agents.get(ws.companyId, agent.id)).status).toBe('idle')
+      const queued = (await ws.client.runs.list(ws.companyId, { task_id: task.id })).filter((r) => r.status === 'queued')
+      expect(queued).toHaveLength(1)
+      expect(Date.parse(queued[0]!.not_before!)).toBeGreaterThan(Date.now())
+      const me = await waitFor(async () => {
+        const r = (await ws.client.runners.list(ws.companyId)).find((x) => x.runner_id === 'real-clis')
+        return r?.cooldowns.some((c) => c.provider === cli.providerId) ? r : null
+      }, 20_000)
+      expect(me.cooldowns.find((c) => c.provider === cli.providerId)!.until).toEqual(expect.any(String))
+    }, 200_000)
+  }
+})

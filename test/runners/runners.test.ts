@@ -39,6 +39,7 @@ describe('GET /runners', () => {
       first_seen_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       last_seen_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       status: 'online',
+      cooldowns: [],
       running_runs: [{
         id: r.body.run.id, agent_id: agent, agent_name: 'Ada', task_id: task, task_key: 'RNR-1',
         task_title: 'Write the report', started_at: expect.any(String),

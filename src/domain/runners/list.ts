@@ -13,6 +13,9 @@ export const RUNNERS_LISTED_HOURS = 24
 export async function listRunners(db: Queryable, companyId: string, leaseSeconds: number): Promise<Runner[]> {
   const runners = await db.many<Omit<Runner, 'running_runs'>>(
     `SELECT runner_id, adapters, versions, first_seen_at, last_seen_at,
+            -- Cool-downs whose reset has passed are over, whatever the runner said last.
+            (SELECT coalesce(jsonb_agg(c ORDER BY c->>'provider'), '[]'::jsonb) FROM jsonb_array_elements(cooldowns) c
+              WHERE (c->>'until')::timestamptz > now()) AS cooldowns,
             CASE WHEN stopped_at IS NOT NULL THEN 'stopped'
                  WHEN last_seen_at < now() - make_interval(secs => $2 * 2) THEN 'gone' ELSE 'online' END AS status
        FROM runners

@@ -80,9 +80,9 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       },
     },
     async (request, reply) => {
-      const { runner_id, agent_ids, adapters, versions } = request.body
+      const { runner_id, agent_ids, adapters, versions, cooldowns } = request.body
       const { companyId } = request.membership
-      await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} } })
+      await runnerSeen(ctx, companyId, { runnerId: runner_id, offer: { adapters: adapters ?? null, versions: versions ?? {} }, cooldowns })
       // The service starts the agent's run (audited as `system` named after the agent), not the key's owner.
       const run = await claimRun(ctx, companyId, { runnerId: runner_id, agentIds: agent_ids, adapters }, systemActor())
       claims.inc({ result: run ? 'claimed' : 'empty' })
@@ -113,11 +113,11 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
       },
     },
     async (request) => {
-      const { runner_id } = request.body
+      const { runner_id, cooldowns } = request.body
       const run = await heartbeatRun(ctx, request.membership.companyId, request.params.run_id, runner_id)
       // Only a heartbeat that held its run is a sighting: a refused one names a runner_id that
       // may never have run anything.
-      await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id })
+      await runnerSeen(ctx, request.membership.companyId, { runnerId: runner_id, cooldowns })
       return run
     },
   )

@@ -27,11 +27,15 @@ export function publishRunUpdated(tx: Tx, run: Pick<Run, 'id' | 'company_id' | '
  * (lease expiry). `agentLeaving`: the agent is being terminated in the same transaction, so its
  * status is left to the termination (whose audit event records the status it had) and its
  * budget is not checked (a terminated agent is never paused and has no override to decide).
+ * `limited`: the run failed on its provider's limit (defer.ts), which is not the agent's
+ * failure, so the agent goes back to idle rather than error. Answers the agent's name.
  */
-export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false): Promise<void> {
+export async function runEnded(
+  tx: Tx, run: Run, previous: RunStatus | null, actor: Actor | null, agentLeaving = false, { limited = false } = {},
+): Promise<string> {
   const agent = agentLeaving
     ? await tx.one<{ name: string; budget: number; pause_on_repeat: boolean }>('SELECT name, monthly_budget_cents AS budget, pause_on_repeat FROM agents WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [run.agent_id, run.company_id])
-    : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed')
+    : await agentEndedRun(tx, run.company_id, run.agent_id, previous === 'running', run.status === 'failed' && !limited)
   const agentName = agent?.name ?? 'system'
   await recordAudit(tx, {
     companyId: run.company_id,
@@ -52,6 +56,7 @@ export async function runEnded(tx: Tx, run: Run, previous: RunStatus | null, act
   if (agent && agent.budget > 0 && !agentLeaving) await enforceBudget(tx, run.company_id, run.agent_id)
   // The runaway breaker's pause_on_repeat (breaker.ts), when this is the third same summary.
   if (agent?.pause_on_repeat && !agentLeaving && run.task_id && run.summary) await tripRepeat(tx, run.company_id, run.agent_id, run.task_id)
+  return agentName
 }
 
 /**

@@ -29,7 +29,8 @@ export function foundRunIsRunning(alias?: string): string {
 export function runColumns(alias?: string): string {
   const p = alias ? `${alias}.` : ''
   return ['id', 'company_id', 'agent_id', 'task_id', 'routine_id', 'runner_id', 'status', 'trigger', 'tokens_in',
-    'tokens_out', 'cost_cents', 'summary', 'error', 'session_id', 'purpose', 'changes', 'checks', 'heartbeat_at', 'started_at', 'ended_at', 'created_at']
+    'tokens_out', 'cost_cents', 'summary', 'error', 'session_id', 'purpose', 'changes', 'checks', 'heartbeat_at', 'started_at', 'ended_at', 'created_at',
+    'not_before', 'billing']
     .map((c) => p + c)
     .join(', ')
 }

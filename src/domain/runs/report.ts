@@ -1,10 +1,11 @@
-import type { RunReport } from '../../contract/runs.ts'
+import type { ProviderLimit, RunReport } from '../../contract/runs.ts'
 import type { AppContext } from '../../server/context.ts'
 import { type Tx, write, writeHot } from '../../server/db/write.ts'
-import { AppError, invalidState, notFound } from '../../server/errors.ts'
+import { AppError, invalidField, invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { actorColumns } from '../audit/record.ts'
 import { expireStaleRuns } from './expire.ts'
+import { deferUntil, limitError, queueReplacement } from './defer.ts'
 import { publishRunUpdated, runEnded, runUpdatedEvent } from './finish.ts'
 import { foundRunIsRunning, isFinished, type Run, runColumns, runningAgentIs, type TranscriptEntry } from './model.ts'
 
@@ -32,6 +33,9 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     await loadRunState(ctx, companyId, runId)
     throw invalidState('A run never goes back to queued')
   }
+  if (report.limit && report.status !== 'failed') {
+    throw invalidField('body', 'limit', 'limit goes with status failed: it says why the run ended', report.limit)
+  }
   const entries = (report.transcript ?? []).map((e) => ({ timestamp: e.timestamp ?? null, role: e.role ?? 'agent', text: e.text }))
   const has = (field: keyof RunReport) => Object.prototype.hasOwnProperty.call(report, field)
   const params = [
@@ -40,9 +44,10 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
     has('summary'), report.summary ?? null, has('error'), report.error ?? null,
     JSON.stringify(entries), report.session_id ?? null,
     has('changes') ? JSON.stringify(report.changes) : null, report.checks ? JSON.stringify(report.checks) : null,
+    report.billing ?? null,
   ]
   const run = report.status === 'succeeded' || report.status === 'failed'
-    ? await finishingReport(ctx, companyId, params, actor, afterFinish)
+    ? await finishingReport(ctx, companyId, params, actor, afterFinish, report.limit ?? null)
     : await progressReport(ctx, companyId, params)
   if (run) return run
   throw await whyNotHeld(ctx, companyId, runId, 'report')
@@ -59,6 +64,7 @@ const REPORTED = `UPDATE runs SET
     session_id = coalesce($14, session_id),
     changes = CASE WHEN $15::jsonb IS NULL THEN changes ELSE nullif($15::jsonb, 'null'::jsonb) END,
     checks = coalesce($16::jsonb, checks),
+    billing = coalesce($17, billing),
     transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
       SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
         FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
@@ -93,7 +99,7 @@ const FINISH_UNBUDGETED = `
      WHERE a.id = run.agent_id AND a.company_id IS NOT DISTINCT FROM $2 AND a.status = 'running'
        AND NOT EXISTS (SELECT 1 FROM runs r WHERE ${runningAgentIs('r', 'a.id')} AND r.id <> run.id)
   ), audit AS MATERIALIZED (
-    SELECT record_audit_events($2, jsonb_build_array($17::jsonb || jsonb_build_object(
+    SELECT record_audit_events($2, jsonb_build_array($18::jsonb || jsonb_build_object(
              'verb', run.status, 'entity_type', 'run', 'entity_id', run.id, 'label', a.name || ' (' || run.trigger || ')',
              'changes', jsonb_build_object('status', jsonb_build_array('running', run.status))
                           || CASE WHEN run.status = 'failed' AND run.error IS NOT NULL
@@ -106,9 +112,13 @@ const FINISH_UNBUDGETED = `
 /**
  * A report that finishes the run: its audit event, the agent's move and, for an agent with a
  * budget, the budget check (runEnded), all in one transaction; one statement when the agent
- * has no budget (FINISH_UNBUDGETED).
+ * has no budget (FINISH_UNBUDGETED). A run that ended on a provider's limit (defer.ts) takes
+ * the transaction: the agent stays out of `error` and the replacement is queued with it.
  */
-async function finishingReport(ctx: AppContext, companyId: string, params: unknown[], actor: Actor, afterFinish?: AfterFinish): Promise<Run | null> {
+async function finishingReport(
+  ctx: AppContext, companyId: string, params: unknown[], actor: Actor, afterFinish?: AfterFinish, limit: ProviderLimit | null = null,
+): Promise<Run | null> {
+  if (limit) return limitedReport(ctx, params, actor, limit, afterFinish)
   const unbudgeted = [...params, JSON.stringify(actorColumns(actor))]
   const run = await writeHot(ctx, companyId, async (tx) => {
     const finished = await tx.one<Run>(FINISH_UNBUDGETED, unbudgeted)
@@ -125,6 +135,27 @@ async function finishingReport(ctx: AppContext, companyId: string, params: unkno
     await runEnded(tx, run, 'running', actor)
     await afterFinish?.(tx, run)
     publishRunUpdated(tx, run)
+    return run
+  })
+}
+
+/** The finishing report of a run its provider refused for a limit (defer.ts). */
+async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, limit: ProviderLimit, afterFinish?: AfterFinish): Promise<Run | null> {
+  return write(ctx, async (tx) => {
+    const until = await deferUntil(tx, limit)
+    // The error names provider, limit and reset unless the runner said it in its own words.
+    const withError = [...params]
+    if (!withError[10] || !withError[11]) {
+      withError[10] = true
+      withError[11] = limitError(limit, until)
+    }
+    const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, withError)
+    if (!run) return null
+    const agentName = await runEnded(tx, run, 'running', actor, false, { limited: true })
+    await afterFinish?.(tx, run)
+    const replacement = await queueReplacement(tx, run, agentName, limit, until)
+    publishRunUpdated(tx, run)
+    publishRunUpdated(tx, replacement)
     return run
   })
 }

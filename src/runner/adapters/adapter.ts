@@ -1,4 +1,5 @@
 import type { RunContext } from '../../client/index.ts'
+import type { RecognisedLimit } from './cli/limits.ts'
 import type { Sandbox } from '../sandbox.ts'
 
 export type TranscriptRole = 'agent' | 'tool' | 'system' | 'user'
@@ -26,6 +27,10 @@ export interface AdapterInput {
   sandbox: Sandbox | null
   /** The agent's `adapter_config`, less `command`/`args` unless the runner allows them. */
   config: AgentSettings
+  /** The runner user's CLI login files shared with the run (--share-cli-login); null: none. */
+  sharedFiles?: { source: string; target: string }[]
+  /** The run uses the runner user's CLI login (--share-cli-login) rather than a credential variable. */
+  sharedLogin?: boolean
   /** The CLI session to resume (the last one of this agent on this task), with --agent-homes. */
   resumeSession: string | null
   transcript(role: TranscriptRole, text: string): void
@@ -45,6 +50,8 @@ export interface AgentSettings {
   url?: string
   timeout_seconds?: number
   secret_env?: string
+  /** Models tried in order when the primary is overloaded or over a limit (execution.ts). */
+  fallback?: { model: string; adapter?: string }[]
 }
 
 export interface AdapterResult {
@@ -53,6 +60,8 @@ export interface AdapterResult {
   reply: string
   /** Why the run failed; null when ok. */
   error: string | null
+  /** The run failed because its provider refused for a limit (cli/limits.ts): it is deferred to the reset. */
+  limit?: RecognisedLimit | null
 }
 
 /** Executes one run of an agent; never throws for the agent's own failures. */

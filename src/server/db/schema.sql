@@ -363,7 +363,8 @@ CREATE TABLE runners (
   versions jsonb NOT NULL DEFAULT '{}'::jsonb,
   first_seen_at timestamp with time zone NOT NULL DEFAULT now(),
   last_seen_at timestamp with time zone NOT NULL DEFAULT now(),
-  stopped_at timestamp with time zone
+  stopped_at timestamp with time zone,
+  cooldowns jsonb NOT NULL DEFAULT '[]'::jsonb
 );
 ALTER TABLE runners ADD CONSTRAINT runners_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runners ADD CONSTRAINT runners_pkey PRIMARY KEY (company_id, runner_id);
@@ -395,9 +396,12 @@ CREATE TABLE runs (
   changes jsonb,
   checks jsonb NOT NULL DEFAULT '[]'::jsonb,
   purpose text NOT NULL DEFAULT 'work'::text,
-  fresh_session boolean NOT NULL DEFAULT false
+  fresh_session boolean NOT NULL DEFAULT false,
+  not_before timestamp with time zone,
+  billing text NOT NULL DEFAULT 'api'::text
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
+ALTER TABLE runs ADD CONSTRAINT runs_billing_check CHECK ((billing = ANY (ARRAY['api'::text, 'plan'::text])));
 ALTER TABLE runs ADD CONSTRAINT runs_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE runs ADD CONSTRAINT runs_cost_cents_check CHECK ((cost_cents >= 0));
 ALTER TABLE runs ADD CONSTRAINT runs_pkey PRIMARY KEY (id);
@@ -671,7 +675,8 @@ BEGIN
      AND (SELECT count(*) FROM runs s
            WHERE s.agent_id = a.id
              AND s.started_at >= greatest(now() - interval '60 minutes', coalesce(a.breaker_reset_at, '-infinity'))) >= a.max_runs_per_hour
-     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued');
+     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued'
+                   AND (q.not_before IS NULL OR q.not_before <= now()));
   IF tripped IS NOT NULL THEN
     RETURN jsonb_build_object('tripped', tripped);
   END IF;
@@ -679,6 +684,8 @@ BEGIN
   WITH candidate AS (
     SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
+       -- A run deferred to a provider limit's reset waits for it (migration 210).
+       AND (r.not_before IS NULL OR r.not_before <= now())
        AND NOT (a.status = ANY(dormant))
        -- One probe of runs_one_running_per_agent per candidate, written as the index holds it
        -- (runs/model.ts: runningAgentIs, migration 129). Asked as status = 'running', on

@@ -61,7 +61,7 @@ if (plan.fail === 'error') {
   emit({ type: 'result', subtype: 'error_during_execution', is_error: true, ...base })
   s.exit(1)
 } else if (plan.fail) {
-  emit({ type: 'result', subtype: 'success', is_error: true, result: FAILURES[plan.fail], ...base })
+  emit({ type: 'result', subtype: 'success', is_error: true, result: plan.failText ?? FAILURES[plan.fail], ...base })
   s.exit(1)
 } else {
   message('msg_02', [{ type: 'text', text: plan.reply ?? 'Done.' }], restUsage)

@@ -8,7 +8,10 @@ import path from 'node:path'
 import { begin } from './common.mjs'
 
 const s = begin('codex', 'codex-cli 0.171.0')
-const { plan, usage: u, emit } = s
+const { plan: asked, usage: u, emit } = s
+// plan.failFor: the failure only for these -m values (a fallback model then succeeds).
+const argModel = process.argv.includes('-m') ? process.argv[process.argv.indexOf('-m') + 1] : null
+const plan = asked.failFor && !asked.failFor.includes(argModel) ? { ...asked, fail: undefined } : asked
 const resume = process.argv.indexOf('resume')
 const session = resume >= 0 ? process.argv[resume + 1] : s.session
 
@@ -37,8 +40,8 @@ const failures = {
   error: 'sandbox error: command was killed',
 }
 if (plan.fail) {
-  emit({ type: 'error', message: failures[plan.fail] })
-  emit({ type: 'turn.failed', error: { message: failures[plan.fail] } })
+  emit({ type: 'error', message: plan.failText ?? failures[plan.fail] })
+  emit({ type: 'turn.failed', error: { message: plan.failText ?? failures[plan.fail] } })
   s.exit(1)
 } else {
   emit({ type: 'item.completed', item: { id: 'item_9', type: 'agent_message', text: plan.reply ?? 'Done.' } })

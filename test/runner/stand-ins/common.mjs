@@ -10,10 +10,10 @@ import path from 'node:path'
  * usage {input, cacheRead, cacheWrite, output, thoughts} (input uncached; thoughts where the CLI
  * reports them apart from output), cost (USD, where the CLI
  * reports one), model, session, sleep (seconds after the first message), fail
- * (rate_limit | overloaded | auth | error), background (on exit, leave a process running that
+ * (rate_limit | overloaded | auth | error; with failText, that text instead), background (on exit, leave a process running that
  * holds its standard output and error, as a server started with `&` or an MCP server that
  * inherited them does: 'sleep', or 'ignore-term' for one that ignores the terminate signal; its
- * pid goes to `<run id>.background`).
+ * pid goes to `<run id>.background`), probe (paths whose reading and writing it records).
  */
 export function begin(name, version, configFiles = () => []) {
   if (process.argv.includes('--version')) {
@@ -29,6 +29,15 @@ export function begin(name, version, configFiles = () => []) {
     files[file] = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null
   }
   const homeEntries = fs.readdirSync(home)
+  // plan.probe: paths (relative to HOME, or absolute) whose reading and writing the test checks.
+  const probes = {}
+  for (const file of plan.probe ?? []) {
+    const at = path.resolve(home, file)
+    const result = { read: null, write: null }
+    try { result.read = fs.readFileSync(at, 'utf8') } catch (err) { result.read = `error ${err.code}` }
+    try { fs.appendFileSync(at, 'x'); result.write = 'written' } catch (err) { result.write = `error ${err.code}` }
+    probes[file] = result
+  }
   // The skills Claude Code would load: every file under ~/.claude/skills, with its text.
   const skillsDir = path.join(home, '.claude', 'skills')
   const skills = {}
@@ -42,7 +51,7 @@ export function begin(name, version, configFiles = () => []) {
   fs.writeFileSync(path.join(home, `.${name}-ran`), String(Date.now()))
   const runId = process.env.SHOPFLOOR_RUN_ID
   const out = process.env.STANDIN_OUT
-  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, skills }))
+  fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, skills, probes }))
   fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, thoughts: 0, ...plan.usage }
   return {

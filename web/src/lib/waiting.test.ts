@@ -4,7 +4,7 @@ import type { Runner } from '#src/client/types.ts'
 import { waitingReason } from './waiting.ts'
 
 const runner = (runner_id: string, adapters: string[] | null, status: Runner['status'] = 'online'): Runner => ({
-  runner_id, adapters, status, versions: {}, first_seen_at: '', last_seen_at: '', running_runs: [],
+  runner_id, adapters, status, versions: {}, first_seen_at: '', last_seen_at: '', running_runs: [], cooldowns: [],
 })
 
 describe('waitingReason', () => {

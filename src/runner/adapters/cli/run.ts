@@ -7,6 +7,7 @@ import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
 import { splitLines, superviseAgent } from '../child.ts'
 import { failureMessage } from './errors.ts'
+import { providerOf, recogniseLimit, SHORT_RETRY_ENV } from './limits.ts'
 import { UsageMeter } from './usage.ts'
 import type { VersionRange } from '../versions.ts'
 
@@ -89,12 +90,12 @@ export function cliAdapter(dialect: Dialect, settings: CliSettings): Adapter {
 
 async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInput): Promise<AdapterResult> {
   const { product, credentials } = dialect
-  if (!settings.keptHomes && credentials.length && !credentials.some((name) => input.env[name])) {
+  if (!settings.keptHomes && !input.sharedLogin && credentials.length && !credentials.some((name) => input.env[name])) {
     return {
       ok: false,
       reply: '',
       error: `${product}: credentials missing: set ${credentials.join(' or ')} in the runner's environment ` +
-        '(or start the runner with --agent-homes and log the CLI in there)',
+        '(or log the CLI in as the runner\'s user and start the runner with --share-cli-login, or use --agent-homes and log it in there)',
     }
   }
   dialect.prepare?.(input)
@@ -130,7 +131,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const parser = dialect.parser(input, sink)
   const stderr = new Tail(STDERR_KEEP_CHARS)
 
-  const env = { ...input.env, ...dialect.env?.(input) }
+  const env = { ...SHORT_RETRY_ENV[dialect.name], ...input.env, ...dialect.env?.(input) }
   const child = spawn(...sandboxed(input, executable, args), { cwd: input.cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] })
   splitLines(child.stdout, (line) => {
     if (!line.trim()) return
@@ -172,7 +173,8 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   const fail = (detail: string): AdapterResult => {
     if (tail) input.transcript('system', `Standard error of ${product} (last ${STDERR_KEEP_CHARS} characters):\n${tail}\n`)
     const message = failureMessage(product, detail, credentials)
-    return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS) }
+    const limit = recogniseLimit(`${detail}\n${tail}`, providerOf(dialect, input.config.model))
+    return { ok: false, reply: outcome.reply, error: message.slice(0, ERROR_MAX_CHARS), limit }
   }
   if (failure && !input.signal.aborted) return fail(failure)
   if (exit.stopped && !lingering.signal.aborted) return { ok: false, reply: outcome.reply, error: `${product} was stopped` }

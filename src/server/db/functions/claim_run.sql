@@ -60,7 +60,8 @@ BEGIN
      AND (SELECT count(*) FROM runs s
            WHERE s.agent_id = a.id
              AND s.started_at >= greatest(now() - interval '60 minutes', coalesce(a.breaker_reset_at, '-infinity'))) >= a.max_runs_per_hour
-     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued');
+     AND EXISTS (SELECT 1 FROM runs q WHERE q.agent_id = a.id AND q.status = 'queued'
+                   AND (q.not_before IS NULL OR q.not_before <= now()));
   IF tripped IS NOT NULL THEN
     RETURN jsonb_build_object('tripped', tripped);
   END IF;
@@ -68,6 +69,8 @@ BEGIN
   WITH candidate AS (
     SELECT r.id, r.task_id, a.name AS agent_name FROM runs r JOIN agents a ON a.id = r.agent_id
      WHERE r.company_id = company AND r.status = 'queued'
+       -- A run deferred to a provider limit's reset waits for it (migration 210).
+       AND (r.not_before IS NULL OR r.not_before <= now())
        AND NOT (a.status = ANY(dormant))
        -- One probe of runs_one_running_per_agent per candidate, written as the index holds it
        -- (runs/model.ts: runningAgentIs, migration 129). Asked as status = 'running', on
