@@ -12,7 +12,7 @@
 // address is cloned only with --allow-local-repositories. A clone that fails says only that it
 // failed and the address: what answered (an open port, a refused one) stays in the runner's log.
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { RunContext } from '../client/index.ts'
@@ -78,9 +78,20 @@ export async function prepareWorkspace(
     // No task, no branch of its own: the default branch, detached.
     await localGit(run, branch ? ['checkout', '--quiet', '-B', branch, start] : ['checkout', '--quiet', '--detach', start])
     const startCommit = (await localGit(run, ['rev-parse', 'HEAD'])).trim()
-    const configFile = join(run, '.git', 'config')
+    const gitDir = join(run, '.git')
+    const configFile = join(gitDir, 'config')
     const config = readFileSync(configFile)
-    const restoreConfig = () => writeFileSync(configFile, config)
+    const restoreConfig = () => {
+      // What the agent could leave to point the runner's git elsewhere: `.git` replaced by a
+      // file (`gitdir: ...`) or a link, a `commondir` (git then reads the config, hooks and refs
+      // of the folder it names), a worktree config, a config that is a link (written through,
+      // the runner would overwrite the file it names).
+      if (!lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) {
+        throw new Error("the run's repository has no .git folder any more: the agent removed or replaced it")
+      }
+      for (const name of ['commondir', 'config.worktree', 'config']) rmSync(join(gitDir, name), { recursive: true, force: true })
+      writeFileSync(configFile, config, { flag: 'wx' })
+    }
     return {
       cwd: run,
       repository: branch ? { address, allowLocal, clone, branch, defaultRef, startCommit, restoreConfig } : null,

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { tempDir } from '../server-process.ts'
 import {
   alive,
@@ -24,6 +24,13 @@ import {
 } from './harness.ts'
 
 const LEASE_EXPIRED = 'The runner stopped reporting (lease expired)'
+
+// A runner is two Node processes started one after the other (the one started hands the key to
+// the one that claims runs), and an agent is a third: with every test file's servers, runners
+// and browsers at work, starting one took 8 seconds, and a first run's claim more than 20. The
+// waits for a run to start or end leave room for that; what they check is unchanged.
+const STARTING_MS = 45_000
+vi.setConfig({ testTimeout: 120_000 })
 
 let server: TestServer
 let agent: FakeAgent
@@ -59,7 +66,7 @@ async function assign(ws: Workspace, plan: FakePlan, fields: Record<string, unkn
 
 /** Waits until the fake agent has started on the run; returns what it recorded. */
 async function agentStarted(runId: string) {
-  const seen = await waitFor(() => agent.started(runId))
+  const seen = await waitFor(() => agent.started(runId), STARTING_MS)
   leftovers.push(seen.pid)
   return seen
 }
@@ -68,7 +75,7 @@ const runStatus = async (ws: Workspace, runId: string, status: string) =>
   waitFor(async () => {
     const run = await ws.client.runs.get(ws.companyId, runId)
     return run.status === status ? run : null
-  })
+  }, STARTING_MS)
 
 describe.concurrent('starting', () => {
   it('refuses to start without an API key or with a password session', async () => {

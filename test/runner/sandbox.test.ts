@@ -17,9 +17,9 @@ import {
   makeWorkspace,
   planDescription,
   type RunnerProcess,
-  sharedTestServer,
   standIns,
   startRunner,
+  startTestServer,
   type TestServer,
   waitFor,
   type Workspace,
@@ -29,7 +29,9 @@ let server: TestServer
 const runners: RunnerProcess[] = []
 
 beforeAll(async () => {
-  server = await sharedTestServer()
+  // A server of its own: a project's repository here is a folder on this machine (file://),
+  // which only a server with ALLOW_LOCAL_REPOSITORIES takes.
+  server = await startTestServer({ ALLOW_LOCAL_REPOSITORIES: 'true' })
 })
 
 afterAll(async () => {
@@ -150,7 +152,7 @@ echo "== done"
   })
 })
 
-describe('an agent in a worktree of its project\'s repository', () => {
+describe('an agent in its project\'s repository', () => {
   it('commits there, but cannot change what makes the runner\'s own git run commands', async () => {
     const repo = tempDir('shopfloor-sandbox-repo-')
     const git = (cwd: string, ...args: string[]) =>
@@ -161,28 +163,39 @@ describe('an agent in a worktree of its project\'s repository', () => {
     git(repo, 'commit', '-q', '-m', 'first')
     const cache = tempDir('shopfloor-sandbox-cache-')
     const scripts = tempDir('shopfloor-sandbox-scripts-')
+    // Outside the sandbox: only a command the runner's own git ran (unconfined) could make it.
+    const pwned = path.join(tempDir('shopfloor-sandbox-marker-'), 'pwned')
+    // The run's repository is the agent's own (its .git inside its folder): it may write its
+    // config and hooks, and leave what would make a later git run commands: a hook, fsmonitor, a
+    // filter for every file, and a commondir naming a git folder of its making with that filter.
     const attack = plant(path.join(scripts, 'attack.sh'), `
-common=$(git rev-parse --path-format=absolute --git-common-dir); own=$(git rev-parse --path-format=absolute --git-dir)
+own=$(git rev-parse --path-format=absolute --git-dir)
 echo change > README.md && git commit -qam "agent change" && git branch agent-work && echo "committed"
-echo 'touch /tmp/pwned' > "$common/hooks/post-checkout" || echo "hooks refused"
-git config core.fsmonitor 'touch /tmp/pwned' || echo "config refused"
+printf '#!/bin/sh\\ntouch ${pwned}\\n' > "$own/hooks/post-checkout" && chmod +x "$own/hooks/post-checkout" && printf '#!/bin/sh\\ntouch ${pwned}\\n' > "$own/hooks/pre-commit" && chmod +x "$own/hooks/pre-commit"
+git config core.fsmonitor 'touch ${pwned}; false'
+git config filter.evil.clean 'touch ${pwned}; cat' && echo '* filter=evil' > .gitattributes
 echo "gitdir: /tmp/evil" > .git || echo "dot-git refused"
-echo /tmp/evil > "$own/commondir" || echo "commondir refused"
+mkdir evil && cp -r "$own/objects" "$own/refs" "$own/config" evil/ && mkdir evil/hooks && cp "$own/hooks/pre-commit" evil/hooks/ && echo "$PWD/evil" > "$own/commondir" && echo "commondir written"
+echo left > left.txt
 `)
     const ws = await makeWorkspace(server.url)
-    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: repo })
-    runner(ws, ['--cache-dir', cache, '--agent-read', scripts, '--agent-command', `sh ${attack}`], { SHOPFLOOR_API_KEY: ws.apiKey })
+    const project = await ws.client.projects.create(ws.companyId, { name: 'Widgets', repository: `file://${repo}` })
+    runner(ws, ['--allow-local-repositories', '--cache-dir', cache, '--agent-read', scripts, '--agent-command', `sh ${attack}`], { SHOPFLOOR_API_KEY: ws.apiKey })
     const agent = await ws.client.agents.hire(ws.companyId, { name: 'Committer', adapter: 'process' })
     const task = await ws.client.tasks.create(ws.companyId, { title: 'Change the readme', assignee_agent_id: agent.id, project_id: project.id })
     const run = await finished(ws, task.id)
     expect(run.status).toBe('succeeded')
-    for (const line of ['committed', 'hooks refused', 'config refused', 'dot-git refused', 'commondir refused']) expect(run.summary).toContain(line)
+    for (const line of ['committed', 'dot-git refused', 'commondir written']) expect(run.summary).toContain(line)
+    // The runner committed what the agent left and pushed, with its own git: nothing the agent set ran.
+    expect(run.changes).toMatchObject({ pushed: true, files: expect.arrayContaining([expect.objectContaining({ path: 'left.txt' })]) })
+    expect(fs.existsSync(pwned)).toBe(false)
 
     const [clone] = fs.readdirSync(path.join(cache, 'repos')).map((name) => path.join(cache, 'repos', name))
     expect(git(clone, 'log', '--all', '--format=%s %an <%ae>')).toContain(`agent change Committer <${agent.id}@agents.invalid>`)
-    expect(fs.readFileSync(path.join(clone, '.git', 'config'), 'utf8')).not.toContain('fsmonitor')
+    expect(git(repo, 'show', `shopfloor/${task.key}:left.txt`)).toBe('left\n')
+    expect(fs.readFileSync(path.join(clone, '.git', 'config'), 'utf8')).not.toMatch(/fsmonitor|filter/)
     expect(fs.existsSync(path.join(clone, '.git', 'hooks', 'post-checkout'))).toBe(false)
-    // The runner removed the worktree after the run, with its own git.
+    // The runner removed the run's repository after the run, with its own git.
     await waitFor(() => !fs.existsSync(path.join(cache, 'worktrees', run.id)), 10_000)
   })
 })

@@ -33,7 +33,9 @@ if (step.poison) {
   execFileSync('git', ['config', 'remote.origin.url', step.elsewhere])
 }
 fs.appendFileSync('.runs', runId + '\\n')
-const git = (...args) => execFileSync('git', ['-c', 'user.name=Agent Itself', '-c', 'user.email=agent@example.test', ...args])
+// An identity of its own choosing, as an agent sets one: the runner gives it GIT_AUTHOR_* and GIT_COMMITTER_*, which git prefers to user.name.
+const me = { GIT_AUTHOR_NAME: 'Agent Itself', GIT_AUTHOR_EMAIL: 'agent@example.test', GIT_COMMITTER_NAME: 'Agent Itself', GIT_COMMITTER_EMAIL: 'agent@example.test' }
+const git = (...args) => execFileSync('git', args, { env: { ...process.env, ...me } })
 for (const [file, text] of Object.entries(step.commit ?? {})) { fs.mkdirSync(file.split('/').slice(0, -1).join('/') || '.', { recursive: true }); fs.writeFileSync(file, text) }
 if (step.commit) { git('add', '--all'); git('commit', '-q', '-m', step.message ?? 'Agent commit') }
 if (step.sleep) await new Promise((r) => setTimeout(r, step.sleep * 1000))
