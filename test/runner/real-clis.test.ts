@@ -157,7 +157,9 @@ afterAll(() => {
   if (figures.length) process.stdout.write(`\nReal CLI figures:\n${figures.map((f) => `  ${f}`).join('\n')}\n`)
 })
 
-describe.each(CLIS)('$product, the real CLI', (cli) => {
+// The CLIs' cases run side by side (the runner takes four runs at once): each has its own agent,
+// task and model-server tag, and CI's wall time is the longest CLI's rather than the sum.
+describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
   it('calls the Shopfloor MCP tools (a subtask, a comment, audited as the agent with the run), records usage and cost as the model server reported them, and the reply is the comment', async () => {
     const agent = await hire(cli)
     const tag = `work-${cli.adapter}`
