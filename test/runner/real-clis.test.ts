@@ -82,7 +82,10 @@ beforeAll(async () => {
     },
     { sandbox: true },
   )
-  await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
+  const started = await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
+  // Every CLI found, in a supported version, and run confined; else each case would only wait.
+  expect(started.adapters, runner.output()).toEqual(expect.arrayContaining(CLIS.map((c) => c.adapter)))
+  expect(runner.logs().find((l) => l.msg === 'agents run in a bubblewrap sandbox'), runner.output()).toBeTruthy()
 }, 600_000)
 
 afterAll(async () => {
