@@ -11,7 +11,7 @@
 // named is absent, so a secret kept somewhere new is hidden without anyone thinking of it.
 import { execFile } from 'node:child_process'
 import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync } from 'node:fs'
-import { homedir, tmpdir } from 'node:os'
+import { constants, homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { findExecutable } from './adapters/detect.ts'
@@ -82,6 +82,18 @@ export function sandboxed(target: SandboxTarget, command: string, args: string[]
   const { sandbox } = target
   if (!sandbox) return [command, args]
   return [sandbox.bwrap, [...bwrapArgs(sandbox, target, command), '--', command, ...args]]
+}
+
+/**
+ * How the agent ended, as seen through its sandbox. bwrap runs the agent as a child of its own
+ * and exits with the agent's exit code, or with 128 + the signal's number when a signal killed
+ * it (as a shell does): an agent killed by SIGKILL inside ends bwrap with code 137. Read back as
+ * the signal, so that a killed agent is reported as killed whether it ran confined or not.
+ */
+export function exitThroughSandbox<T extends { code: number | null; signal: NodeJS.Signals | null }>(exit: T, sandbox: Sandbox | null): T {
+  if (!sandbox || exit.code === null || exit.code <= 128) return exit
+  const signal = (Object.keys(constants.signals) as NodeJS.Signals[]).find((name) => constants.signals[name] === exit.code! - 128)
+  return signal ? { ...exit, code: null, signal } : exit
 }
 
 type Mount = { kind: 'ro' | 'rw' | 'hide-dir' | 'hide-file' | 'tmpfs' | 'empty'; path: string }

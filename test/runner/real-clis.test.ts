@@ -1,5 +1,6 @@
 // The real agent CLIs (Claude Code, Codex, Gemini CLI, OpenCode, from npm: scripts/agent-clis.mjs)
-// run by a real runner against a real server, each pointed at the scripted model server
+// run by a real runner in its bubblewrap sandbox (as runners run them by default) against a
+// real server, each pointed at the scripted model server
 // (test/model-server) instead of its vendor: the Shopfloor MCP tools offered and called (a
 // subtask, a comment, both audited as the agent's, with the run), tool lines in the transcript,
 // tokens and cost as the model server reported them, the final reply as the comment; the spend
@@ -79,8 +80,12 @@ beforeAll(async () => {
       // One retry of an overloaded API, not ten over minutes.
       CLAUDE_CODE_MAX_RETRIES: '1',
     },
+    { sandbox: true },
   )
-  await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
+  const started = await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
+  // Every CLI found, in a supported version, and run confined; else each case would only wait.
+  expect(started.adapters, runner.output()).toEqual(expect.arrayContaining(CLIS.map((c) => c.adapter)))
+  expect(runner.logs().find((l) => l.msg === 'agents run in a bubblewrap sandbox'), runner.output()).toBeTruthy()
 }, 600_000)
 
 afterAll(async () => {
@@ -109,7 +114,7 @@ async function runScript(agentId: string, script: Script, timeoutMs = 150_000) {
     // What the run got to, for the failure's message.
     const [latest] = await ws.client.runs.list(ws.companyId, { task_id: task.id })
     const run = latest && (await ws.client.runs.get(ws.companyId, latest.id))
-    throw new Error(`${err.message}: run ${run?.status ?? 'not created'}; transcript:\n${(run?.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('').slice(-3000)}`)
+    throw new Error(`${err.message}: run ${run?.status ?? 'not created'}; transcript:\n${(run?.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('').slice(-3000)}\nrunner's log:\n${runner.output().slice(-3000)}`)
   })
   return { task, run: await ws.client.runs.get(ws.companyId, done.id) }
 }
@@ -155,7 +160,9 @@ afterAll(() => {
   if (figures.length) process.stdout.write(`\nReal CLI figures:\n${figures.map((f) => `  ${f}`).join('\n')}\n`)
 })
 
-describe.each(CLIS)('$product, the real CLI', (cli) => {
+// The CLIs' cases run side by side (the runner takes four runs at once): each has its own agent,
+// task and model-server tag, and CI's wall time is the longest CLI's rather than the sum.
+describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
   it('calls the Shopfloor MCP tools (a subtask, a comment, audited as the agent with the run), records usage and cost as the model server reported them, and the reply is the comment', async () => {
     const agent = await hire(cli)
     const tag = `work-${cli.adapter}`
@@ -255,16 +262,38 @@ describe.each(CLIS)('$product, the real CLI', (cli) => {
       const runs = await ws.client.runs.list(ws.companyId, { task_id: task.id })
       return runs.length && model.log.some((a) => a.tag === tag) ? runs : null
     }, 60_000)
-    // The CLI itself: the process of the run whose parent is the runner.
-    const cliPid = processesOf(queued.id).find((pid) => fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1] === String(runner.child.pid))
-    expect(cliPid).toBeTruthy()
-    process.kill(cliPid!, 'SIGKILL')
-    const run = await waitFor(async () => {
-      const r = await ws.client.runs.get(ws.companyId, queued.id)
-      return r.status === 'failed' ? r : null
-    }, 30_000)
-    expect(run.error).toMatch(new RegExp(`^${cli.product}: error: was killed by SIGKILL`))
-    await waitFor(() => processesOf(run.id).length === 0, 15_000)
+    try {
+      // The CLI itself: the outermost process of the run that is not the sandbox's (bwrap and
+      // the init it runs inside), as its parent is the runner's worker or that init.
+      const pids = processesOf(queued.id)
+      const bwrap = (pid: number) => {
+        try {
+          return path.basename(fs.readlinkSync(`/proc/${pid}/exe`)) === 'bwrap'
+        } catch {
+          return false
+        }
+      }
+      const parent = (pid: number) => Number(fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[1])
+      expect(pids.some(bwrap), 'the CLI runs in a bubblewrap sandbox').toBe(true)
+      const cliPid = pids.find((pid) => !bwrap(pid) && !pids.some((other) => other === parent(pid) && !bwrap(other)))
+      expect(cliPid).toBeTruthy()
+      process.kill(cliPid!, 'SIGKILL')
+      const run = await waitFor(async () => {
+        const r = await ws.client.runs.get(ws.companyId, queued.id)
+        return r.status === 'failed' ? r : null
+      }, 30_000)
+      expect(run.error).toMatch(new RegExp(`^${cli.product}: error: was killed by SIGKILL`))
+      await waitFor(() => processesOf(run.id).length === 0, 15_000)
+    } finally {
+      // A CLI left waiting on the model would hold one of the runner's slots for the tests after.
+      for (const pid of processesOf(queued.id)) {
+        try {
+          process.kill(pid, 'SIGKILL')
+        } catch {
+          // already gone
+        }
+      }
+    }
   }, 200_000)
 })
 

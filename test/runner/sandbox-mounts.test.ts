@@ -7,7 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import fs from 'node:fs'
 import path from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
-import { prepareSandbox, type Sandbox, sandboxed } from '../../src/runner/sandbox.ts'
+import { exitThroughSandbox, prepareSandbox, type Sandbox, sandboxed } from '../../src/runner/sandbox.ts'
 import { tempDir } from '../server-process.ts'
 
 let work: string
@@ -86,5 +86,14 @@ describe('sandboxed()', () => {
     const [, args] = sandboxed({ sandbox: offline, cwd: work, home, env: {} }, 'true', [])
     expect(args).not.toContain('--share-net')
     expect(inside('cat /proc/net/dev | tail -n +3 | cut -d: -f1 | tr -d " "', work, offline).out.trim()).toBe('lo')
+  })
+
+  it('an agent killed by a signal inside ends bwrap with 128 + its number, read back as the signal', () => {
+    const killed = inside('kill -KILL $$')
+    expect(killed.code).toBe(137)
+    expect(exitThroughSandbox({ code: killed.code, signal: null }, sandbox)).toEqual({ code: null, signal: 'SIGKILL' })
+    expect(exitThroughSandbox({ code: 3, signal: null }, sandbox)).toEqual({ code: 3, signal: null })
+    // Without a sandbox the exit is the agent's own, whatever its code.
+    expect(exitThroughSandbox({ code: 137, signal: null }, null)).toEqual({ code: 137, signal: null })
   })
 })

@@ -35,6 +35,9 @@ export function versionOf(executable: string): Promise<string | null> {
     const env = Object.fromEntries(BASE.filter((name) => process.env[name] !== undefined).map((name) => [name, process.env[name]]))
     execFile(executable, ['--version'], { timeout: VERSION_TIMEOUT_MS, env }, (err, stdout, stderr) => {
       const line = `${stdout}`.trim().split('\n')[0] || `${stderr}`.trim().split('\n')[0]
+      // Stopped at the timeout, what it printed so far (a warning of Node's on standard error)
+      // is no answer: the CLI is then run as one that did not tell its version, not refused.
+      if (err?.killed && !/\d+\.\d+\.\d+/.test(line)) return done(null)
       done(err && !line ? null : line || null)
     })
   })

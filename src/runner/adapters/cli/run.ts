@@ -2,7 +2,7 @@
 // the prompt on standard input, its JSON-lines output read by the CLI's dialect (transcript,
 // usage, session id, final reply, errors), standard error kept for a failure's message.
 import { spawn } from 'node:child_process'
-import { sandboxed } from '../../sandbox.ts'
+import { exitThroughSandbox, sandboxed } from '../../sandbox.ts'
 import { ERROR_MAX_CHARS, STDERR_KEEP_CHARS, Tail } from '../../text.ts'
 import type { Adapter, AdapterInput, AdapterResult } from '../adapter.ts'
 import { splitLines, superviseAgent } from '../child.ts'
@@ -153,7 +153,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
-  const exit = await superviseAgent(child, AbortSignal.any([input.signal, failing.signal, lingering.signal]), settings.killAfterMs)
+  const exit = exitThroughSandbox(await superviseAgent(child, AbortSignal.any([input.signal, failing.signal, lingering.signal]), settings.killAfterMs), input.sandbox)
   clearTimeout(graceTimer)
   parser.close?.()
 
