@@ -51,7 +51,7 @@ export function registerKnowledgeTools(server: McpServer, client: ShopfloorClien
         project_id: z.string().uuid().optional().describe('only documents of this project (its id)'),
         limit: z.number().int().min(1).max(50).optional().describe('how many to list, 10 when left out'),
       }),
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, tag, project_id, limit }) =>
       attempt(async () => {
@@ -68,7 +68,7 @@ export function registerKnowledgeTools(server: McpServer, client: ShopfloorClien
         document: documentRef,
         from: z.number().int().min(0).optional().describe('the character to start at, for the rest of a long document; 0 when left out'),
       }),
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ document, from = 0 }) =>
       attempt(async () => {
@@ -95,6 +95,7 @@ export function registerKnowledgeTools(server: McpServer, client: ShopfloorClien
         tags: tags.optional().describe('single-word tags, replacing the old ones'),
         project_id: z.string().uuid().nullable().optional().describe('the project it belongs to (its id), null for the whole company'),
       }),
+      annotations: { readOnlyHint: false, openWorldHint: false },
     },
     ({ document, ...fields }) =>
       attempt(async () => {
@@ -119,6 +120,7 @@ export function registerKnowledgeTools(server: McpServer, client: ShopfloorClien
         note: z.string().min(1).max(4000).describe('what to remember, one or a few sentences'),
         replace: z.boolean().optional().describe('true to replace the whole memory with this note (to tidy it up); by default the note is added at the end'),
       }),
+      annotations: { readOnlyHint: false, openWorldHint: false },
     },
     ({ note, replace }) =>
       attempt(async () => {

@@ -39,7 +39,7 @@ export function registerWorkTools(server: McpServer, client: ShopfloorClient, id
         task: taskRef.optional(),
         diff: z.boolean().optional().describe('include the diff (default true)'),
       }),
-      annotations: { readOnlyHint: true },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ task, diff }) =>
       attempt(async () => {
@@ -57,9 +57,10 @@ export function registerWorkTools(server: McpServer, client: ShopfloorClient, id
       description: "Your review of a task in review, as the project's reviewer agent: approve (the task is done) or request_changes with a comment saying what to change (its assignee gets a run).",
       inputSchema: z.strictObject({
         task: z.string().min(1).describe('a task key such as ENG-12, or its id'),
-        decision: z.enum(['approve', 'request_changes']),
+        decision: z.enum(['approve', 'request_changes']).describe('approve: the work is done; request_changes: send it back to its assignee with your comment'),
         comment: z.string().optional().describe('required to request changes'),
       }),
+      annotations: { readOnlyHint: false, openWorldHint: false },
     },
     ({ task, decision, comment }) =>
       attempt(async () => {

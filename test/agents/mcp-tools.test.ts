@@ -35,11 +35,11 @@ it('describes every tool and every argument', () => {
 
 it('says which tools only read, and that none reaches beyond the company', () => {
   const readOnly = tools.filter((t) => t.annotations?.readOnlyHint === true).map((t) => t.name).sort()
-  expect(readOnly).toEqual(expect.arrayContaining(['get_context', 'get_task', 'list_agents', 'list_tasks']))
+  expect(readOnly).toEqual(expect.arrayContaining(['get_changes', 'get_context', 'get_task', 'list_agents', 'list_tasks', 'read_doc', 'search_docs']))
   for (const tool of tools) {
     expect(typeof tool.annotations?.readOnlyHint, tool.name).toBe('boolean')
     expect(tool.annotations?.openWorldHint, tool.name).toBe(false)
-    // Reads are named get_ or list_; everything else writes.
-    expect(tool.annotations!.readOnlyHint, tool.name).toBe(/^(get|list)_/.test(tool.name))
+    // Reads are named get_, list_, search_ or read_; everything else writes.
+    expect(tool.annotations!.readOnlyHint, tool.name).toBe(/^(get|list|search|read)_/.test(tool.name))
   }
 })
