@@ -81,7 +81,7 @@ function credentialOf(names: readonly string[], env: NodeJS.ProcessEnv, agentHom
   const set = names.find((n) => env[n]?.trim())
   if (set) return `${set} (from this environment)`
   if (agentHomes) return `a login of the CLI in each agent's home under ${agentHomes} (none of ${names.join(', ')} is set)`
-  return `none: set ${names.join(' or ')}, or start the runner with --agent-homes and log the CLI in there`
+  return `none: set ${names.join(' or ')}, or log the CLI in as this user and start the runner with --share-cli-login, or use --agent-homes and log it in there`
 }
 
 /** Starts the MCP server as the CLIs are told to, and lists its tools. */

@@ -243,7 +243,7 @@ describe('a runner with some CLIs, without credentials for one, allowing agent c
     const agent = await hire(ws, 'agent_cli_1')
     const { run } = await runTask(ws, agent.id, { reply: 'never' })
     expect(run.status).toBe('failed')
-    expect(run.error).toBe("Claude Code: credentials missing: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN or ANTHROPIC_AUTH_TOKEN in the runner's environment (or start the runner with --agent-homes and log the CLI in there)")
+    expect(run.error).toBe("Claude Code: credentials missing: set ANTHROPIC_API_KEY or CLAUDE_CODE_OAUTH_TOKEN or ANTHROPIC_AUTH_TOKEN in the runner's environment (or log the CLI in as the runner's user and start the runner with --share-cli-login, or use --agent-homes and log it in there)")
     expect(clis.seen(run.id)).toBeNull()
   })
 
