@@ -49,7 +49,7 @@ describe('shopfloor runner doctor', () => {
     expect(stdout).toContain(`Claude Code (agent_cli_1): 2.1.197 (Claude Code) at ${bin}/claude: supported (2.1.0 or newer, below 3.0.0); credential: ANTHROPIC_API_KEY (from this environment)`)
     expect(stdout).toContain(`Codex (agent_cli_2): codex-cli 0.140.0 at ${bin}/codex: NOT SUPPORTED: Codex 0.140.0 is not supported: this runner works with Codex 0.169.0 or newer, below 1.0.0`)
     expect(stdout).toContain('Gemini CLI (agent_cli_3): 0.61.0')
-    expect(stdout).toContain('credential: none: set GEMINI_API_KEY or GOOGLE_API_KEY or GOOGLE_APPLICATION_CREDENTIALS, or start the runner with --agent-homes')
+    expect(stdout).toContain('credential: none: set GEMINI_API_KEY or GOOGLE_API_KEY or GOOGLE_APPLICATION_CREDENTIALS, or log the CLI in as this user and start the runner with --share-cli-login, or use --agent-homes')
     expect(stdout).toContain('OpenCode (agent_cli_4): not found (looked for opencode on PATH)')
     expect(stdout).toMatch(/Sandbox: (bubblewrap at \/usr\/bin\/bwrap|bubblewrap \(bwrap\) not found)/)
     expect(stdout).toMatch(/MCP self-check: passed: .* offered \d+ tools \(get_context, .*create_task.*add_comment.*\) in [\d.]+ s/)
