@@ -67,7 +67,9 @@ describe('a hire an agent proposes', () => {
       await page.goto(`${server.url}/c/${company.id}/approvals`)
       const card = page.getByRole('article', { name: 'Hire agent approval' })
       await card.getByText('Proposed settings').waitFor()
-      for (const text of ['gpt-5', 'Write the launch copy.', '0 9 * * 1-5', 'at most 4, then paused for approval']) await card.getByText(text).first().waitFor()
+      // The heartbeat in words, its cron on hover.
+      for (const text of ['gpt-5', 'Write the launch copy.', 'At 09:00, Monday through Friday', 'at most 4, then paused for approval']) await card.getByText(text).first().waitFor()
+      await card.getByTitle('0 9 * * 1-5').first().waitFor()
       await card.getByRole('button', { name: 'Approve' }).waitFor()
       await screenshot(page, `approval-proposed-hire-${width}`, { fullPage: true })
     }
