@@ -11,7 +11,8 @@
 //   {"hang": true}                           never answers (until the server closes)
 // A model whose name starts with `unknown-` is refused as the vendors refuse one (404).
 // Past the last step it repeats the last one (`{"steps": [{"tool": "get_context"}]}` calls a
-// tool forever), or with `"cycle": true` starts again from the first (some CLIs stop an agent
+// tool forever), or with `"cycle": true` starts again from the first; `"answer_ms"` waits so long
+// before each scripted answer, as a vendor does (some CLIs stop an agent
 // that calls one tool the same way again and again). `usage` (input, cached, output) is what every answer reports; every request is
 // logged with what was answered, so that tests compare what the runner recorded with what the
 // model server reported. Requests without the script (a CLI's own side requests: titles,
@@ -38,6 +39,11 @@ export interface Script {
   tag?: string
   /** Past the last step, start again from the first (else the last is repeated). */
   cycle?: boolean
+  /**
+   * Milliseconds before each scripted answer, as a vendor takes to answer. At no delay a CLI asks
+   * again the instant an answer ends, faster than any runner can stop it once its spend is reached.
+   */
+  answer_ms?: number
 }
 
 export interface Answered {
@@ -163,7 +169,9 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   }
   const stream = wire === 'responses' || (wire === 'gemini' ? /stream/i.test(path) : json.stream === true)
   const writer = { anthropic: anthropicAnswer, responses: responsesAnswer, gemini: geminiAnswer, chat: chatAnswer }[wire]
-  writer(res, { model: model || 'model', reply, usage, stream, n: log.length })
+  const send = () => writer(res, { model: model || 'model', reply, usage, stream, n: log.length })
+  if (script?.answer_ms && entry.scripted) setTimeout(send, script.answer_ms)
+  else send()
 }
 
 type Reply = { kind: 'text'; text: string } | { kind: 'tool'; name: string; args: Record<string, unknown>; id: string }
