@@ -34,7 +34,9 @@ let w: Workspace
 let runners: Child[] = []
 beforeAll(async () => {
   if (!hasPostgresBinaries()) throw new Error('PostgreSQL server binaries (initdb) are needed')
-  cluster = await startCluster({ env: { RUN_LEASE_SECONDS: String(LEASE_SECONDS), STALE_SWEEP_SECONDS: '1' } })
+  // A routine every ROUTINE_SECONDS counts the slots fired through the restarts: below the default
+  // minimum of a minute between two fires (MIN_SCHEDULE_SECONDS), a setting made for such a test.
+  cluster = await startCluster({ env: { RUN_LEASE_SECONDS: String(LEASE_SECONDS), STALE_SWEEP_SECONDS: '1', MIN_SCHEDULE_SECONDS: '1' } })
   w = await makeWorkspace(cluster.url)
   // The process adapter's agent sleeps 6 s: long enough to be killed in the middle, beyond the lease.
   runners = await Promise.all(['runner-a', 'runner-b'].map((name) => cluster.startRunner(name, w.apiKey, w.companyId, ['--agent-command', 'sleep 6'])))
