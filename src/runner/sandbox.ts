@@ -199,6 +199,8 @@ interface GitData {
 /**
  * Where a git worktree's commits are written: its `.git` is a file naming the worktree's folder
  * in the clone, whose `commondir` names the clone's own `.git`. Null when `cwd` is no worktree.
+ * A project's run has a repository of its own (workspace.ts resets its controls before the
+ * runner's git calls); an agent's folder can still be a worktree through --workdir.
  */
 function worktreeData(cwd: string): GitData | null {
   try {

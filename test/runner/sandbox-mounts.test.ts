@@ -27,7 +27,7 @@ beforeAll(async () => {
   work = tempDir('shopfloor-sandbox-mounts-')
   const cache = path.join(work, '.cache')
   const homes = path.join(work, 'homes')
-  // A clone in the cache with a worktree for the run, as workspace.ts makes them.
+  // A clone with a worktree as the agent's folder (a runner's --workdir may be one; project runs now get a repository of their own).
   const repo = path.join(cache, 'repos', 'abc')
   const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@example.test', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@example.test' } })
   fs.mkdirSync(repo, { recursive: true })
