@@ -24,7 +24,7 @@ let companyId = ''
  * failure message; none when every one fits.
  */
 async function overflowing(selector: string, within = 'main'): Promise<string[]> {
-  await page.locator(selector).first().waitFor()
+  await page.locator(selector).filter({ visible: true }).first().waitFor() // on a phone the board's other columns are out of view
   return page.evaluate(([selector, within]) => {
     return [...document.querySelectorAll<HTMLElement>(selector)].flatMap((el) => {
       const box = el.getBoundingClientRect()
