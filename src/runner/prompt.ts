@@ -4,8 +4,8 @@
 // summary, never pasted: the agent reads them on demand), its skills, and for agent CLIs (which
 // get the Shopfloor MCP server) what its tools are for. Everything that grows with the company
 // is bounded (20 comments, 10 documents, 2,000 characters of memory), and so is every text a
-// person or an agent can make long (a task's description and comments, up to 1 MiB each in the
-// API): what Shopfloor adds to a run stays about the same size in a large company as in a small
+// person or an agent can make long (a task's description and comments, goals' descriptions, up
+// to 1 MiB each in the API): what Shopfloor adds to a run stays about the same size in a large company as in a small
 // one (bench/prompt-tokens.ts), and one pasted log cannot fill the model's context.
 import type { Comment, RunContext } from '../client/index.ts'
 import { wakeQuote, wakeReason } from '../contract/runs.ts'
@@ -17,6 +17,9 @@ export const DESCRIPTION_PROMPT_MAX = 8_000
 export const COMMENT_PROMPT_MAX = 2_000
 /** Characters of all the comments together: the newest are kept. */
 export const COMMENTS_PROMPT_MAX = 16_000
+/** Goals of the chain in the prompt (the task's goal and those above it), and characters of each one's description. */
+export const GOALS_PROMPT_MAX = 10
+export const GOAL_PROMPT_MAX = 1_000
 
 export interface PromptSkills {
   /** The CLI loads them itself: the prompt only names them. */
@@ -63,7 +66,8 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean; ski
 
   if (goals.length) {
     parts.push(`# Goals (the task's goal first, then the goals above it)\n${goals
-      .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${g.description}` : ''}`)
+      .slice(0, GOALS_PROMPT_MAX)
+      .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${clip(g.description, GOAL_PROMPT_MAX, 'the goal in the API has the whole text')}` : ''}`)
       .join('\n')}`)
   }
 
