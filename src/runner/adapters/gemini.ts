@@ -42,7 +42,7 @@ export const gemini: Dialect = {
   },
   prepare({ home, config, cwd, env }) {
     // ~/.gemini/settings.json of the run's home (HOME).
-    mergeJsonFile(join(home, '.gemini', 'settings.json'), (data) => {
+    mergeJsonFile(home, join('.gemini', 'settings.json'), (data) => {
       data.mcpServers = { ...data.mcpServers, [MCP_SERVER_NAME]: { ...mcpServer(), env: envReferences((n) => `$${n}`) } }
       if (config.max_turns) data.model = { ...data.model, maxSessionTurns: config.max_turns }
       if (env.GEMINI_API_KEY && !data.security?.auth?.selectedType) {
@@ -50,7 +50,7 @@ export const gemini: Dialect = {
       }
     })
     // Trusted: the run's folder alone (a kept home forgets the folders of earlier runs).
-    mergeJsonFile(join(home, '.gemini', 'trustedFolders.json'), (data) => {
+    mergeJsonFile(home, join('.gemini', 'trustedFolders.json'), (data) => {
       for (const key of Object.keys(data)) delete data[key]
       data[cwd] = 'TRUST_FOLDER'
     })

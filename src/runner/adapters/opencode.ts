@@ -24,7 +24,7 @@ export const opencode: Dialect = {
   prepare({ home }) {
     // $XDG_CONFIG_HOME/opencode/opencode.json, XDG_CONFIG_HOME being the run's home.
     const { command, args } = mcpServer()
-    mergeJsonFile(join(home, 'opencode', 'opencode.json'), (data) => {
+    mergeJsonFile(home, join('opencode', 'opencode.json'), (data) => {
       data.$schema ??= 'https://opencode.ai/config.json'
       data.mcp = {
         ...data.mcp,
