@@ -28,6 +28,11 @@ export interface RunnerOptions {
   /** Between the terminate signal and the kill of an agent process (SPEC.md: 5 s). */
   killAfterSeconds: number
   /**
+   * The longest a run may take, from its start here (0: no limit). Heartbeats keep the lease of a
+   * run whose agent hangs, so without this limit nothing would ever end it.
+   */
+  runTimeoutSeconds: number
+  /**
    * Multiplies every wait between attempts: API calls tried again (0.5 s doubling), the event
    * stream's reconnection (SPEC.md: 2, 4, 8, 16, then 30 s) and the final report's re-sends
    * (1 s doubling up to 15 s). 1 keeps the reference schedule.
@@ -85,6 +90,9 @@ export interface RunnerOptions {
   versions?: Record<string, string>
 }
 
+/** Two hours: longer than a coding agent's long run, short enough that a hung one frees its slot the same morning. */
+export const RUN_TIMEOUT_DEFAULT_SECONDS = 7200
+
 export class OptionsError extends Error {}
 
 export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
@@ -108,6 +116,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --flush-seconds N, --flush-chars N
                             transcript batches (default every 2 s or at 4096 characters)
   --kill-after-seconds N    between the terminate signal and the kill of an agent (default 5)
+  --run-timeout-seconds N   a run still going after N seconds is stopped and fails saying so
+                            (default 7200; 0: no limit)
   --backoff-scale F         multiplies the waits between attempts to reach the server
                             (API retries, stream reconnection, final report; default 1)
   --simulate                run every agent with the simulated adapter
@@ -156,6 +166,7 @@ const FLAGS = {
   'flush-chars': { type: 'string' },
   'grace-seconds': { type: 'string' },
   'kill-after-seconds': { type: 'string' },
+  'run-timeout-seconds': { type: 'string' },
   'backoff-scale': { type: 'string' },
   simulate: { type: 'boolean' },
   'agent-command': { type: 'string' },
@@ -266,6 +277,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     flushChars: Math.floor(number('flush-chars', 'flush_chars', 4096, 1)),
     graceSeconds: number('grace-seconds', 'grace_seconds', 60, 0),
     killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
+    runTimeoutSeconds: number('run-timeout-seconds', 'run_timeout_seconds', RUN_TIMEOUT_DEFAULT_SECONDS, 0),
     backoffScale: number('backoff-scale', 'backoff_scale', 1, 0.01),
     simulate: parsed.simulate ?? file.simulate === true,
     agentCommand: pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null,
