@@ -274,11 +274,16 @@ describe('runs', () => {
     expect(shown.stdout).toMatch(/\[tool\] ran the tests\n.*\[agent\] all green/)
     expect((await op.json('runs', 'show', claimed!.run.id)).transcript).toHaveLength(2)
 
-    const finished = await op.run('runs', 'cancel', claimed!.run.id)
+    const finished = await op.run('runs', 'cancel', claimed!.run.id, '--yes')
     expect(finished.code).toBe(5)
     expect(finished.stderr).toMatch(/^RUN_FINISHED: /)
     const queued = await op.client.agents.wake(op.companyId, agent.id)
-    expect(await op.json('runs', 'cancel', queued.id)).toMatchObject({ status: 'cancelled' })
+    // Without --yes and without a terminal to ask on, nothing is cancelled (exit 2).
+    const refused = await op.run('runs', 'cancel', queued.id)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^USAGE_ERROR: Cancel run .*"shopfloor runs cancel" needs --yes/)
+    expect((await op.json('runs', 'show', queued.id)).status).toBe('queued')
+    expect(await op.json('runs', 'cancel', queued.id, '--yes')).toMatchObject({ status: 'cancelled' })
     expect(await op.json('runs', 'list', '--status', 'cancelled')).toEqual([expect.objectContaining({ id: queued.id })])
   })
 

@@ -14,3 +14,16 @@ it('says at once that a server killed while starting has exited', async () => {
   await expect(started).rejects.toThrow(/server exited early \(SIGTERM\)/)
   expect(Date.now() - killedAt).toBeLessThan(5_000)
 })
+
+it('waits on /readyz, leaving the whole of /health’s rate limit to the test', async () => {
+  // /health allows 100 calls a minute per address (SPEC.md): polled there while a server
+  // started, a test that starts several lost calls it meant to make itself.
+  const server = await startServer({ DATA_DIR: tempDir('shopfloor-harness-'), RATELIMIT_HEADERS_ENABLED: 'true' })
+  try {
+    const health = await fetch(`${server.url}/health`)
+    expect(health.status).toBe(200)
+    expect(health.headers.get('x-ratelimit-remaining')).toBe('99')
+  } finally {
+    await server.stop()
+  }
+})

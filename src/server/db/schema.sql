@@ -407,7 +407,8 @@ CREATE TABLE runs (
   fresh_session boolean NOT NULL DEFAULT false,
   not_before timestamp with time zone,
   billing text NOT NULL DEFAULT 'api'::text,
-  transcript_count integer NOT NULL DEFAULT 0
+  transcript_count integer NOT NULL DEFAULT 0,
+  redo_of uuid
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_billing_check CHECK ((billing = ANY (ARRAY['api'::text, 'plan'::text])));
