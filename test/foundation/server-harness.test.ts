@@ -3,6 +3,7 @@
 // server killed from outside, with nothing said of why.
 import type { ChildProcess } from 'node:child_process'
 import { expect, it } from 'vitest'
+import { embeddedDataDir } from '../helpers.ts'
 import { startServer, tempDir } from '../server-process.ts'
 
 it('says at once that a server killed while starting has exited', async () => {
@@ -18,7 +19,7 @@ it('says at once that a server killed while starting has exited', async () => {
 it('waits on /readyz, leaving the whole of /health’s rate limit to the test', async () => {
   // /health allows 100 calls a minute per address (SPEC.md): polled there while a server
   // started, a test that starts several lost calls it meant to make itself.
-  const server = await startServer({ DATA_DIR: tempDir('shopfloor-harness-'), RATELIMIT_HEADERS_ENABLED: 'true' })
+  const server = await startServer({ DATA_DIR: embeddedDataDir(), RATELIMIT_HEADERS_ENABLED: 'true' })
   try {
     const health = await fetch(`${server.url}/health`)
     expect(health.status).toBe(200)
@@ -26,4 +27,4 @@ it('waits on /readyz, leaving the whole of /health’s rate limit to the test', 
   } finally {
     await server.stop()
   }
-})
+}, 120_000)
