@@ -130,7 +130,7 @@ export function startShopfloor(db: { databaseUrl: string } | { dataDir: string }
   // Node.js flags for the server process only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to
   // profile it (docs/benchmarks.md).
   const flags = process.env.BENCH_SERVER_NODE_FLAGS?.split(' ').filter(Boolean) ?? []
-  return start([...flags, BIN, 'serve'], env, '/health')
+  return start([...flags, BIN, 'serve'], env, '/readyz')
 }
 
 /** The bare Fastify server of the HTTP ceilings (bench/ceilings/bare-server.ts), with `jobs` queued jobs. */

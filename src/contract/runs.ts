@@ -119,17 +119,26 @@ export const Run = Type.Object({
    * take it (none online, or none that runs its agent's adapter); null otherwise.
    */
   waiting_reason: Type.Optional(OrNull(Type.String())),
-  /** Only on single-run answers (get, claim, wake). */
+  /**
+   * Only on single-run answers (get, claim, wake). On get and wake, the last 2,000 entries at most
+   * (from `transcript_from` on); GET /runs/{run_id}/transcript pages through all of them.
+   */
   transcript: Type.Optional(Type.Array(TranscriptEntry)),
   /** With the transcript: when retention (TRANSCRIPT_RETENTION_DAYS) emptied it, else null. */
   transcript_trimmed_at: Type.Optional(OrNull(Timestamp)),
   /**
-   * Only on GET of one run: the number of entries the transcript has in all. Asked with
-   * `transcript_from`, the answer's transcript holds only the entries from that index on.
+   * On GET of one run (and a wake's answer): the number of entries the transcript has in all.
+   * Asked with `transcript_from`, the answer's transcript holds only the entries from that index on.
    */
   transcript_count: Type.Optional(Type.Integer()),
-  /** Only on GET of one run: the same number, by the name the transcript pages use. */
+  /** With transcript_count: the same number, by the name the transcript pages use. */
   transcript_total: Type.Optional(Type.Integer()),
+  /**
+   * With transcript_count: the index of the answer's first transcript entry. The `transcript_from`
+   * asked for (0 without), or later when more than 2,000 entries follow it: then the entries
+   * between are left out, and GET /runs/{run_id}/transcript reads them.
+   */
+  transcript_from: Type.Optional(Type.Integer()),
 })
 export type Run = Static<typeof Run>
 

@@ -194,6 +194,42 @@ describe('goals, projects, routines', () => {
     expect(empty.stderr).toMatch(/^USAGE_ERROR: Nothing to change/)
   })
 
+  it('sets the checks, require_checks, merge_on_approve, the reviewer and the default branch of a project', async () => {
+    const op = await operator(api, url, 'VWK')
+    await op.client.agents.hire(op.companyId, { name: 'Checker' })
+    const project = await op.json('projects', 'create', 'Shop', '--repository', 'https://example.test/shop.git',
+      '--check', 'test=npm test -- --runInBand', '--check', 'lint=npx eslint .', '--check-timeout', 'lint=120',
+      '--require-checks', 'on', '--merge-on-approve', 'on', '--reviewer', 'checker', '--default-branch', 'trunk')
+    const checker = (await op.client.agents.list(op.companyId)).find((a) => a.name === 'Checker')!
+    expect(project).toMatchObject({
+      checks: [{ name: 'test', command: 'npm test -- --runInBand', timeout_seconds: 600 }, { name: 'lint', command: 'npx eslint .', timeout_seconds: 120 }],
+      require_checks: true, merge_on_approve: true, reviewer_agent_id: checker.id, default_branch: 'trunk',
+    })
+    const shown = (await op.run('projects', 'show', 'Shop')).stdout
+    expect(shown).toMatch(/Checks:\s+test: npm test -- --runInBand \(600 s\); lint: npx eslint \. \(120 s\)\n/)
+    expect(shown).toMatch(/Require checks:\s+yes/)
+    expect(shown).toMatch(/Reviewer:\s+Checker/)
+    // An update replaces the checks whole; none clears them and the reviewer.
+    expect(await op.json('projects', 'update', 'shop', '--require-checks', 'off', '--merge-on-approve', 'off')).toMatchObject({ require_checks: false, merge_on_approve: false })
+    expect(await op.json('projects', 'update', 'shop', '--check', 'none', '--reviewer', 'none')).toMatchObject({ checks: [], reviewer_agent_id: null })
+    expect((await op.client.projects.get(op.companyId, project.id)).checks).toEqual([])
+    // Mistakes are named before any request (exit 2), or by the server (422, exit 5).
+    for (const [args, message] of [
+      [['--check', 'no-command'], /--check takes NAME=COMMAND, got "no-command"/],
+      [['--check-timeout', 'test=5'], /--check-timeout goes with --check/],
+      [['--check', 'test=true', '--check-timeout', 'other=5'], /--check-timeout names other, which no --check gives/],
+      [['--check', 'test=true', '--check-timeout', 'test=soon'], /whole number of seconds/],
+      [['--require-checks', 'yes'], /--require-checks must be on or off/],
+    ] as const) {
+      const refused = await op.run('projects', 'update', 'shop', ...args)
+      expect(refused.code, args.join(' ')).toBe(2)
+      expect(refused.stderr).toMatch(message)
+    }
+    const tooLong = await op.run('projects', 'update', 'shop', '--check', 'test=true', '--check-timeout', 'test=99999')
+    expect(tooLong.code).toBe(5)
+    expect(tooLong.stderr).toMatch(/timeout_seconds/)
+  })
+
   it('creates a routine for an agent by name and triggers it (a task and a routine run)', async () => {
     const op = await operator(api, url, 'RTN')
     const agent = await op.client.agents.hire(op.companyId, { name: 'Reporter' })
@@ -274,11 +310,16 @@ describe('runs', () => {
     expect(shown.stdout).toMatch(/\[tool\] ran the tests\n.*\[agent\] all green/)
     expect((await op.json('runs', 'show', claimed!.run.id)).transcript).toHaveLength(2)
 
-    const finished = await op.run('runs', 'cancel', claimed!.run.id)
+    const finished = await op.run('runs', 'cancel', claimed!.run.id, '--yes')
     expect(finished.code).toBe(5)
     expect(finished.stderr).toMatch(/^RUN_FINISHED: /)
     const queued = await op.client.agents.wake(op.companyId, agent.id)
-    expect(await op.json('runs', 'cancel', queued.id)).toMatchObject({ status: 'cancelled' })
+    // Without --yes and without a terminal to ask on, nothing is cancelled (exit 2).
+    const refused = await op.run('runs', 'cancel', queued.id)
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toMatch(/^USAGE_ERROR: Cancel run .*"shopfloor runs cancel" needs --yes/)
+    expect((await op.json('runs', 'show', queued.id)).status).toBe('queued')
+    expect(await op.json('runs', 'cancel', queued.id, '--yes')).toMatchObject({ status: 'cancelled' })
     expect(await op.json('runs', 'list', '--status', 'cancelled')).toEqual([expect.objectContaining({ id: queued.id })])
   })
 

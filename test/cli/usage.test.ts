@@ -92,9 +92,9 @@ describe('destructive commands', () => {
     expect((await world.run(['tasks', 'show', 'ASK-1'], { home })).code).toBe(4)
   })
 
-  it('every delete, revoke, remove and terminate asks first, and its help says so', async () => {
+  it('every delete, revoke, remove, terminate and cancel asks first, and its help says so', async () => {
     const destructive = ENTRIES.flatMap((e) => (isGroup(e) ? e.commands.map((c) => ({ path: `${e.name} ${c.name}`, c })) : []))
-      .filter(({ c }) => /^(delete|revoke|remove|terminate)$/.test(c.name))
+      .filter(({ c }) => /^(delete|revoke|remove|terminate|cancel)$/.test(c.name))
     expect(destructive.length).toBeGreaterThanOrEqual(8)
     // and nothing else asks
     const asking = ENTRIES.flatMap((e) => (isGroup(e) ? e.commands.filter((c) => c.confirm).map((c) => `${e.name} ${c.name}`) : []))

@@ -4,7 +4,8 @@
 // starts it again, restarts the scheduler (a new one started before the old one stops, so both
 // run for a moment), and kills a runner in the middle of a run. Then: every acknowledged write
 // is there, every event stream came back, each routine slot fired once, and the orphaned run was
-// failed by its lease and done again by the other runner. The figures go to the test's output.
+// failed by its lease and done again by the other runner, queued again by the server itself.
+// The figures go to the test's output.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/index.ts'
 import { openPostgres } from '../../src/server/db/postgres.ts'
@@ -163,14 +164,15 @@ it('keeps every acknowledged write, reconnects every stream, fires each routine 
     }, 'the lease to run out', 30_000)
     expect(failed.error).toMatch(/lease/)
     const leaseFailedMs = Date.parse(failed.ended_at) - Date.parse(orphan.started_at)
-    // Done again: woken on the same task, the surviving runner takes it.
-    const redo = await api('POST', `/agents/${slow.id}/wake`, { task_id: task.body.id, reason: 'redo after the runner was lost' })
-    expect(redo.status).toBe(201)
+    // Done again with no one's help: the lost run is queued again (runs/redo-lost.ts) and the
+    // surviving runner takes it.
     const redone = await waitFor(async () => {
-      const r = await api('GET', `/runs/${redo.body.id}`)
-      return r.body?.status === 'succeeded' ? r.body : null
-    }, 'the run to be done again', 30_000)
+      const runs = await api('GET', `/runs?task_id=${task.body.id}`)
+      return runs.body?.find((r: any) => r.id !== orphan.id && r.status === 'succeeded') ?? null
+    }, 'the lost run to be done again', 30_000)
     expect(redone.runner_id).toBe(survivor.name)
+    expect(redone.trigger).toBe('assignment')
+    const redoneAfterMs = Date.parse(redone.ended_at) - Date.parse(failed.ended_at)
 
     const result = await load.stop()
     const routineSeconds = (Date.now() - routineStarted) / 1000
@@ -214,6 +216,7 @@ it('keeps every acknowledged write, reconnects every stream, fires each routine 
       routine_slots_elapsed: Math.floor(routineSeconds / ROUTINE_SECONDS),
       double_fires: doubles,
       orphan_failed_after_ms: leaseFailedMs,
+      orphan_redone_after_ms: redoneAfterMs,
       lease_seconds: LEASE_SECONDS,
     }))
   } finally {

@@ -22,7 +22,7 @@ afterAll(async () => {
 it('in session pooling the server migrates and serves writes through it', async () => {
   const bouncer = await ownPgbouncer(pg.port, 'session')
   children.push(bouncer.process)
-  const server = await startServer({ DATABASE_URL: bouncer.url, ENVIRONMENT: 'test' }, { readyPath: '/readyz' })
+  const server = await startServer({ DATABASE_URL: bouncer.url, ENVIRONMENT: 'test' })
   try {
     const owner = await makeOwner(server.url)
     for (let i = 0; i < 20; i++) expect((await http(server.url, 'POST', `${owner.base}/tasks`, owner.token, { title: `Pooled ${i}` })).status).toBe(201)

@@ -201,7 +201,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
           instance.server = null
         },
         async start() {
-          instance.server = await startServer({ ...env, PORT: String(port) }, { readyPath: '/readyz', outputLimit: 200_000 })
+          instance.server = await startServer({ ...env, PORT: String(port) }, { outputLimit: 200_000 })
         },
       }
       apis.push(instance)

@@ -172,13 +172,14 @@ describe('queue_run()', () => {
     const company = (await t.ctx.db.one<{ id: string }>(`INSERT INTO companies (name) VALUES ('Queue Co') RETURNING id`))!.id
     const agent = (await t.ctx.db.one<{ id: string }>(`INSERT INTO agents (company_id, name) VALUES ($1, 'Ada') RETURNING id`, [company]))!.id
     const transcript = JSON.stringify([{ timestamp: null, role: 'system', text: 'Woken by hand' }])
-    const first = await t.ctx.db.many<{ id: string; status: string; trigger: string; transcript: any[] }>(
-      `SELECT id, status, trigger, transcript FROM queue_run($1, $2, NULL, NULL, 'manual', $3::jsonb)`,
+    const first = await t.ctx.db.many<{ id: string; status: string; trigger: string; transcript_count: number }>(
+      `SELECT id, status, trigger, transcript_count FROM queue_run($1, $2, NULL, NULL, 'manual', $3::jsonb)`,
       [company, agent, transcript],
     )
     expect(first).toHaveLength(1)
-    expect(first[0]).toMatchObject({ status: 'queued', trigger: 'manual' })
-    expect(first[0].transcript).toEqual([{ timestamp: expect.stringMatching(/^\d{4}-/), role: 'system', text: 'Woken by hand' }])
+    expect(first[0]).toMatchObject({ status: 'queued', trigger: 'manual', transcript_count: 1 })
+    const entries = await t.ctx.db.many<{ entry: unknown }>('SELECT entry FROM run_transcript_entries WHERE run_id = $1 ORDER BY seq', [first[0].id])
+    expect(entries.map((e) => e.entry)).toEqual([{ timestamp: expect.stringMatching(/^\d{4}-/), role: 'system', text: 'Woken by hand' }])
     const again = await t.ctx.db.many(`SELECT id FROM queue_run($1, $2, NULL, NULL, 'manual', '[]'::jsonb)`, [company, agent])
     expect(again).toEqual([])
     const runs = await t.ctx.db.many('SELECT id FROM runs WHERE agent_id = $1', [agent])

@@ -16,11 +16,17 @@ afterAll(async () => {
 
 async function run(companyId: string, agentId: string, status: string, endedDaysAgo: number | null): Promise<string> {
   const row = await t.ctx.db.one<{ id: string }>(
-    `INSERT INTO runs (company_id, agent_id, status, trigger, cost_cents, started_at, ended_at, transcript)
-     VALUES ($1, $2, $3, 'manual', 42, now() - interval '50 days',
-             CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END,
-             '[{"timestamp": "2026-01-01T00:00:00+00:00", "role": "agent", "text": "secret work"}]')
-     RETURNING id`,
+    `WITH run AS (
+       INSERT INTO runs (company_id, agent_id, status, trigger, cost_cents, started_at, ended_at, transcript_count)
+       VALUES ($1, $2, $3, 'manual', 42, now() - interval '50 days',
+               CASE WHEN $4::int IS NULL THEN NULL ELSE now() - make_interval(days => $4::int) END, 2)
+       RETURNING id
+     ), entries AS (
+       INSERT INTO run_transcript_entries (run_id, seq, entry)
+       SELECT id, n, jsonb_build_object('timestamp', '2026-01-01T00:00:00+00:00', 'role', 'agent', 'text', CASE n WHEN 1 THEN 'secret work' ELSE 'more secrets' END)
+         FROM run, generate_series(1, 2) AS n
+     )
+     SELECT id FROM run`,
     [companyId, agentId, status, endedDaysAgo],
   )
   return row!.id
@@ -55,14 +61,18 @@ it('the scheduler trims runs finished longer ago than TRANSCRIPT_RETENTION_DAYS 
     expect(r.status).toBe(200)
     expect(r.body.transcript_trimmed_at).toBeTruthy()
     expect(r.body.transcript).toHaveLength(1)
+    expect(r.body.transcript_count).toBe(1)
+    expect((await call(t.app, 'GET', `${base}/${id}/transcript`, { token: owner.token })).body.entries).toEqual(r.body.transcript)
     expect(r.body.transcript[0]).toMatchObject({ role: 'system', text: expect.stringMatching(/^Transcript removed: the run finished more than 30 days ago/) })
     expect(r.body.cost_cents).toBe(42) // the run and its totals stay
   }
   for (const id of [recent, running]) {
     const r = await call(t.app, 'GET', `${base}/${id}`, { token: owner.token })
     expect(r.body.transcript_trimmed_at).toBeNull()
-    expect(r.body.transcript[0].text).toBe('secret work')
+    expect(r.body.transcript.map((e: any) => e.text)).toEqual(['secret work', 'more secrets'])
   }
+  const rows = await t.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM run_transcript_entries WHERE run_id = ANY($1)', [[old, oldFailed]])
+  expect(rows!.n).toBe(2) // one note each: the entries themselves are gone
   expect(await t.ctx.db.one('SELECT count(*)::int AS n FROM audit_events WHERE company_id = $1', [companyId])).toEqual(audit)
 })
 
@@ -70,9 +80,14 @@ it('works in batches: each statement trims at most one batch, the oldest first, 
   const companyId = await makeCompany(t.ctx.db, 'Batch Co')
   const agentId = await makeAgent(t.ctx.db, companyId)
   await t.ctx.db.query(
-    `INSERT INTO runs (company_id, agent_id, status, trigger, started_at, ended_at, transcript)
-     SELECT $1, $2, 'succeeded', 'manual', now() - interval '100 days', now() - make_interval(days => 40 + n), '[{"timestamp": "2026-01-01T00:00:00+00:00", "role": "agent", "text": "x"}]'
-       FROM generate_series(1, $3::int) AS n`,
+    `WITH run AS (
+       INSERT INTO runs (company_id, agent_id, status, trigger, started_at, ended_at, transcript_count)
+       SELECT $1, $2, 'succeeded', 'manual', now() - interval '100 days', now() - make_interval(days => 40 + n), 1
+         FROM generate_series(1, $3::int) AS n
+       RETURNING id
+     )
+     INSERT INTO run_transcript_entries (run_id, seq, entry)
+     SELECT id, 1, '{"timestamp": "2026-01-01T00:00:00+00:00", "role": "agent", "text": "x"}' FROM run`,
     [companyId, agentId, TRIM_BATCH + 20],
   )
   const counts: number[] = []

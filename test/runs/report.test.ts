@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { call, TEST_DATABASE_URL, type TestApp, testApp } from '../helpers.ts'
+import { call, type TestApp, testApp } from '../helpers.ts'
 import { auditTrail, backdateLease, captureEvents, type Seeded, seedAgent, seedCompany, seedTask } from './seed.ts'
 
 let t: TestApp
@@ -300,15 +300,6 @@ describe('a long transcript', () => {
       expect(refused.status, bad).toBe(422)
       expect(refused.body.error.code).toBe('VALIDATION_ERROR')
     }
-  })
-
-  it.runIf(TEST_DATABASE_URL)('is stored compressed with lz4 on PostgreSQL, which rewrites it on every report several times faster than its default', async () => {
-    const { s, runId } = await runningRun()
-    // Long enough to be compressed: PostgreSQL compresses values of about 2 KB and more.
-    const transcript = Array.from({ length: 40 }, (_, i) => ({ role: 'agent', text: `Step ${i}: read the file, ran the tests, compared the output.` }))
-    expect((await report(s, runId, { runner_id: 'r1', status: 'running', transcript })).status).toBe(200)
-    const row = await t.ctx.db.one<{ compression: string | null }>('SELECT pg_column_compression(transcript) AS compression FROM runs WHERE id = $1', [runId])
-    expect(row!.compression).toBe('lz4')
   })
 })
 

@@ -39,10 +39,12 @@ describe('expireStaleRuns(ctx, null)', () => {
     await backdateLease(t.ctx, two.runId, 61)
     const expired = await expireStaleRuns(t.ctx, null)
     expect(expired.sort()).toEqual([one.runId, two.runId].sort())
-    const rows = await t.ctx.db.many('SELECT id, status FROM runs ORDER BY id')
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.status]))).toEqual({
+    const rows = await t.ctx.db.many<{ id: string; status: string; redo_of: string | null }>('SELECT id, status, redo_of FROM runs ORDER BY id')
+    expect(Object.fromEntries(rows.filter((r) => !r.redo_of).map((r) => [r.id, r.status]))).toEqual({
       [one.runId]: 'failed', [two.runId]: 'failed', [fresh.runId]: 'running',
     })
+    // Each lost run is queued again (redo-lost.ts).
+    expect(rows.filter((r) => r.redo_of).map((r) => [r.redo_of, r.status]).sort()).toEqual([[one.runId, 'queued'], [two.runId, 'queued']].sort())
     const agents = await t.ctx.db.many('SELECT id, status FROM agents WHERE id = ANY($1::uuid[])', [[one.agent, two.agent]])
     expect(agents.map((a) => a.status)).toEqual(['error', 'error'])
   })

@@ -12,7 +12,7 @@ afterAll(async () => {
 })
 
 const runsOf = (agentId: string) =>
-  t.ctx.db.many('SELECT id, trigger, status, transcript FROM runs WHERE agent_id = $1 ORDER BY created_at', [agentId])
+  t.ctx.db.many(`SELECT id, trigger, status, (SELECT coalesce(jsonb_agg(e.entry ORDER BY e.seq), '[]'::jsonb) FROM run_transcript_entries e WHERE e.run_id = runs.id) AS transcript FROM runs WHERE agent_id = $1 ORDER BY created_at`, [agentId])
 
 describe('agent heartbeat_cron', () => {
   it('wakes the agent with a manual run whose first transcript entry gives the reason', async () => {

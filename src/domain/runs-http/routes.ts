@@ -47,7 +47,7 @@ export async function runRoutes(instance: FastifyInstance, { ctx }: { ctx: AppCo
     {
       schema: {
         tags, operationId: 'getRun', summary: 'Get a run with its transcript',
-        description: 'With transcript_from, the transcript holds only the entries from that index on; transcript_count says how many there are in all.',
+        description: 'The transcript holds the last 2,000 entries at most, from transcript_from on when given; the answer\'s transcript_from says where it starts, transcript_count (and transcript_total) how many there are in all. GET /runs/{run_id}/transcript pages through the rest.',
         params: RunParams, querystring: GetRunQuery, response: { 200: Run, ...companyErrors() },
       },
     },

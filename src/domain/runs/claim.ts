@@ -6,7 +6,7 @@ import { DORMANT_STATUSES } from '../../contract/agents.ts'
 import { tripRunLimit } from './breaker.ts'
 import { expireStaleRuns } from './expire.ts'
 import { runUpdatedEvent } from './finish.ts'
-import { type Run, runWithTranscriptColumns } from './model.ts'
+import { type Run, runColumns } from './model.ts'
 
 export interface ClaimFilter {
   runnerId: string
@@ -29,7 +29,8 @@ function lostRace(err: { code?: string; constraint?: string }): boolean {
   return (err?.code === '23505' && err.constraint === 'runs_one_running_per_agent') || err?.code === '40P01'
 }
 
-const RUN_FIELDS = runWithTranscriptColumns().split(', ') as (keyof Run)[]
+/** The claimed run's fields as the answer gives them: claim_run returns more (its agent's name, the task it moved). */
+const RUN_FIELDS = [...runColumns().split(', '), 'transcript', 'transcript_trimmed_at'] as (keyof Run)[]
 
 /**
  * Claims the oldest eligible queued run of the company for a runner, or returns null. The run

@@ -41,7 +41,7 @@ export async function deferUntil(tx: Tx, limit: ProviderLimit): Promise<string> 
  */
 export async function queueReplacement(tx: Tx, run: Run, agentName: string, limit: ProviderLimit, until: string): Promise<Run> {
   const first = await tx.one<{ text: string | null }>(
-    `SELECT CASE WHEN transcript->0->>'role' = 'system' THEN transcript->0->>'text' END AS text FROM runs WHERE id = $1`,
+    `SELECT CASE WHEN entry->>'role' = 'system' THEN entry->>'text' END AS text FROM run_transcript_entries WHERE run_id = $1 AND seq = 1`,
     [run.id],
   )
   const why = `Queued again after run ${run.id} met ${limit.provider}'s ${KIND_WORDS[limit.kind]}: waits until ${until}.`

@@ -3,6 +3,7 @@ import { type Tx, write } from '../../server/db/write.ts'
 import { leaseExpiries } from '../../server/metrics.ts'
 import { publishRunUpdated, runEnded } from './finish.ts'
 import { type Run, runColumns } from './model.ts'
+import { redoLostRun } from './redo-lost.ts'
 
 /** The error a run is failed with when its runner stopped heartbeating and reporting. */
 export const LEASE_EXPIRED_ERROR = 'The runner stopped reporting (lease expired)'
@@ -10,8 +11,8 @@ export const LEASE_EXPIRED_ERROR = 'The runner stopped reporting (lease expired)
 /**
  * Fails the running runs whose lease ran out: no heartbeat or report (or start) within
  * RUN_LEASE_SECONDS, judged by the database clock. Each one is audited as `failed` by the
- * system on behalf of its agent, moves the agent to `error` when nothing else of it runs, and
- * has its agent's budget checked. `companyId` null sweeps every company (the scheduler); `runId`
+ * system on behalf of its agent, moves the agent to `error` when nothing else of it runs, has
+ * its agent's budget checked, and is queued again once (redo-lost.ts). `companyId` null sweeps every company (the scheduler); `runId`
  * limits the sweep to one run (a heartbeat or report checking its own lease).
  * Returns the ids of the runs it failed. Runs in the caller's transaction.
  */
@@ -33,7 +34,8 @@ export async function expireStaleIn(tx: Tx, leaseSeconds: number, companyId: str
     params,
   )
   for (const run of expired) {
-    await runEnded(tx, run, 'running', null)
+    const agentName = await runEnded(tx, run, 'running', null)
+    await redoLostRun(tx, run, agentName)
     publishRunUpdated(tx, run)
   }
   return expired.map((run) => run.id)

@@ -1,7 +1,7 @@
 import type { TranscriptPage } from '../../contract/runs.ts'
 import type { Queryable } from '../../server/db/db.ts'
 import { notFound } from '../../server/errors.ts'
-import { namingTasks, type Run, type RunStatus, runColumns } from './model.ts'
+import { namingTasks, type Run, type RunStatus, runColumns, transcriptColumns } from './model.ts'
 
 export interface RunFilter {
   agent_id?: string
@@ -40,18 +40,13 @@ export async function listRuns(q: Queryable, companyId: string, filter: RunFilte
 }
 
 /**
- * One run with its transcript and how many entries that has (`transcript_count`), or 404; from
- * `transcriptFrom` on only, when given (the entries a viewer does not hold yet).
+ * One run with its transcript's last entries (transcriptColumns), or 404; from `transcriptFrom`
+ * on only, when given (the entries a viewer does not hold yet).
  */
 export async function getRun(q: Queryable, companyId: string, runId: string, transcriptFrom = 0): Promise<Run> {
   const run = await q.one<Run>(
-    `SELECT ${runColumns()}, transcript_trimmed_at, jsonb_array_length(transcript) AS transcript_count,
-            jsonb_array_length(transcript) AS transcript_total,
-            CASE WHEN $3::int = 0 THEN transcript
-                 ELSE (SELECT coalesce(jsonb_agg(x.e ORDER BY x.n), '[]'::jsonb)
-                         FROM jsonb_array_elements(transcript) WITH ORDINALITY AS x(e, n) WHERE x.n > $3)
-            END AS transcript
-       FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
+    `SELECT ${runColumns('r')}, ${transcriptColumns('r', '$3::int')}
+       FROM runs r WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2`,
     [runId, companyId, transcriptFrom],
   )
   if (!run) throw notFound('Run')
@@ -64,10 +59,10 @@ export async function getRun(q: Queryable, companyId: string, runId: string, tra
  */
 export async function getTranscriptPage(q: Queryable, companyId: string, runId: string, after: number, limit: number): Promise<TranscriptPage> {
   const page = await q.one<TranscriptPage>(
-    `SELECT jsonb_array_length(transcript) AS transcript_total,
-            (SELECT coalesce(jsonb_agg(x.e ORDER BY x.n), '[]'::jsonb)
-               FROM jsonb_array_elements(transcript) WITH ORDINALITY AS x(e, n) WHERE x.n > $3 AND x.n <= $3 + $4) AS entries
-       FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2`,
+    `SELECT r.transcript_count AS transcript_total,
+            (SELECT coalesce(jsonb_agg(e.entry ORDER BY e.seq), '[]'::jsonb) FROM run_transcript_entries e
+              WHERE e.run_id = r.id AND e.seq > $3::int AND e.seq <= $3::bigint + $4::int) AS entries
+       FROM runs r WHERE r.id = $1 AND r.company_id IS NOT DISTINCT FROM $2`,
     [runId, companyId, after, limit],
   )
   if (!page) throw notFound('Run')

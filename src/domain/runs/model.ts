@@ -1,4 +1,4 @@
-// The Run record as the API returns it (src/contract/runs.ts). Lists never carry the transcript (it is unbounded).
+// The Run record as the API returns it (src/contract/runs.ts). Lists never carry the transcript.
 export {
   FINISHED_RUN_STATUSES, isFinished, RUN_STATUSES, RUN_TRIGGERS, type Run, type RunStatus, type RunTrigger, type TranscriptEntry,
 } from '../../contract/runs.ts'
@@ -35,10 +35,26 @@ export function runColumns(alias?: string): string {
     .join(', ')
 }
 
-/** Columns of a Run including its transcript and whether retention trimmed it (single-run answers). */
-export function runWithTranscriptColumns(alias?: string): string {
-  const p = alias ? `${alias}.` : ''
-  return `${runColumns(alias)}, ${p}transcript, ${p}transcript_trimmed_at`
+/**
+ * How many of a transcript's last entries a single-run answer carries (API-DECISIONS.md "Limits
+ * that protect every company"); GET /runs/{run_id}/transcript pages through all of them.
+ */
+export const TRANSCRIPT_TAIL = 2000
+
+/**
+ * The transcript of a single-run answer, as columns of a query that reads `runs` as `alias`:
+ * the entries from position `from` (an SQL expression, from 0) on, but only the last
+ * TRANSCRIPT_TAIL, as `transcript`; where that starts, `transcript_from`; how many there are in
+ * all, `transcript_count` and `transcript_total` (the name the pages use); and when retention
+ * trimmed it. The entries are rows of run_transcript_entries (migration 220), read through its
+ * primary key from the position on, so a long transcript's head is never read.
+ */
+export function transcriptColumns(alias: string, from = '0'): string {
+  const start = `greatest(${from}, ${alias}.transcript_count - ${TRANSCRIPT_TAIL})`
+  return `${alias}.transcript_trimmed_at, ${alias}.transcript_count, ${alias}.transcript_count AS transcript_total,
+    ${start} AS transcript_from,
+    (SELECT coalesce(jsonb_agg(e.entry ORDER BY e.seq), '[]'::jsonb) FROM run_transcript_entries e
+      WHERE e.run_id = ${alias}.id AND e.seq > ${start}) AS transcript`
 }
 
 /**

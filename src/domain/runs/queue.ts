@@ -67,26 +67,40 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
 /**
  * A wake that reuses a queued run adds its reason to the run's first entry (unless it says so
  * already), so the agent learns everything it was woken for: a person's answer and its finished
- * subtasks may well arrive before it runs.
+ * subtasks may well arrive before it runs. A quote goes second, after the reason, joining a
+ * quote already there. The run is locked first, so that a claim or another wake waits.
  */
 async function addReason(tx: Tx, runId: string, reason: string, quoted: string | null): Promise<void> {
-  await tx.query(
-    `UPDATE runs SET transcript = CASE
-        WHEN jsonb_array_length(transcript) = 0
-          THEN jsonb_build_array(jsonb_build_object('timestamp', now(), 'role', 'system', 'text', $2::text))
-        ELSE jsonb_set(transcript, '{0,text}', to_jsonb((transcript->0->>'text') || E'\\n' || $2::text)) END
-      WHERE id = $1 AND status = 'queued' AND strpos(coalesce(transcript->0->>'text', ''), $2::text) = 0`,
-    [runId, reason],
+  const queued = await tx.one(`SELECT 1 FROM runs WHERE id = $1 AND status = 'queued' FOR NO KEY UPDATE`, [runId])
+  if (!queued) return
+  const head = await tx.many<{ seq: number; role: string; text: string }>(
+    `SELECT seq, entry->>'role' AS role, entry->>'text' AS text FROM run_transcript_entries WHERE run_id = $1 AND seq <= 2 ORDER BY seq`,
+    [runId],
   )
-  if (!quoted) return
-  // The quote goes second, after the reason, joining a quote already there.
+  await joinOrInsert(tx, runId, 1, 'system', reason, head[0] ?? null)
+  if (quoted) await joinOrInsert(tx, runId, 2, 'user', quoted, head[1]?.role === 'user' ? head[1] : null)
+}
+
+/**
+ * Adds `text` to the entry at `seq` (`held`, unless it holds that text already), or else makes it
+ * a new entry after the run's last: a queued run holds at most its reason and a quote, so that is
+ * the place `seq` names.
+ */
+async function joinOrInsert(tx: Tx, runId: string, seq: number, role: string, text: string, held: { text: string } | null): Promise<void> {
+  if (held) {
+    if (held.text.includes(text)) return
+    await tx.query(
+      `UPDATE run_transcript_entries SET entry = jsonb_set(entry, '{text}', to_jsonb((entry->>'text') || E'\\n' || $3::text))
+        WHERE run_id = $1 AND seq = $2`,
+      [runId, seq, text],
+    )
+    return
+  }
   await tx.query(
-    `UPDATE runs SET transcript = CASE
-        WHEN transcript->1->>'role' = 'user'
-          THEN jsonb_set(transcript, '{1,text}', to_jsonb((transcript->1->>'text') || E'\\n' || $2::text))
-        ELSE jsonb_insert(transcript, '{1}', jsonb_build_object('timestamp', now(), 'role', 'user', 'text', $2::text)) END
-      WHERE id = $1 AND status = 'queued' AND strpos(coalesce(transcript->1->>'text', ''), $2::text) = 0`,
-    [runId, quoted],
+    `WITH run AS (UPDATE runs SET transcript_count = transcript_count + 1 WHERE id = $1 RETURNING id, transcript_count)
+     INSERT INTO run_transcript_entries (run_id, seq, entry)
+     SELECT id, transcript_count, jsonb_build_object('timestamp', now(), 'role', $2::text, 'text', $3::text) FROM run`,
+    [runId, role, text],
   )
 }
 

@@ -53,7 +53,10 @@ export async function reportRun(ctx: AppContext, companyId: string, runId: strin
   throw await whyNotHeld(ctx, companyId, runId, 'report')
 }
 
-/** The run's changes from a report; parameters as reportRun builds them. */
+/**
+ * The run's changes from a report; parameters as reportRun builds them. Its new transcript
+ * entries are APPENDED, whose statement this UPDATE opens as the CTE `run`.
+ */
 const REPORTED = `UPDATE runs SET
     status = coalesce($5, status),
     tokens_in = coalesce($6, tokens_in),
@@ -65,13 +68,29 @@ const REPORTED = `UPDATE runs SET
     changes = CASE WHEN $15::jsonb IS NULL THEN changes ELSE nullif($15::jsonb, 'null'::jsonb) END,
     checks = coalesce($16::jsonb, checks),
     billing = coalesce($17, billing),
-    transcript = CASE WHEN jsonb_array_length($13::jsonb) = 0 THEN transcript ELSE transcript || (
-      SELECT jsonb_agg(CASE WHEN e->>'timestamp' IS NULL THEN jsonb_set(e, '{timestamp}', to_jsonb(now())) ELSE e END ORDER BY n)
-        FROM jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)) END,
+    transcript_count = transcript_count + jsonb_array_length($13::jsonb),
     heartbeat_at = now(),
     ended_at = CASE WHEN $5 IN ('succeeded', 'failed') THEN now() ELSE ended_at END,
     updated_at = now()
   WHERE ${HELD_BY_RUNNER}`
+
+/**
+ * The report's new transcript entries, written after the run's last (migration 220): the CTE
+ * `run` (REPORTED, returning transcript_count) has raised transcript_count by their number while
+ * holding the run's row, so they take the positions just below it, whatever other writers of the
+ * run did before. Missing timestamps are the database's now(). An append writes these rows only,
+ * so it costs the same at any length of the transcript.
+ */
+const APPENDED = `appended AS (
+    INSERT INTO run_transcript_entries (run_id, seq, entry)
+    SELECT run.id, run.transcript_count - jsonb_array_length($13::jsonb) + x.n,
+           CASE WHEN x.e->>'timestamp' IS NULL THEN jsonb_set(x.e, '{timestamp}', to_jsonb(now())) ELSE x.e END
+      FROM run, jsonb_array_elements($13::jsonb) WITH ORDINALITY AS x(e, n)
+  )`
+
+/** REPORTED with APPENDED, as one statement answering the run's columns. */
+const REPORTED_AND_APPENDED = `WITH run AS (${REPORTED} RETURNING ${runColumns()}, transcript_count), ${APPENDED}
+  SELECT ${runColumns('run')} FROM run`
 
 /**
  * A report that finishes the run of an agent without a monthly budget, as one statement sent
@@ -91,8 +110,8 @@ const FINISH_UNBUDGETED = `
       AND NOT ($5 = 'failed' AND runs.task_status_before IS NOT NULL)
       -- A check that did not pass sends the work back (AfterFinish): transaction path.
       AND NOT jsonb_path_exists(coalesce($16::jsonb, runs.checks), '$[*] ? (@.status == "failed" || @.status == "timed_out")')
-    RETURNING ${runColumns()}
-  ), moved AS (
+    RETURNING ${runColumns()}, transcript_count
+  ), ${APPENDED}, moved AS (
     UPDATE agents a SET status = CASE WHEN run.status = 'failed' THEN 'error' ELSE 'idle' END,
                         last_activity = now(), updated_at = now()
       FROM run
@@ -107,7 +126,7 @@ const FINISH_UNBUDGETED = `
       FROM run JOIN agents a ON a.id = run.agent_id
   )
   -- Joining audit makes the statement write the event.
-  SELECT run.* FROM run, audit`
+  SELECT ${runColumns('run')} FROM run, audit`
 
 /**
  * A report that finishes the run: its audit event, the agent's move and, for an agent with a
@@ -130,7 +149,7 @@ async function finishingReport(
   })
   if (run) return run
   return write(ctx, async (tx) => {
-    const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, params)
+    const run = await tx.one<Run>(REPORTED_AND_APPENDED, params)
     if (!run) return null
     await runEnded(tx, run, 'running', actor)
     await afterFinish?.(tx, run)
@@ -149,7 +168,7 @@ async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, l
       withError[10] = true
       withError[11] = limitError(limit, until)
     }
-    const run = await tx.one<Run>(`${REPORTED} RETURNING ${runColumns()}`, withError)
+    const run = await tx.one<Run>(REPORTED_AND_APPENDED, withError)
     if (!run) return null
     const agentName = await runEnded(tx, run, 'running', actor, false, { limited: true })
     await afterFinish?.(tx, run)
@@ -166,13 +185,13 @@ async function limitedReport(ctx: AppContext, params: unknown[], actor: Actor, l
  * agent back to running when something moved it meanwhile (agent-status.ts), the run locked
  * before its agent as everywhere. `agent.updated` only when the agent moved.
  */
-const PROGRESS = `WITH run AS (${REPORTED} RETURNING ${runColumns()}),
+const PROGRESS = `WITH run AS (${REPORTED} RETURNING ${runColumns()}, transcript_count), ${APPENDED},
      agent AS (
        UPDATE agents SET status = 'running', last_activity = now(), updated_at = now()
         WHERE id = (SELECT agent_id FROM run) AND company_id IS NOT DISTINCT FROM $2 AND $5 = 'running' AND status IN ('idle', 'error')
        RETURNING id
      )
-     SELECT run.*, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`
+     SELECT ${runColumns('run')}, EXISTS (SELECT 1 FROM agent) AS agent_moved FROM run`
 
 async function progressReport(ctx: AppContext, companyId: string, params: unknown[]): Promise<Run | null> {
   return writeHot(ctx, companyId, async (tx) => {

@@ -12,6 +12,8 @@ export const TRIM_BATCH = 200
  * several schedulers never wait for each other. Answers how many runs were trimmed.
  */
 export async function trimTranscripts(q: Queryable, days: number, batch = TRIM_BATCH): Promise<number> {
+  // The note takes the first entry's place and every other entry goes: rows apart, so that the
+  // statement's delete and upsert never meet (migration 220).
   const { rowCount } = await q.query(
     `WITH due AS (
        SELECT id FROM runs
@@ -19,12 +21,17 @@ export async function trimTranscripts(q: Queryable, days: number, batch = TRIM_B
         ORDER BY ended_at
         LIMIT $2
         FOR UPDATE SKIP LOCKED
+     ), removed AS (
+       DELETE FROM run_transcript_entries e USING due WHERE e.run_id = due.id AND e.seq > 1
+     ), noted AS (
+       INSERT INTO run_transcript_entries (run_id, seq, entry)
+       SELECT id, 1, jsonb_build_object(
+                'timestamp', now(), 'role', 'system',
+                'text', 'Transcript removed: the run finished more than ' || $1 || ' days ago (TRANSCRIPT_RETENTION_DAYS).')
+         FROM due
+       ON CONFLICT (run_id, seq) DO UPDATE SET entry = excluded.entry
      )
-     UPDATE runs r
-        SET transcript = jsonb_build_array(jsonb_build_object(
-              'timestamp', now(), 'role', 'system',
-              'text', 'Transcript removed: the run finished more than ' || $1 || ' days ago (TRANSCRIPT_RETENTION_DAYS).')),
-            transcript_trimmed_at = now()
+     UPDATE runs r SET transcript_count = 1, transcript_trimmed_at = now()
        FROM due WHERE r.id = due.id`,
     [days, batch],
   )

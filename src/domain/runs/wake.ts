@@ -3,7 +3,7 @@ import { type Tx, write } from '../../server/db/write.ts'
 import { invalidState, notFound } from '../../server/errors.ts'
 import type { Actor } from '../../server/actor.ts'
 import { isDormant } from '../../contract/agents.ts'
-import { type Run, runWithTranscriptColumns } from './model.ts'
+import { type Run, runColumns, transcriptColumns } from './model.ts'
 import { queueRun, quotedEntryText } from './queue.ts'
 
 export interface WakeInput {
@@ -45,7 +45,7 @@ export async function wakeAgentIn(tx: Tx, companyId: string, agentId: string, in
     actor,
   })
   if (input.freshSession) await tx.query('UPDATE runs SET fresh_session = true WHERE id = $1', [run.id])
-  return (await tx.one<Run>(`SELECT ${runWithTranscriptColumns()} FROM runs WHERE id = $1`, [run.id]))!
+  return (await tx.one<Run>(`SELECT ${runColumns('r')}, ${transcriptColumns('r')} FROM runs r WHERE r.id = $1`, [run.id]))!
 }
 
 /** wakeAgentIn in a transaction of its own; events are published after commit. */

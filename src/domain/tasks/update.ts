@@ -17,9 +17,10 @@ export type TaskPatch = Partial<Omit<TaskInput, 'run_id'>>
  * parent among its own subtasks (any depth) is TASK_CYCLE. Status stamps: started_at the first
  * time the task is in progress, completed_at on reaching done and cleared on leaving it.
  * Nothing is written, audited or published when nothing changed. Reassigning to an available
- * agent queues an assignment run under the creation rules.
+ * agent queues an assignment run under the creation rules. `said` goes into the one
+ * `task.updated` published (a review's decision: work/review.ts), not in an event of its own.
  */
-export async function updateTask(tx: Tx, companyId: string, ref: string, actor: Actor, patch: TaskPatch): Promise<Task> {
+export async function updateTask(tx: Tx, companyId: string, ref: string, actor: Actor, patch: TaskPatch, said: Record<string, string> = {}): Promise<Task> {
   const before = await findTask(tx, companyId, ref, true)
   const wanted: TaskPatch = { ...patch }
   if (wanted.parent_id === before.id) delete wanted.parent_id
@@ -73,7 +74,7 @@ export async function updateTask(tx: Tx, companyId: string, ref: string, actor: 
     label: taskLabel(task),
     changes,
   })
-  tx.publish(companyId, { type: 'task.updated', id: task.id })
+  tx.publish(companyId, { ...said, type: 'task.updated', id: task.id })
   if (assignee) await queueAssignment(tx, companyId, task, assignee, actor)
   if (changed('status')) await wakeOnSubtasksClosed(tx, companyId, task, actor)
   return task

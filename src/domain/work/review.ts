@@ -33,7 +33,9 @@ export async function reviewTask(tx: Tx, companyId: string, taskRef: string, act
   }
   if (comment) await addComment(tx, companyId, task.id, actor, { body: comment, kind: 'comment' })
 
-  const reviewed = await updateTask(tx, companyId, task.id, actor, { status: input.decision === 'approve' ? 'done' : 'todo' })
+  // The move always changes the status (in_review to done or todo), so updateTask publishes the
+  // one task.updated, with the decision.
+  const reviewed = await updateTask(tx, companyId, task.id, actor, { status: input.decision === 'approve' ? 'done' : 'todo' }, { review: input.decision })
   if (input.decision === 'approve') await queueMerge(tx, companyId, reviewed, actor)
   if (input.decision === 'request_changes' && reviewed.assignee_agent_id) {
     const assignee = await tx.one<{ name: string; status: string }>('SELECT name, status FROM agents WHERE id = $1', [reviewed.assignee_agent_id])
@@ -50,7 +52,6 @@ export async function reviewTask(tx: Tx, companyId: string, taskRef: string, act
       })
     }
   }
-  tx.publish(companyId, { type: 'task.updated', id: reviewed.id, review: input.decision })
   return reviewed
 }
 

@@ -356,6 +356,15 @@ ALTER TABLE run_totals ADD CONSTRAINT run_totals_company_id_fkey FOREIGN KEY (co
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id);
 CREATE INDEX run_totals_agent ON public.run_totals USING btree (agent_id, day);
 
+CREATE TABLE run_transcript_entries (
+  run_id uuid NOT NULL,
+  seq integer NOT NULL,
+  entry jsonb NOT NULL
+);
+ALTER TABLE run_transcript_entries ADD CONSTRAINT run_transcript_entries_pkey PRIMARY KEY (run_id, seq);
+ALTER TABLE run_transcript_entries ADD CONSTRAINT run_transcript_entries_run_id_fkey FOREIGN KEY (run_id) REFERENCES runs(id) ON DELETE CASCADE;
+ALTER TABLE run_transcript_entries ADD CONSTRAINT run_transcript_entries_seq_check CHECK ((seq > 0));
+
 CREATE TABLE runners (
   company_id uuid NOT NULL,
   runner_id character varying(100) NOT NULL,
@@ -384,7 +393,6 @@ CREATE TABLE runs (
   cost_cents bigint NOT NULL DEFAULT 0,
   summary text,
   error text,
-  transcript jsonb NOT NULL DEFAULT '[]'::jsonb,
   heartbeat_at timestamp with time zone,
   started_at timestamp with time zone,
   ended_at timestamp with time zone,
@@ -398,7 +406,9 @@ CREATE TABLE runs (
   purpose text NOT NULL DEFAULT 'work'::text,
   fresh_session boolean NOT NULL DEFAULT false,
   not_before timestamp with time zone,
-  billing text NOT NULL DEFAULT 'api'::text
+  billing text NOT NULL DEFAULT 'api'::text,
+  transcript_count integer NOT NULL DEFAULT 0,
+  redo_of uuid
 );
 ALTER TABLE runs ADD CONSTRAINT runs_agent_id_fkey FOREIGN KEY (agent_id) REFERENCES agents(id);
 ALTER TABLE runs ADD CONSTRAINT runs_billing_check CHECK ((billing = ANY (ARRAY['api'::text, 'plan'::text])));
@@ -738,7 +748,12 @@ BEGIN
       FROM run
   )
   -- Joining audit makes the statement write the events.
-  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run, audit;
+  -- The run's transcript (run_transcript_entries, migration 220) goes with it: a queued run holds
+  -- only the few entries written with it (why it was queued), which the run context shows.
+  SELECT to_jsonb(run) || jsonb_build_object(
+           'started_task_id', (SELECT id FROM task),
+           'transcript', (SELECT coalesce(jsonb_agg(e.entry ORDER BY e.seq), '[]'::jsonb) FROM run_transcript_entries e WHERE e.run_id = run.id))
+    INTO claimed FROM run, audit;
   RETURN claimed;
 END $function$;
 
@@ -755,18 +770,24 @@ CREATE OR REPLACE FUNCTION public.queue_run(company uuid, agent uuid, task uuid,
  RETURNS SETOF runs
  LANGUAGE plpgsql
 AS $function$
+DECLARE
+  queued runs;
 BEGIN
-  RETURN QUERY
-  INSERT INTO runs (company_id, agent_id, task_id, routine_id, trigger, transcript)
-  VALUES (company, agent, task, routine, run_trigger,
-          (SELECT coalesce(jsonb_agg(jsonb_set(e, '{timestamp}', to_jsonb(now()))), '[]'::jsonb)
-             FROM jsonb_array_elements(queue_run.transcript) e))
+  INSERT INTO runs (company_id, agent_id, task_id, routine_id, trigger, transcript_count)
+  VALUES (company, agent, task, routine, run_trigger, jsonb_array_length(queue_run.transcript))
   ON CONFLICT (agent_id,
                coalesce(task_id, '00000000-0000-0000-0000-000000000000'::uuid),
                coalesce(routine_id, '00000000-0000-0000-0000-000000000000'::uuid))
     WHERE status = 'queued'
   DO NOTHING
-  RETURNING *;
+  RETURNING * INTO queued;
+  IF NOT FOUND THEN
+    RETURN;
+  END IF;
+  INSERT INTO run_transcript_entries (run_id, seq, entry)
+  SELECT queued.id, x.n, jsonb_set(x.e, '{timestamp}', to_jsonb(now()))
+    FROM jsonb_array_elements(queue_run.transcript) WITH ORDINALITY AS x(e, n);
+  RETURN NEXT queued;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.record_audit_events(company uuid, events jsonb)

@@ -116,17 +116,21 @@ export const useRuns = (cid: string, filters: RunFilters = {}) =>
 const LIVE_RUN_POLL_MS = 5_000
 
 /**
- * A run with its transcript. Fetched again after every report of a live run, it asks only for
- * the entries it does not hold yet (`transcript_from`) and adds them to those it has: a long
- * run's transcript is hundreds of KB. Should the transcript have changed otherwise meanwhile
- * (trimmed by retention), it is fetched whole.
+ * A run with its transcript (the last 2,000 entries of a long one, from `transcript_from` on).
+ * Fetched again after every report of a live run, it asks only for the entries it does not hold
+ * yet (`transcript_from`) and adds them to those it has: a long run's transcript is hundreds of
+ * KB. Should the answer not continue what it holds (trimmed by retention meanwhile, or more than
+ * 2,000 new entries, which leave a gap), the run is fetched afresh.
  */
 async function fetchRun(client: QueryClient, cid: string, id: string): Promise<Run> {
-  const held = client.getQueryData<Run>(keys.company(cid, 'runs', 'one', id))?.transcript ?? []
-  if (held.length === 0) return api.runs.get(cid, id)
-  const run = await api.runs.get(cid, id, { transcript_from: held.length })
+  const held = client.getQueryData<Run>(keys.company(cid, 'runs', 'one', id))
+  const entries = held?.transcript ?? []
+  if (!held || entries.length === 0) return api.runs.get(cid, id)
+  const end = (held.transcript_from ?? 0) + entries.length
+  const run = await api.runs.get(cid, id, { transcript_from: end })
   const added = run.transcript ?? []
-  return run.transcript_count === held.length + added.length ? { ...run, transcript: [...held, ...added] } : api.runs.get(cid, id)
+  const continues = run.transcript_from === end && run.transcript_count === end + added.length
+  return continues ? { ...run, transcript_from: held.transcript_from, transcript: [...entries, ...added] } : api.runs.get(cid, id)
 }
 export function useRun(cid: string, id: string, enabled = true) {
   const client = useQueryClient()

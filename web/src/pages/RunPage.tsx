@@ -62,7 +62,7 @@ function RunDetail({ companyId, run }: { companyId: string; run: Run }) {
       {run.error && <section className="panel"><h2>Error</h2><p className="error" style={{ whiteSpace: 'pre-wrap' }}>{run.error}</p></section>}
       <section className="panel" aria-label="Transcript">
         <h2>Transcript {running && <span className="live"><span className="dot" />live</span>}</h2>
-        <Transcript entries={transcript} live={running} />
+        <Transcript key={run.transcript_from ?? 0} entries={transcript} live={running} run={{ companyId, id: run.id, from: run.transcript_from ?? 0 }} />
         <div ref={end} />
       </section>
     </>

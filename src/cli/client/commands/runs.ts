@@ -84,7 +84,10 @@ export const runs: GroupSpec = {
               ...(run.checks.length ? [['Checks', run.checks.map((c) => `${c.name} ${c.status}`).join(', ')] as [string, unknown]] : []),
             ]),
             '',
-            `Transcript (${plural(run.transcript?.length ?? 0, 'entry')})`,
+            // A long run's answer carries its last 2,000 entries (GET /runs/{id}/transcript pages the rest).
+            (run.transcript_count ?? 0) > (run.transcript?.length ?? 0)
+              ? `Transcript (the last ${plural(run.transcript?.length ?? 0, 'entry')} of ${run.transcript_count})`
+              : `Transcript (${plural(run.transcript?.length ?? 0, 'entry')})`,
             ...(run.transcript ?? []).map((e) => `  ${time(e.timestamp)} [${e.role}] ${e.text}`),
           ].join('\n')
         })
@@ -108,6 +111,8 @@ export const runs: GroupSpec = {
       summary: 'Cancel a queued or running run',
       args: ['<run>'],
       notes: 'RUN is the run id or its first characters, as `runs list` shows them.',
+      // The agent's work so far is lost, and a running agent is stopped mid-way.
+      confirm: (a) => `Cancel run ${a.run}? A running agent is stopped where it is`,
       async run(cli, { args }) {
         const run = await cli.client.runs.cancel(await cli.companyId(), (await cli.findRun(args.run!)).id)
         const agent = (await cli.agentNames()).get(run.agent_id) ?? run.agent_id

@@ -18,8 +18,8 @@
 -- Returns null when nothing is claimable; {"stale": true} when running runs of the company have
 -- outlived their lease, which the caller fails (runs/expire.ts: audit, agent status, budget)
 -- before asking again; {"tripped": [agent ids]} for the runaway breaker (below), which the
--- caller pauses (runs/breaker.ts) before asking again; otherwise the claimed run (every runs column), its agent's name and the
--- task it moved to in_progress, if any.
+-- caller pauses (runs/breaker.ts) before asking again; otherwise the claimed run (every runs column and its
+-- transcript), its agent's name and the task it moved to in_progress, if any.
 --
 -- One attempt: take the oldest eligible queued run (skipping runs and agents locked by other
 -- writes), start it, move its agent to running (agent-status.ts) and its backlog or todo task to
@@ -123,6 +123,11 @@ BEGIN
       FROM run
   )
   -- Joining audit makes the statement write the events.
-  SELECT to_jsonb(run) || jsonb_build_object('started_task_id', (SELECT id FROM task)) INTO claimed FROM run, audit;
+  -- The run's transcript (run_transcript_entries, migration 220) goes with it: a queued run holds
+  -- only the few entries written with it (why it was queued), which the run context shows.
+  SELECT to_jsonb(run) || jsonb_build_object(
+           'started_task_id', (SELECT id FROM task),
+           'transcript', (SELECT coalesce(jsonb_agg(e.entry ORDER BY e.seq), '[]'::jsonb) FROM run_transcript_entries e WHERE e.run_id = run.id))
+    INTO claimed FROM run, audit;
   RETURN claimed;
 END $$;

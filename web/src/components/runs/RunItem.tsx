@@ -53,7 +53,7 @@ export function RunItem({ companyId, run, showTask = false, summaryInComment = f
       {shown.status === 'queued' && !shownAbove && <WaitingNote companyId={companyId} run={shown} />}
       {shown.summary && !summaryInComment && <Markdown className="body" text={shown.summary} />}
       {shown.error && <p className="error small">{shown.status === 'cancelled' ? 'Cancelled' : 'Failed'}: {shown.error}</p>}
-      {open && (detail.data ? <Transcript entries={detail.data.transcript ?? []} live={live} /> : <ErrorText error={detail.error} />)}
+      {open && (detail.data ? <Transcript key={detail.data.transcript_from ?? 0} entries={detail.data.transcript ?? []} live={live} run={{ companyId, id: run.id, from: detail.data.transcript_from ?? 0 }} /> : <ErrorText error={detail.error} />)}
     </li>
   )
 }

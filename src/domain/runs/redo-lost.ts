@@ -1,0 +1,39 @@
+import { isDormant } from '../../contract/agents.ts'
+import { systemActor } from '../../server/actor.ts'
+import type { Tx } from '../../server/db/write.ts'
+import type { Run } from './model.ts'
+import { queueRun } from './queue.ts'
+
+/**
+ * After `run` was failed because its lease ran out (expire.ts), queues it again: same agent,
+ * task, routine and trigger, its first entry saying why, followed by what the lost run was woken
+ * for. A lease runs out when the runner stopped reporting (killed, its machine gone), which is
+ * not the agent's doing, so the work is done again by whichever runner claims it next. Only once
+ * (migration 221): a redo that is lost too stays failed. Not for an agent that may not run now
+ * (paused, terminated, awaiting approval, its budget reached while the run ended) nor for a task
+ * finished meanwhile. Joins the identical queued run when there is one.
+ */
+export async function redoLostRun(tx: Tx, run: Run, agentName: string): Promise<void> {
+  const state = await tx.one<{ redo_of: string | null; agent_status: string; task_status: string | null; first: string | null }>(
+    `SELECT r.redo_of, a.status AS agent_status, t.status AS task_status,
+            (SELECT CASE WHEN e.entry->>'role' = 'system' THEN e.entry->>'text' END
+               FROM run_transcript_entries e WHERE e.run_id = r.id AND e.seq = 1) AS first
+       FROM runs r JOIN agents a ON a.id = r.agent_id LEFT JOIN tasks t ON t.id = r.task_id
+      WHERE r.id = $1`,
+    [run.id],
+  )
+  if (!state || state.redo_of || isDormant(state.agent_status)) return
+  if (state.task_status === 'done' || state.task_status === 'cancelled') return
+  const why = `Queued again: run ${run.id} was lost when its runner stopped reporting (lease expired).`
+  const { run: redo, created } = await queueRun(tx, {
+    companyId: run.company_id,
+    agentId: run.agent_id,
+    agentName,
+    taskId: run.task_id,
+    routineId: run.routine_id,
+    trigger: run.trigger,
+    reason: state.first ? `${why}\n${state.first}` : why,
+    actor: systemActor(agentName),
+  })
+  if (created) await tx.query('UPDATE runs SET redo_of = $2 WHERE id = $1', [redo.id, run.id])
+}
