@@ -224,8 +224,9 @@ export class Execution {
       const met = !result.ok && !this.stopReason ? result.limit : null
       const limit: ProviderLimit | null = met && met.kind !== 'overloaded' ? { provider: met.provider, kind: met.kind, reset_at: met.reset_at } : null
       if (limit) {
-        this.cooldowns?.add(limit, this.adapter.name)
         result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
+        // Why, for `shopfloor runner doctor`: the run's error, which names the CLI and what it said.
+        this.cooldowns?.add(limit, this.adapter.name, clip(result.error!, 500))
         this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
       }
       const final = {
