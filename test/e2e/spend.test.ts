@@ -12,7 +12,7 @@ import { budgetReachedText, thisMonth } from '../../web/src/lib/spend.ts'
 import { makeFormatter } from '../../web/src/lib/format.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
+import { type Browser, launchBrowser, narrowTexts, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
@@ -252,6 +252,27 @@ describe('spend control in the web app', () => {
     expect(await card.locator('[data-forecast-method]').getAttribute('title')).toBe(forecast.method)
   })
 
+  it('shows API spend and the plan equivalent apart on the costs page', async () => {
+    // A run on a subscription login: its cost is the list-price equivalent, billed "plan".
+    const planned = await client.agents.hire(companyId, { name: 'Planner', title: 'Analyst' })
+    await client.agents.wake(companyId, planned.id, { reason: 'Plan the quarter' })
+    const run = await claimFor(planned.id)
+    await client.runs.report(companyId, run!.id, { runner_id: 'e2e-runner', status: 'succeeded', cost_cents: 37, billing: 'plan' })
+    const costs = await client.insights.costs(companyId)
+    expect(costs.plan_cents).toBe(37)
+
+    await visit(page, `${server.url}/c/${companyId}/costs`)
+    await page.getByRole('region', { name: 'API spend' }).getByText(format.money(costs.total_cents - 37), { exact: true }).waitFor()
+    await page.getByRole('region', { name: 'Plan equivalent' }).getByText(format.money(37), { exact: true }).waitFor()
+    // The agent on a plan says its cost is a plan equivalent; one on a key says nothing more.
+    const byAgent = page.getByRole('region', { name: 'By agent' })
+    await byAgent.getByRole('row').filter({ hasText: 'Planner' }).getByText('plan equivalent', { exact: true }).waitFor()
+    expect(await byAgent.getByRole('row').filter({ hasText: 'Spendy' }).getByText(/plan equivalent/).count()).toBe(0)
+    // The chart has a bar series for each.
+    expect(await page.getByRole('region', { name: 'By day' }).getByRole('img').getAttribute('aria-label')).toBe('API spend, Plan equivalent')
+    await shot('costs-plan', true)
+  })
+
   it('fits the agent page, the costs page and the spend card on a phone', async () => {
     const phone = await browser.context.newPage()
     await phone.setViewportSize({ width: 390, height: 844 })
@@ -264,6 +285,8 @@ describe('spend control in the web app', () => {
       await phone.getByRole('region', { name: ready }).getByRole('table').waitFor()
       if (name === 'agent-phone') await phone.locator('[data-agent-forecast]').waitFor()
       expect(await overflow(), `${name} is wider than the phone`).toBeLessThanOrEqual(0)
+      expect(await narrowTexts(phone), `${name} squeezes text`).toEqual([])
+      await screenshot(phone, name, { fullPage: true })
     }
     await visit(phone, `${server.url}/c/${companyId}`)
     await phone.locator('[data-card="spend"] [data-month-end]').waitFor()
