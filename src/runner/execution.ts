@@ -257,8 +257,8 @@ export class Execution {
    * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
    * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
    * which model runs and why; each attempt's usage is priced for its own model by its CLI and
-   * added to the run's. A fallback names the agent's own adapter (or none): this runner does not
-   * switch a run to another CLI.
+   * added to the run's. A fallback names the agent's own adapter (or none): the server refuses
+   * another (contract/adapter-config.ts); one saved before that rule is left out, saying so.
    */
   private async withFallback(
     config: AgentSettings,
