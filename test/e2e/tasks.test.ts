@@ -203,6 +203,8 @@ describe('the task page and the board', () => {
     await expect.poll(order).toEqual(expected)
     await screenshot(page, 'timeline-true-order', { fullPage: true })
     await page.setViewportSize({ width: 390, height: 844 })
+    await page.reload() // laid out at this width from the start
+    await timeline.getByText('Edited with the new template.').waitFor()
     await expect.poll(order).toEqual(expected)
     expect(await narrowTexts(page)).toEqual([])
     await screenshot(page, 'timeline-true-order-phone', { fullPage: true })
