@@ -239,8 +239,9 @@ export class Execution {
       const met = !result.ok && !this.stopReason ? result.limit : null
       const limit: ProviderLimit | null = met && met.kind !== 'overloaded' ? { provider: met.provider, kind: met.kind, reset_at: met.reset_at } : null
       if (limit) {
-        this.cooldowns?.add(limit, this.adapter.name)
         result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
+        // Why, for `shopfloor runner doctor`: the run's error, which names the CLI and what it said.
+        this.cooldowns?.add(limit, this.adapter.name, clip(result.error!, 500))
         this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
       }
       const final = {
@@ -272,8 +273,8 @@ export class Execution {
    * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
    * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
    * which model runs and why; each attempt's usage is priced for its own model by its CLI and
-   * added to the run's. A fallback names the agent's own adapter (or none): this runner does not
-   * switch a run to another CLI.
+   * added to the run's. A fallback names the agent's own adapter (or none): the server refuses
+   * another (contract/adapter-config.ts); one saved before that rule is left out, saying so.
    */
   private async withFallback(
     config: AgentSettings,

@@ -140,8 +140,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
   --workdir DIR             where agents run without a project repository (default: here)
-  --cache-dir DIR           repository clones and each run's repository
-                            (default $XDG_CACHE_HOME/shopfloor/runner)
+  --cache-dir DIR           repository clones, each run's repository and the provider
+                            cool-downs kept across restarts (default $XDG_CACHE_HOME/shopfloor/runner)
   --agent AGENT             only runs of this agent, id or name (repeatable)
   --no-sandbox              run agents without a sandbox, as this user, seeing all it sees
   --agent-network on|off    agents reach the network (default on; off: nothing, not even the API)
@@ -264,7 +264,6 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   const allowAgentEnv = names('allow-agent-env', 'SHOPFLOOR_ALLOW_AGENT_ENV', 'allow_agent_env', /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/, 'names of variables or prefixes ending in *')
   const allowHttpAgentUrls = names('allow-http-agent-url', 'SHOPFLOOR_ALLOW_HTTP_AGENT_URL', 'allow_http_agent_url', /^https?:\/\/\S+$/i, 'URL patterns starting http:// or https://')
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
-  const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
     url: url.replace(/\/+$/, ''),
     apiKey,
@@ -291,7 +290,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     promptVia,
     successStatus,
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),
-    cacheDir: pick('cache-dir', null, 'cache_dir') ?? join(cacheBase, 'shopfloor', 'runner'),
+    cacheDir: pick('cache-dir', null, 'cache_dir') ?? defaultCacheDir(env),
     agentIds,
     noSandbox: parsed['no-sandbox'] ?? file.no_sandbox === true,
     bwrap: pick('bwrap', null, 'bwrap') ?? 'bwrap',
@@ -304,6 +303,11 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     allowLocalRepositories: parsed['allow-local-repositories'] ?? file.allow_local_repositories === true,
     allowChecks: parsed['allow-checks'] ?? file.allow_checks === true,
   }
+}
+
+/** The runner's cache folder when none is given: $XDG_CACHE_HOME/shopfloor/runner. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'shopfloor', 'runner')
 }
 
 function readKeyFile(path: string): string {

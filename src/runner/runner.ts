@@ -25,14 +25,16 @@ export class Runner {
   private round: Promise<void> | null = null
   private claimAgain = false
   private stopping = false
-  /** Provider credentials resting until their limit's reset (cooldowns.ts). */
-  readonly cooldowns = new Cooldowns()
+  /** Provider credentials resting until their limit's reset (cooldowns.ts), kept across restarts. */
+  readonly cooldowns: Cooldowns
 
   constructor(
     private readonly client: ShopfloorClient,
     private readonly options: RunnerOptions,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.cooldowns = new Cooldowns(Date.now, { cacheDir: options.cacheDir, runnerId: options.runnerId })
+  }
 
   /** Finds the agent CLIs it can run, then claims. */
   async start(): Promise<void> {
@@ -41,6 +43,8 @@ export class Runner {
     this.claimable = claimableAdapters(this.options, this.adapters)
     this.log.info({ runner_id: this.options.runnerId, company: this.options.companyId, adapters: this.claimable ?? 'all (simulated)',
       concurrency: this.options.concurrency }, 'runner started')
+    const resting = this.cooldowns.kept()
+    if (resting.length) this.log.warn({ cooldowns: resting }, 'provider credentials still resting from before the restart: no runs for them until their reset')
     // The first thing a newcomer without an agent CLI needs to know, and the way to try anyway.
     if (this.claimable && !this.claimable.some((a) => a.startsWith('agent_cli_'))) {
       this.log.warn('no agent CLI found on this machine (claude, codex, gemini, opencode, cursor-agent): runs of agents that use one wait ' +
