@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { CompanyParams, companyErrors, errors } from '../../contract/common.ts'
 import { Costs, CostsQuery, Dashboard, DashboardQuery, Inbox } from '../../contract/insights.ts'
 import type { AppContext } from '../../server/context.ts'
+import { rightsKey, SingleFlight } from '../../server/http/single-flight.ts'
 import { costs } from './costs.ts'
 import { dashboard } from './dashboard.ts'
 import { inbox } from './inbox.ts'
@@ -12,6 +13,8 @@ const tags = ['insights']
 // Dashboard, costs and inbox: read-only aggregates for any member.
 export async function insightRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>()
+  // Identical dashboards asked at the same moment by the same rights are read once (single-flight.ts).
+  const dashboards = new SingleFlight<Dashboard>('/dashboard')
 
   app.get(
     '/dashboard',
@@ -21,7 +24,11 @@ export async function insightRoutes(instance: FastifyInstance, { ctx }: { ctx: A
         params: CompanyParams, querystring: DashboardQuery, response: { 200: Dashboard, ...companyErrors() },
       },
     },
-    async (request) => dashboard(ctx.db, request.membership.companyId, request.principal.user.id, request.query.days ?? 14),
+    async (request) => {
+      const { companyId } = request.membership
+      const days = request.query.days ?? 14
+      return dashboards.run(`${companyId} ${rightsKey(request)} ${days}`, () => dashboard(ctx.db, companyId, request.principal.user.id, days))
+    },
   )
 
   app.get(
