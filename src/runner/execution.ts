@@ -145,6 +145,7 @@ export class Execution {
       } catch (err: any) {
         result = { ok: false, reply: '', error: `could not prepare the working folder: ${err.message}` }
       }
+      this.log.debug('workspace ready')
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
@@ -184,6 +185,7 @@ export class Execution {
           .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
       }
       const installed = skills
+      this.log.debug('agent starting')
       result ??= await this.withFallback(config, transcript, (attemptConfig, usageBase) => this.adapter.run({
         context: this.context,
         prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills: installed }),
