@@ -175,7 +175,7 @@ describe('costs', () => {
     const costs = await op.json('costs')
     // Every day of the month from the API; the days with spend in the text.
     const spent = costs.by_day.filter((d: { cost_cents: number }) => d.cost_cents > 0)
-    expect(spent).toEqual([{ date: new Date().toISOString().slice(0, 10), cost_cents: 250 }])
+    expect(spent).toEqual([{ date: new Date().toISOString().slice(0, 10), cost_cents: 250, plan_cents: 0 }])
     const text = (await op.run('costs')).stdout
     expect(text).toMatch(new RegExp(`By day\nDATE\\s+COST\n${spent[0].date}\\s+\\$2\\.50\n?$`))
   })
