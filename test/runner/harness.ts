@@ -83,6 +83,8 @@ export interface FakePlan {
   stderr?: string
   sleep?: number
   reply?: string
+  /** The reply said this many times (a long reply's plan stays short: the prompt holds the first 8,000 characters of a description). */
+  replyTimes?: number
   exit?: number
   /** Ignore the terminate signal (only a kill stops it). */
   ignoreTerm?: boolean
@@ -116,7 +118,7 @@ if (plan.usage) console.log('SHOPFLOOR_USAGE ' + JSON.stringify(plan.usage))
 if (plan.stderr) process.stderr.write(plan.stderr)
 setTimeout(() => {
   fs.writeFileSync(out + '/' + runId + '.done', '')
-  process.stdout.write(plan.reply ?? '', () => {
+  process.stdout.write((plan.reply ?? '').repeat(plan.replyTimes ?? 1), () => {
     if (plan.background) {
       const server = spawn('sleep', ['30'], { stdio: ['ignore', 'inherit', 'inherit'] })
       fs.writeFileSync(out + '/' + runId + '.background', String(server.pid))

@@ -145,7 +145,7 @@ describe('a successful run', () => {
 
   it('clips the comment to 8,000 characters and the summary to 2,000', async () => {
     const worker = await hire()
-    const { task, run } = await runTask(worker.id, { reply: 'x'.repeat(9000) })
+    const { task, run } = await runTask(worker.id, { reply: 'x', replyTimes: 9000 })
     expect(run.status).toBe('succeeded')
     expect(run.summary).toHaveLength(2000)
     const [comment] = await ws.client.comments.list(ws.companyId, task.id)
