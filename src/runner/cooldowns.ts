@@ -100,13 +100,21 @@ export class Cooldowns {
     return claimable.filter((name) => !resting.has(name))
   }
 
-  /** Written whole to a new file then renamed, so a runner stopped mid-write leaves the old list, not half a file. */
+  /**
+   * Written whole to a new file then renamed, so a runner stopped mid-write leaves the old list,
+   * not half a file. A cache folder that cannot be written keeps the rests in memory only: the
+   * run that met the limit must still be reported.
+   */
   private save(): void {
     if (!this.file || !this.dir) return
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 })
-    const temp = `${this.file}.${process.pid}.tmp`
-    writeFileSync(temp, `${JSON.stringify({ cooldowns: this.kept() }, null, 2)}\n`, { mode: 0o600 })
-    renameSync(temp, this.file)
+    try {
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 })
+      const temp = `${this.file}.${process.pid}.tmp`
+      writeFileSync(temp, `${JSON.stringify({ cooldowns: this.kept() }, null, 2)}\n`, { mode: 0o600 })
+      renameSync(temp, this.file)
+    } catch {
+      // kept in memory until this runner stops
+    }
   }
 }
 

@@ -348,6 +348,9 @@ describe('spend control in the web app', () => {
       if (name === 'agent-phone') await phone.locator('[data-agent-forecast]').waitFor()
       expect(await overflow(), `${name} is wider than the phone`).toBeLessThanOrEqual(0)
       expect(await narrowTexts(phone), `${name} squeezes text`).toEqual([])
+      // Each agent's name on one line: a short name is never broken mid-word ("Spend / y").
+      expect(await phone.locator('[data-forecast-agent] a').evaluateAll((links) => links.filter((a) => a.getClientRects().length > 1).map((a) => a.textContent)))
+        .toEqual([])
       await screenshot(phone, name, { fullPage: true })
     }
     await visit(phone, `${server.url}/c/${companyId}`)

@@ -1,5 +1,7 @@
 // Recognising provider limits in what each agent CLI prints (src/runner/adapters/cli/limits.ts),
 // with the texts the CLIs print, and the runner's cool-downs (src/runner/cooldowns.ts).
+import fs from 'node:fs'
+import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { parseDuration, providerOf, recogniseLimit } from '../../src/runner/adapters/cli/limits.ts'
 import { Cooldowns, keptCooldowns } from '../../src/runner/cooldowns.ts'
@@ -104,5 +106,12 @@ describe('Cooldowns', () => {
     now += 31_000
     expect(new Cooldowns(() => now, { cacheDir, runnerId: 'ada@box' }).list()).toEqual([{ provider: 'anthropic', until: at(600) }])
     expect(keptCooldowns(cacheDir, now)[0]!.cooldowns.map((c) => c.provider)).toEqual(['anthropic'])
+
+    // A cache folder that cannot be written (here a file stands where the folder would be): the rest holds in memory.
+    const blocked = path.join(tempDir('shopfloor-cooldowns-blocked-'), 'cache')
+    fs.writeFileSync(blocked, 'not a folder')
+    const inMemory = new Cooldowns(() => now, { cacheDir: blocked, runnerId: 'ada@box' })
+    inMemory.add({ provider: 'google', kind: 'rate_limit', reset_at: at(600) }, 'agent_cli_3', 'Gemini CLI: rate limited')
+    expect(inMemory.list()).toEqual([{ provider: 'google', until: at(600) }])
   })
 })

@@ -33,7 +33,8 @@ export function BarChart({ labels, series, format }: { labels: string[]; series:
       </svg>
       {/* Day labels in HTML, so the stretched drawing does not stretch the text. */}
       <div className="axis" style={{ gridTemplateColumns: `repeat(${labels.length}, 1fr)` }} aria-hidden>
-        {labels.map((label, day) => <span key={label}>{day % every === 0 ? label : ''}</span>)}
+        {/* Every other label is minor: a phone shows only the major ones, so they do not run together. */}
+        {labels.map((label, day) => <span key={label} data-minor={day % (every * 2) !== 0 || undefined}>{day % every === 0 ? label : ''}</span>)}
       </div>
       <div className="legend">
         {series.map((s) => (

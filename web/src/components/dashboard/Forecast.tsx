@@ -37,7 +37,7 @@ export function ForecastAgents({ companyId, forecast, month, limit }: { companyI
             const budget = agent?.monthly_budget_cents ?? 0
             return (
               <tr key={row.agent_id} data-forecast-agent={agent?.name}>
-                <td className="free"><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{agent?.name ?? 'Agent'}</Link></td>
+                <td className="free words"><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{agent?.name ?? 'Agent'}</Link></td>
                 <td className="right">{format.money(row.month_end_cents)}</td>
                 {!limit && <td className="right hide-phone">{budget > 0 ? format.money(budget) : 'None'}</td>}
                 <td className={row.budget_reached_on ? 'warn-text' : 'muted'}>{budgetReachedText(format, budget, row.budget_reached_on, month)}</td>
