@@ -327,6 +327,14 @@ describe('OpenCode (agent_cli_4)', () => {
     })
   })
 
+  it('a banner printed without a line end before the first event: kept as text, and the event glued after it is read', async () => {
+    const agent = await hire('agent_cli_4')
+    const { run } = await runTask(agent.id, { banner: 'Notice: a new release is available. ', text: ['First event after the banner.'], reply: 'Done.' })
+    expect(run.status).toBe('succeeded')
+    expect(text(run, 'system')).toContain('Notice: a new release is available. \n')
+    expect(text(run, 'agent')).toContain('First event after the banner.')
+  })
+
   it('an error event fails the run (overloaded)', async () => {
     const agent = await hire('agent_cli_4')
     const { run } = await runTask(agent.id, { fail: 'overloaded' })
