@@ -311,19 +311,28 @@ describe('Gemini CLI (agent_cli_3)', () => {
 describe('OpenCode (agent_cli_4)', () => {
   it('adds up its steps (tokens and its own cost) and writes the MCP server into opencode.json', async () => {
     const agent = await hire('agent_cli_4', { model: 'anthropic/claude-sonnet-4-5' })
-    const { run } = await runTask(agent.id, { tools: [TOOLS[0]], reply: 'Done with it.', usage: USAGE, cost: 0.05 })
+    const { task, run } = await runTask(agent.id, { tools: [TOOLS[0]], reply: 'Done with it.', usage: USAGE, cost: 0.05 })
     expect(run).toMatchObject({
       status: 'succeeded', summary: 'Done with it.', session_id: `opencode-session-${run.id.slice(0, 8)}`,
       tokens_in: USAGE.input + USAGE.cacheRead + USAGE.cacheWrite, tokens_out: USAGE.output, cost_cents: 5,
     })
     expect(entries(run, 'tool')[0].split('\n')[0]).toBe('Bash: npm test')
     const seen = clis.seen(run.id)
-    expect(seen.argv).toEqual(['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5'])
+    // The session's title given: OpenCode then asks the model for none (a request no event would report).
+    expect(seen.argv).toEqual(['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--title', `${task.key}: Fix the build`])
     const config = JSON.parse(seen.files[path.join(seen.env.XDG_CONFIG_HOME, 'opencode', 'opencode.json')])
     expect(config.mcp.shopfloor).toEqual({
       type: 'local', command: [process.execPath, BIN, 'mcp'], enabled: true,
       environment: expect.objectContaining({ SHOPFLOOR_API_KEY: '{env:SHOPFLOOR_API_KEY}' }),
     })
+  })
+
+  it('a banner printed without a line end before the first event: kept as text, and the event glued after it is read', async () => {
+    const agent = await hire('agent_cli_4')
+    const { run } = await runTask(agent.id, { banner: 'Notice: a new release is available. ', text: ['First event after the banner.'], reply: 'Done.' })
+    expect(run.status).toBe('succeeded')
+    expect(text(run, 'system')).toContain('Notice: a new release is available. \n')
+    expect(text(run, 'agent')).toContain('First event after the banner.')
   })
 
   it('an error event fails the run (overloaded)', async () => {

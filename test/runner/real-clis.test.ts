@@ -70,8 +70,9 @@ let workDir: string
 /** A second company and runner whose runs have a time limit of TIME_LIMIT_SECONDS. */
 let timedWs: Workspace
 let timedRunner: RunnerProcess
-// Long enough for the slowest CLI to start and reach the model on a loaded machine (OpenCode took over 25 s).
-const TIME_LIMIT_SECONDS = 45
+// Long enough for the slowest CLI to start and reach the model on a loaded machine: OpenCode, a
+// fresh home each run, took over 45 s with the file's other CLIs starting beside it.
+const TIME_LIMIT_SECONDS = 90
 /** OpenCode started through a script that prints a banner before the real binary's JSON. */
 let bannerWrapper: string
 const BANNER = 'OpenCode notice: a new release is available (this line is not JSON)'
@@ -312,7 +313,7 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     const [queued] = await waitFor(async () => {
       const runs = await ws.client.runs.list(ws.companyId, { task_id: task.id })
       return runs.length && model.log.some((a) => a.tag === tag) ? runs : null
-    }, 60_000)
+    }, 150_000) // queued behind the other cases' runs, then the CLI's start
     try {
       // The CLI itself: the outermost process of the run that is not the sandbox's (bwrap and
       // the init it runs inside), as its parent is the runner's worker or that init.
@@ -356,13 +357,13 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     const run = await waitFor(async () => {
       const [latest] = await timedWs.client.runs.list(timedWs.companyId, { task_id: task.id })
       return latest && latest.status === 'failed' ? latest : null
-    }, 120_000)
+    }, 180_000)
     // It did reach the model, and waited there: not a CLI that failed to start.
     const full = await timedWs.client.runs.get(timedWs.companyId, run.id)
     expect(model.log.some((a) => a.tag === tag && a.scripted), (full.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('')).toBe(true)
     expect(run.error).toBe(`stopped at the runner's time limit for a run, ${TIME_LIMIT_SECONDS} s (--run-timeout-seconds): the agent had not finished`)
     await waitFor(() => processesOf(run.id).length === 0, 15_000)
-  }, 200_000)
+  }, 240_000)
 })
 
 // Last in the file: a limit rests the provider's credential in this runner (docs/runner.md "Provider limits").

@@ -13,7 +13,8 @@ import path from 'node:path'
  * (rate_limit | overloaded | auth | error; with failText, that text instead), background (on exit, leave a process running that
  * holds its standard output and error, as a server started with `&` or an MCP server that
  * inherited them does: 'sleep', or 'ignore-term' for one that ignores the terminate signal; its
- * pid goes to `<run id>.background`), probe (paths whose reading and writing it records).
+ * pid goes to `<run id>.background`), probe (paths whose reading and writing it records),
+ * banner (text printed first without a line end, so that the first event is glued to it).
  */
 export function begin(name, version, configFiles = () => []) {
   if (process.argv.includes('--version')) {
@@ -54,6 +55,7 @@ export function begin(name, version, configFiles = () => []) {
   fs.writeFileSync(path.join(out, `${runId}.tmp`), JSON.stringify({ cli: name, argv: process.argv.slice(2), env: process.env, cwd: process.cwd(), prompt, files, homeEntries, skills, probes }))
   fs.renameSync(path.join(out, `${runId}.tmp`), path.join(out, `${runId}.json`))
   const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0, thoughts: 0, ...plan.usage }
+  if (plan.banner) process.stdout.write(plan.banner)
   return {
     plan,
     prompt,

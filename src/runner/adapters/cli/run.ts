@@ -139,9 +139,12 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     try {
       event = JSON.parse(line)
     } catch {
-      // Banners and warnings some CLIs print among their events.
-      input.transcript('system', `${line.slice(0, 2000)}\n`)
-      return
+      // Banners and warnings some CLIs (or a wrapper around one) print among their events, kept
+      // as text. One printed without its line end has the next event glued after it: read on.
+      const glued = gluedEvent(line)
+      input.transcript('system', `${(glued ? line.slice(0, glued.at) : line).slice(0, 2000)}\n`)
+      if (!glued) return
+      event = glued.event
     }
     try {
       parser.event(event)
@@ -185,4 +188,15 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
   }
   if (!outcome.finished) return fail(`ended without its final result message${tail ? `: ${tail.slice(-1000)}` : ''}`)
   return { ok: true, reply: outcome.reply.trim(), error: null }
+}
+
+/** The JSON event at the end of a line that does not parse whole (after a banner with no line end), or null. */
+function gluedEvent(line: string): { at: number; event: unknown } | null {
+  const at = line.indexOf('{"')
+  if (at <= 0) return null
+  try {
+    return { at, event: JSON.parse(line.slice(at)) }
+  } catch {
+    return null
+  }
 }
