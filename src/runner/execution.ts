@@ -13,6 +13,7 @@ import { ApiError, type RunContext, type ShopfloorClient } from '../client/index
 import type { Adapter, AdapterResult, AgentSettings, Usage } from './adapters/adapter.ts'
 import type { ProviderLimit } from '../client/index.ts'
 import { limitWords } from './adapters/cli/limits.ts'
+import { ADAPTER_PRODUCTS } from '../contract/adapter-config.ts'
 import type { Cooldowns } from './cooldowns.ts'
 import { agentEnvironment, refusedForAgent } from './environment.ts'
 import type { RunnerOptions } from './options.ts'
@@ -43,6 +44,18 @@ function isStopSignal(err: unknown): err is ApiError {
 /** Thrown inside an execution once the run is no longer ours, to skip the remaining steps. */
 class RunLost extends Error {}
 
+/** An adapter as people know it ("Codex"), or its name where it is no adapter of ours. */
+const cliName = (adapter: string): string => (ADAPTER_PRODUCTS as Record<string, string>)[adapter] ?? adapter
+
+/** What one agent CLI needs in a run: its environment, shared login and installed skills. */
+interface Launch {
+  adapter: Adapter
+  env: Record<string, string>
+  sharedFiles: ReturnType<typeof shareLogin> | null
+  skills: SkillInstall
+  billing: 'api' | 'plan'
+}
+
 export class Execution {
   private readonly abort = new AbortController()
   private stopReason: StopReason | null = null
@@ -68,6 +81,8 @@ export class Execution {
     log: Logger,
     /** The runner's provider cool-downs: told of a limit this run met, and reported with heartbeats. */
     private readonly cooldowns: Cooldowns | null = null,
+    /** Another agent CLI of this runner, for a fallback that names it; null where it has none to offer. */
+    private readonly otherAdapter: (name: string) => Adapter | null = () => null,
   ) {
     this.log = log.child({ run_id: context.run.id, agent: context.agent.name })
     this.done = this.execute().catch((err) => this.log.error({ err }, 'run execution failed'))
@@ -133,7 +148,7 @@ export class Execution {
     if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
     const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
-    let skills: SkillInstall | null = null
+    const skills: SkillInstall[] = []
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
@@ -152,10 +167,13 @@ export class Execution {
       // A kept home resumes the CLI's session of the agent's last run on the task, if it holds it.
       const resume = keptHome ? resumeFrom(await this.lastSession(), keptHome, this.context.fresh_session) : { session: null, note: null }
       if (resume.note) transcript.add('system', resume.note)
-      // The agent's skills, for this run only (removed below).
-      skills = installSkills(this.context.skills ?? [], home, this.adapter.name)
-      for (const why of skills.skipped) transcript.add('system', `Skill left out: ${why}\n`)
-      const env = agentEnvironment({
+      // What one CLI needs in the run (its credential variables, shared login, skills), made for
+      // the agent's own adapter now and for another one when a fallback names it.
+      const prepare = (adapter: Adapter): Launch => {
+        const installed = installSkills(this.context.skills ?? [], home, adapter.name)
+        skills.push(installed)
+        for (const why of installed.skipped) transcript.add('system', `Skill left out: ${why}\n`)
+        const env = agentEnvironment({
           runnerEnv: process.env,
           context: this.context,
           apiUrl: this.options.url,
@@ -163,44 +181,54 @@ export class Execution {
           apiKey: this.context.run_token ?? '',
           configDir: home,
           home,
-          credentials: this.adapter.credentials ?? [],
+          credentials: adapter.credentials ?? [],
           passEnv: this.options.passEnv,
           agentEnv: this.context.agent.adapter_config?.env ?? [],
           allowAgentEnv: this.options.allowAgentEnv,
         })
-      // --share-cli-login: the runner user's CLI login, read-only (cli-login.ts). The run is on a
-      // plan when that login is what the CLI uses: none of its credential variables is set.
-      const sharedFiles = this.options.shareCliLogin && runsLocally(this.adapter.name)
-        ? shareLogin(this.adapter.name, process.env.HOME || homedir(), home, sandbox !== null)
-        : null
-      const onPlan = sharedFiles !== null && !(this.adapter.credentials ?? []).some((name) => env[name])
-      if (onPlan) {
-        this.billing = 'plan'
-        transcript.add('system', 'Using the runner\'s own CLI login (--share-cli-login), read-only: billed to its plan; cost shows the list-price equivalent.\n')
+        // --share-cli-login: the runner user's CLI login, read-only (cli-login.ts). The run is on a
+        // plan when that login is what the CLI uses: none of its credential variables is set.
+        const sharedFiles = this.options.shareCliLogin && runsLocally(adapter.name)
+          ? shareLogin(adapter.name, process.env.HOME || homedir(), home, sandbox !== null)
+          : null
+        const onPlan = sharedFiles !== null && !(adapter.credentials ?? []).some((name) => env[name])
+        if (onPlan) {
+          transcript.add('system', 'Using the runner\'s own CLI login (--share-cli-login), read-only: billed to its plan; cost shows the list-price equivalent.\n')
+        }
+        return { adapter, env, sharedFiles, skills: installed, billing: onPlan ? 'plan' : 'api' }
       }
+      const launch = prepare(this.adapter)
+      this.billing = launch.billing
+      /** The CLI of the last attempt: the one whose provider a limit it met belongs to. */
+      let ranOn = this.adapter
       // A merge after an approval starts no agent (work/merge.ts).
       const merging = this.context.run.purpose === 'merge'
       if (merging) {
         result ??= await mergeApproved(this.context, workspace!.cwd, workspace!.repository)
           .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
       }
-      const installed = skills
       this.log.debug('agent starting')
-      result ??= await this.withFallback(config, transcript, (attemptConfig, usageBase) => this.adapter.run({
+      result ??= await this.withFallback(config, transcript, launch, prepare, (on, attemptConfig, usageBase) => {
+        this.billing = on.billing
+        ranOn = on.adapter
+        const own = on.adapter === this.adapter
+        return on.adapter.run({
         context: this.context,
-        prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills: installed }),
+        prompt: buildPrompt(this.context, { tools: on.adapter.ownHome === true, skills: on.skills }),
         cwd: workspace!.cwd,
         home,
-        env,
+        env: on.env,
         sandbox,
-        ...(sharedFiles ? { sharedFiles, sharedLogin: true } : {}),
+        ...(on.sharedFiles ? { sharedFiles: on.sharedFiles, sharedLogin: true } : {}),
         config: attemptConfig,
-        resumeSession: resume.session,
+        // A session is its own CLI's: another CLI starts afresh, and its session is not kept for the agent's next run.
+        resumeSession: own ? resume.session : null,
         transcript: (role, text) => transcript.add(role, text),
         usage: (totals) => this.onUsage(addUsage(usageBase, totals)),
-        session: (id) => (this.sessionId = id),
+        session: (id) => { if (own) this.sessionId = id },
         signal: this.abort.signal,
-      }))
+        })
+      })
       if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
@@ -215,7 +243,7 @@ export class Execution {
       let checksFailed = false
       if (workspace?.repository && this.stopReason === null && !merging) {
         const after = await afterAgent({
-          context: this.context, cwd: workspace.cwd, repository: workspace.repository, home, env, sandbox,
+          context: this.context, cwd: workspace.cwd, repository: workspace.repository, home, env: launch.env, sandbox,
           agentSucceeded: result.ok, summary: clip(result.reply, SUMMARY_MAX_CHARS), allowChecks: this.options.allowChecks,
           killAfterMs: this.options.killAfterSeconds * 1000, signal: this.abort.signal,
           report: (body) => report(body),
@@ -243,7 +271,7 @@ export class Execution {
       if (limit) {
         result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
         // Why, for `shopfloor runner doctor`: the run's error, which names the CLI and what it said.
-        this.cooldowns?.add(limit, this.adapter.name, clip(result.error!, 500))
+        this.cooldowns?.add(limit, ranOn.name, clip(result.error!, 500))
         this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
       }
       const final = {
@@ -266,7 +294,7 @@ export class Execution {
       clearTimeout(timeLimit)
       transcript.close()
       await workspace?.dispose()
-      skills?.remove()
+      for (const installed of skills) installed.remove()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
@@ -274,29 +302,39 @@ export class Execution {
   /**
    * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
    * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
-   * which model runs and why; each attempt's usage is priced for its own model by its CLI and
-   * added to the run's. A fallback names the agent's own adapter (or none): the server refuses
-   * another (contract/adapter-config.ts); one saved before that rule is left out, saying so.
+   * which model runs, on which CLI, and why; each attempt's usage is priced for its own model by
+   * its CLI and added to the run's. A fallback naming another agent CLI runs on it when this
+   * runner has that CLI and its provider credential is not resting (the CLI's credential, login
+   * and skills are then set up for it in the same home); else it is left out, saying why.
    */
   private async withFallback(
     config: AgentSettings,
     transcript: TranscriptBuffer,
-    attempt: (config: AgentSettings, usageBase: Usage) => Promise<AdapterResult>,
+    primaryLaunch: Launch,
+    prepare: (adapter: Adapter) => Launch,
+    attempt: (launch: Launch, config: AgentSettings, usageBase: Usage) => Promise<AdapterResult>,
   ): Promise<AdapterResult> {
     const { fallback = [], ...primary } = config
-    const models = [{ model: primary.model }, ...fallback.filter((f) => {
-      if (!f.adapter || f.adapter === this.adapter.name) return true
-      transcript.add('system', `Fallback model ${f.model} on ${f.adapter} left out: this runner runs a fallback on the agent's own adapter (${this.adapter.name}) only.\n`)
-      return false
-    })]
+    const tries: { model?: string; adapter: Adapter }[] = [{ model: primary.model, adapter: this.adapter }]
+    for (const f of fallback) {
+      const other = !f.adapter || f.adapter === this.adapter.name ? this.adapter : this.otherAdapter(f.adapter)
+      if (other) tries.push({ model: f.model, adapter: other })
+      else transcript.add('system', `Fallback model ${f.model} on ${cliName(f.adapter!)} left out: this runner has no such CLI, or its provider's limit rests it until a reset.\n`)
+    }
+    const launches = new Map<Adapter, Launch>([[this.adapter, primaryLaunch]])
     let result: AdapterResult | null = null
-    for (let i = 0; i < models.length; i++) {
-      const model = models[i]!.model
-      result = await attempt(model ? { ...primary, model } : primary, { ...this.usage })
-      const next = models[i + 1]
+    for (let i = 0; i < tries.length; i++) {
+      const { model, adapter } = tries[i]!
+      let launch = launches.get(adapter)
+      if (!launch) launches.set(adapter, (launch = prepare(adapter)))
+      // Another CLI gets only the model: the primary's other settings (max_turns, args) are its own CLI's.
+      const settings = adapter === this.adapter ? primary : { ...(primary.max_turns !== undefined ? { max_turns: primary.max_turns } : {}) }
+      result = await attempt(launch, model ? { ...settings, model } : settings, { ...this.usage })
+      const next = tries[i + 1]
       if (result.ok || !result.limit || !next || this.stopReason) break
       const why = result.limit.kind === 'overloaded' ? `${result.limit.provider} overloaded` : `${result.limit.provider} ${result.limit.kind.replace('_', ' ')}`
-      transcript.add('system', `Model ${model ?? '(the CLI\'s default)'} failed (${why}); running the fallback model ${next.model}.\n`)
+      const on = next.adapter === adapter ? '' : ` on ${cliName(next.adapter.name)}`
+      transcript.add('system', `Model ${model ?? '(the CLI\'s default)'} failed (${why}); running the fallback model ${next.model}${on}.\n`)
     }
     return result!
   }

@@ -129,7 +129,13 @@ export class Runner {
 
   private launch(context: RunContext): void {
     const adapter = adapterFor(this.options, this.adapters, context.agent.adapter)
-    const execution = new Execution(this.client, this.options, adapter, context, this.log, this.cooldowns)
+    // A fallback on another agent CLI runs only where this runner has that CLI and its provider
+    // credential is not resting until a reset.
+    const fallbackAdapter = (name: string): Adapter | null => {
+      const other = this.adapters.get(name)
+      return other && name.startsWith('agent_cli_') && this.claimable?.includes(name) && this.cooldowns.available([name]).length ? other : null
+    }
+    const execution = new Execution(this.client, this.options, adapter, context, this.log, this.cooldowns, fallbackAdapter)
     this.executions.set(context.run.id, execution)
     void execution.done.finally(() => {
       this.executions.delete(context.run.id)

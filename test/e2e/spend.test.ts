@@ -127,7 +127,7 @@ describe('spend control in the web app', () => {
     await client.agents.update(companyId, graceId, { heartbeat_cron: null })
   })
 
-  it('edits the fallback models: added, moved, removed, and kept through other edits', async () => {
+  it('edits the fallback models: added, on another CLI, moved, removed, and kept through other edits', async () => {
     const ada = await client.agents.hire(companyId, {
       name: 'Ada', title: 'Writer', adapter: 'agent_cli_1', adapter_config: { model: 'claude-opus-4-1', fallback: [{ model: 'claude-sonnet-4-5' }] },
     })
@@ -138,36 +138,39 @@ describe('spend control in the web app', () => {
     await settings.getByText('claude-sonnet-4-5', { exact: true }).waitFor()
     await settings.getByRole('button', { name: 'Edit' }).click()
     const fallbacks = settings.getByRole('group', { name: 'Fallback models' })
-    await fallbacks.getByText('tried in order on Claude Code when the model is overloaded or over its limit').waitFor()
+    await fallbacks.getByText('tried in order when the model is overloaded or over its limit; another CLI runs where the runner has it').waitFor()
     expect(await fallbacks.getByLabel('Fallback model 1').inputValue()).toBe('claude-sonnet-4-5')
     await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
     await fallbacks.getByLabel('Fallback model 2').fill('claude-haiku-4-5')
     await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
-    await fallbacks.getByLabel('Fallback model 3').fill('claude-3-7-sonnet')
+    await fallbacks.getByLabel('Fallback model 3').fill('gpt-5-codex')
+    expect(await fallbacks.getByLabel('Fallback 3 runs on').evaluate((el) => [...(el as HTMLSelectElement).options].map((o) => o.text)))
+      .toEqual(['on Claude Code', 'on Codex', 'on Gemini CLI', 'on OpenCode', 'on Cursor Agent'])
+    await fallbacks.getByLabel('Fallback 3 runs on').selectOption({ label: 'on Codex' })
     // The first cannot go up, the last cannot go down.
     expect(await fallbacks.getByRole('button', { name: 'Move fallback 1 up' }).isDisabled()).toBe(true)
     expect(await fallbacks.getByRole('button', { name: 'Move fallback 3 down' }).isDisabled()).toBe(true)
     await fallbacks.getByRole('button', { name: 'Move fallback 3 up' }).click()
     expect(await fallbacks.getByRole('textbox').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)))
-      .toEqual(['claude-sonnet-4-5', 'claude-3-7-sonnet', 'claude-haiku-4-5'])
+      .toEqual(['claude-sonnet-4-5', 'gpt-5-codex', 'claude-haiku-4-5'])
     await fallbacks.getByRole('button', { name: 'Move fallback 1 down' }).click()
     await fallbacks.getByRole('button', { name: 'Remove fallback 2' }).click()
     // An empty line added by mistake is left out.
     await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
     await shot('agent-fallbacks')
     await settings.getByRole('button', { name: 'Save' }).click()
-    await settings.getByText('claude-3-7-sonnet, then claude-haiku-4-5', { exact: true }).waitFor()
+    await settings.getByText('gpt-5-codex on Codex, then claude-haiku-4-5', { exact: true }).waitFor()
     expect((await client.agents.get(companyId, ada.id)).adapter_config).toEqual({
-      model: 'claude-opus-4-1', fallback: [{ model: 'claude-3-7-sonnet' }, { model: 'claude-haiku-4-5' }],
+      model: 'claude-opus-4-1', fallback: [{ model: 'gpt-5-codex', adapter: 'agent_cli_2' }, { model: 'claude-haiku-4-5' }],
     })
 
     // Another edit keeps them.
     await settings.getByRole('button', { name: 'Edit' }).click()
     await settings.getByLabel('Title').fill('Senior writer')
     await settings.getByRole('button', { name: 'Save' }).click()
-    await settings.getByText('claude-3-7-sonnet, then claude-haiku-4-5', { exact: true }).waitFor()
+    await settings.getByText('gpt-5-codex on Codex, then claude-haiku-4-5', { exact: true }).waitFor()
     expect((await client.agents.get(companyId, ada.id))).toMatchObject({
-      title: 'Senior writer', adapter_config: { model: 'claude-opus-4-1', fallback: [{ model: 'claude-3-7-sonnet' }, { model: 'claude-haiku-4-5' }] },
+      title: 'Senior writer', adapter_config: { model: 'claude-opus-4-1', fallback: [{ model: 'gpt-5-codex', adapter: 'agent_cli_2' }, { model: 'claude-haiku-4-5' }] },
     })
 
     // On a phone the list fits, its buttons beside each model.

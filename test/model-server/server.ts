@@ -44,6 +44,8 @@ export interface Script {
    * again the instant an answer ends, faster than any runner can stop it once its spend is reached.
    */
   answer_ms?: number
+  /** Steps for the requests of one model instead of `steps` (a primary model refused, its fallback answering). */
+  by_model?: Record<string, Step[]>
 }
 
 export interface Answered {
@@ -134,11 +136,12 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   const step = toolResults(wire, json)
   // A side request (no script, or no tools to call: a title, a summary, a check) gets plain text.
   let current: Step = { text: 'OK' }
+  const steps = script?.by_model?.[model] ?? script?.steps ?? []
   if (script && toolNames.length) {
-    const at = script.cycle ? step % script.steps.length : Math.min(step, script.steps.length - 1)
-    current = script.steps[at] ?? { text: 'Done.' }
+    const at = script.cycle ? step % steps.length : Math.min(step, steps.length - 1)
+    current = steps[at] ?? { text: 'Done.' }
   }
-  else if (script && script.steps.some((s) => 'status' in s)) current = script.steps.find((s) => 'status' in s)!
+  else if (script && steps.some((s) => 'status' in s)) current = steps.find((s) => 'status' in s)!
   const usage = script && toolNames.length ? (script.usage ?? DEFAULT_USAGE) : SIDE_USAGE
   const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames,
     request: script && toolNames.length ? raw : '' }

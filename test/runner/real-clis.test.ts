@@ -9,7 +9,8 @@
 // also runs a shell command of its own from inside the sandbox (Codex with its own sandbox off),
 // Claude Code reads the agent's skills where it looks for them, OpenCode is started through a
 // wrapper that prints a banner before its JSON, and a CLI waiting on a model that never answers
-// is ended by a second runner's time limit.
+// is ended by a second runner's time limit. A Claude Code agent whose model is overloaded runs
+// its fallback model on Gemini CLI.
 import { calcPrice } from '@pydantic/genai-prices'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -186,6 +187,29 @@ function processesOf(runId: string): number[] {
 const figures: string[] = []
 afterAll(() => {
   if (figures.length) process.stdout.write(`\nReal CLI figures:\n${figures.map((f) => `  ${f}`).join('\n')}\n`)
+})
+
+describe('a fallback on another CLI', () => {
+  it('runs when the agent\'s own model is overloaded: Claude Code refused, Gemini CLI answers; the transcript says so and the run pays the fallback\'s tokens', async () => {
+    const claude = CLIS[0]!
+    const gemini = CLIS[2]!
+    const agent = await hire(claude, {}, { fallback: [{ model: gemini.model, adapter: gemini.adapter }] })
+    const tag = 'fallback-other-cli'
+    const { task, run } = await runScript(agent.id, {
+      tag, steps: [{ text: 'Answered by the fallback on Gemini CLI.' }], by_model: { [claude.model]: [{ status: claude.overload }] },
+    })
+    expect(run.error ?? null).toBeNull()
+    expect(run.status).toBe('succeeded')
+    expect(text(run, 'system')).toContain(`Model ${claude.model} failed (anthropic overloaded); running the fallback model ${gemini.model} on Gemini CLI.`)
+    expect(model.log.filter((a) => a.tag === tag && a.model === claude.model).every((a) => a.status === claude.overload)).toBe(true)
+    const sent = reported(tag, gemini)
+    expect(sent.requests.some((a) => a.model === gemini.model && a.status === 200)).toBe(true)
+    expect({ tokens_in: run.tokens_in, tokens_out: run.tokens_out }).toEqual({ tokens_in: sent.input, tokens_out: sent.output })
+    expect(run.cost_cents).toBe(cents(sent.usd))
+    const comments = await ws.client.comments.list(ws.companyId, task.id)
+    expect(comments.map((c) => c.body)).toContain('Answered by the fallback on Gemini CLI.')
+    expect((await ws.client.agents.get(ws.companyId, agent.id)).status).not.toBe('error')
+  }, 300_000)
 })
 
 // The CLIs' cases run side by side (the runner takes four runs at once): each has its own agent,

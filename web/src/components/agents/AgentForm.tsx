@@ -7,7 +7,7 @@ import { nextFire } from '#src/contract/schedule.ts'
 import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
 import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react'
-import { ADAPTER_NAMES, adapterLabel, configFromText, MAX_FALLBACKS, settingsOf, settingsText } from '../../lib/adapters.ts'
+import { ADAPTER_NAMES, adapterLabel, CLI_ADAPTERS, configFromText, type FallbackText, MAX_FALLBACKS, settingsOf, settingsText } from '../../lib/adapters.ts'
 import { useCompanyId } from '../../lib/company.ts'
 import { useRunners } from '../../lib/queries.ts'
 import { capableRunners, runnerList, waitingReason } from '../../lib/waiting.ts'
@@ -127,13 +127,15 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
 }
 
 /**
- * adapter_config.fallback: models tried in order, on the agent's own CLI, when its model is
- * overloaded or over a provider's limit. Each can be moved up or down and removed; blanks are
- * left out when saved.
+ * adapter_config.fallback: models tried in order when the agent's model is overloaded or over a
+ * provider's limit, each on the agent's own CLI or another one. Each can be moved up or down and
+ * removed; blanks are left out when saved.
  */
 function FallbackModels({ form }: { form: ReturnType<typeof useAgentForm>['form'] }) {
   const models = form.values.fallback
-  const set = (next: string[]) => form.setValues((v) => ({ ...v, fallback: next }))
+  const set = (next: FallbackText[]) => form.setValues((v) => ({ ...v, fallback: next }))
+  const change = (i: number, part: Partial<FallbackText>) => set(models.map((m, j) => (j === i ? { ...m, ...part } : m)))
+  const own = adapterLabel(form.values.adapter)
   const move = (from: number, to: number) => {
     const next = [...models]
     const [moved] = next.splice(from, 1)
@@ -142,13 +144,17 @@ function FallbackModels({ form }: { form: ReturnType<typeof useAgentForm>['form'
   }
   return (
     <fieldset className="fallbacks span-all" aria-label="Fallback models">
-      <legend>Fallback models <span className="hint">tried in order on {adapterLabel(form.values.adapter)} when the model is overloaded or over its limit</span></legend>
+      <legend>Fallback models <span className="hint">tried in order when the model is overloaded or over its limit; another CLI runs where the runner has it</span></legend>
       {models.length > 0 && (
         <ol>
           {models.map((model, i) => (
             <li key={i} className="row">
-              <input aria-label={`Fallback model ${i + 1}`} maxLength={200} value={model} placeholder="model name"
-                onChange={(e) => set(models.map((m, j) => (j === i ? e.target.value : m)))} />
+              <input aria-label={`Fallback model ${i + 1}`} maxLength={200} value={model.model} placeholder="model name"
+                onChange={(e) => change(i, { model: e.target.value })} />
+              <select aria-label={`Fallback ${i + 1} runs on`} value={model.adapter === form.values.adapter ? '' : model.adapter} onChange={(e) => change(i, { adapter: e.target.value })}>
+                <option value="">on {own}</option>
+                {CLI_ADAPTERS.filter((a) => a.value !== form.values.adapter).map((a) => <option key={a.value} value={a.value}>on {a.label}</option>)}
+              </select>
               <button type="button" className="icon" aria-label={`Move fallback ${i + 1} up`} title="Move up" disabled={i === 0} onClick={() => move(i, i - 1)}><ArrowUp size={16} aria-hidden /></button>
               <button type="button" className="icon" aria-label={`Move fallback ${i + 1} down`} title="Move down" disabled={i === models.length - 1} onClick={() => move(i, i + 1)}><ArrowDown size={16} aria-hidden /></button>
               <button type="button" className="icon" aria-label={`Remove fallback ${i + 1}`} title="Remove" onClick={() => set(models.filter((_, j) => j !== i))}><X size={16} aria-hidden /></button>
@@ -157,7 +163,7 @@ function FallbackModels({ form }: { form: ReturnType<typeof useAgentForm>['form'
         </ol>
       )}
       {models.length < MAX_FALLBACKS && (
-        <button type="button" className="small" onClick={() => set([...models, ''])}><Plus size={14} aria-hidden /> Add a fallback model</button>
+        <button type="button" className="small" onClick={() => set([...models, { model: '', adapter: '' }])}><Plus size={14} aria-hidden /> Add a fallback model</button>
       )}
     </fieldset>
   )

@@ -19,7 +19,7 @@ const ADAPTER_SETTING_LABELS: Record<string, string> = {
 }
 
 const settingText = (key: string, value: unknown) =>
-  key === 'fallback' ? (value as { model: string }[]).map((f) => f.model).join(', then ')
+  key === 'fallback' ? (value as { model: string; adapter?: string }[]).map((f) => (f.adapter ? `${f.model} on ${adapterLabel(f.adapter)}` : f.model)).join(', then ')
     : Array.isArray(value) ? value.join(' ') : String(value)
 
 export function AgentSettings({ agent }: { agent: Agent }) {
