@@ -8,6 +8,10 @@ export default defineConfig({
     // Migrates one template database for the whole run; test files clone it (test/databases.ts).
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
+    // expect.poll waits up to 10 s for what a server, a runner or a browser does in the
+    // background (1 s by default): three test files share two cores, and a refetch in a browser
+    // page behind a busy server took longer than a second.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 120_000,
     // Three test files at a time on two cores, each worker its own process: many tests wait on
     // other processes (servers starting, runners, agents, a browser), and a third worker fills

@@ -28,6 +28,7 @@ import { scale } from './workloads/scale.ts'
 import { taskCreate } from './workloads/task-create.ts'
 import { taskList } from './workloads/task-list.ts'
 import { taskRead } from './workloads/task-read.ts'
+import { timeToStart } from './workloads/time-to-start.ts'
 
 const ANALYSIS_HEADING = '## Analysis'
 
@@ -47,7 +48,7 @@ const { values: args } = parseArgs({
 
 if (!(args.mode! in SIZES)) throw new Error(`--mode is one of ${Object.keys(SIZES).join(', ')}`)
 checkLocal(args.pg!)
-const only = new Set((args.only ?? '1,2,3,4,5,6,7,8,9,10').split(',').map(Number))
+const only = new Set((args.only ?? '1,2,3,4,5,6,7,8,9,10,11,12,13').split(',').map(Number))
 const embeddedOnly = args['embedded-only']!
 const wants = (n: number) => only.has(n) && (!embeddedOnly || n === 7)
 
@@ -108,6 +109,7 @@ if (wants(4) && !onSameServer(4)) {
   if (args['no-keep']) await dropDatabase(bench.pg, bench.db('scale'))
 }
 if (wants(5)) sections.push(await eventStreams(bench))
+if (wants(13)) sections.push(await timeToStart(bench))
 if (wants(9) && !onSameServer(9)) sections.push(await idle(bench))
 if (wants(7)) {
   sections.push(memorySection({ postgres: postgresMemory, embedded: await embeddedMemory(bench, args['embedded-data-dir']) }))

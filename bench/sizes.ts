@@ -32,6 +32,14 @@ export interface Sizes {
     connections: number
     readers: number
   }
+  /**
+   * Workloads 11 and 12, cells measured against another product: the dashboard of a company of
+   * `dashboardTasks` tasks and creates with an assignee in companies of each of `createTasks`
+   * tasks (a database each), with `connections` connections.
+   */
+  cells: { dashboardTasks: number; createTasks: number[]; connections: number }
+  /** Workload 13: time to start, with `agents` agents; `single` rounds of one task, `burst` rounds of one task per agent at once. */
+  start: { agents: number; single: number; burst: number }
   /** Workload 5: concurrent event streams. */
   streams: number
   /** Workload 6: sign-ins per second during workload 1. */
@@ -63,6 +71,8 @@ export interface Sizes {
 
 const STATS_WAIT = { busy: 1.1, idle: 10.5 }
 
+const CELLS = { dashboardTasks: 2_000, createTasks: [2_000, 20_000], connections: 20 }
+
 const IDLE = { agents: 100, runners: 20, streams: 50 }
 
 const FULL_SCALE = {
@@ -92,6 +102,8 @@ export const SIZES: Record<Mode, Sizes> = {
       connections: 1,
       readers: 2,
     },
+    cells: { dashboardTasks: 100, createTasks: [100, 200], connections: 4 },
+    start: { agents: 2, single: 1, burst: 1 },
     streams: 5,
     loginRate: 4,
     idle: { seconds: 1, agents: 5, runners: 2, streams: 2 },
@@ -110,6 +122,8 @@ export const SIZES: Record<Mode, Sizes> = {
     readTasks: 200,
     runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 30, stepRuns: 300 },
     scale: { ...FULL_SCALE, seconds: 2, connections: 1 },
+    cells: CELLS,
+    start: { agents: 20, single: 10, burst: 3 },
     streams: 1_000,
     loginRate: 20,
     idle: { seconds: 120, ...IDLE },
@@ -127,6 +141,8 @@ export const SIZES: Record<Mode, Sizes> = {
     readTasks: 1_000,
     runs: { runners: 8, agents: 1_000, runs: 10_000, maxSeconds: 300, stepRuns: 1_000 },
     scale: { ...FULL_SCALE, seconds: 10, connections: 1 },
+    cells: CELLS,
+    start: { agents: 20, single: 30, burst: 10 },
     streams: 1_000,
     loginRate: 20,
     idle: { seconds: 600, ...IDLE },

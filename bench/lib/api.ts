@@ -34,8 +34,13 @@ export async function createCompany(base: string, apiKey: string, name: string, 
   return call(base, 'POST', '/api/companies', apiKey, { name, task_prefix: prefix })
 }
 
-export async function hireAgent(base: string, apiKey: string, companyId: string, name: string): Promise<{ id: string }> {
-  return call(base, 'POST', `/api/companies/${companyId}/agents`, apiKey, { name })
+export async function hireAgent(base: string, apiKey: string, companyId: string, name: string, fields: Record<string, unknown> = {}): Promise<{ id: string }> {
+  return call(base, 'POST', `/api/companies/${companyId}/agents`, apiKey, { name, ...fields })
+}
+
+/** A GET through the API with the person's key. */
+export async function get<T>(base: string, apiKey: string, path: string): Promise<T> {
+  return call(base, 'GET', path, apiKey)
 }
 
 export async function createTask(base: string, apiKey: string, companyId: string, body: Record<string, unknown>): Promise<{ id: string; key: string }> {

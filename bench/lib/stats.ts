@@ -22,6 +22,12 @@ function quantile(sorted: ArrayLike<number>, q: number): number {
   return sorted[rank]
 }
 
+/** The median and the 99th percentile (nearest rank) of some values. */
+export function quantiles(values: number[]): { p50: number; p99: number } {
+  const sorted = Float64Array.from(values).sort()
+  return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) }
+}
+
 /** Collects latencies and answer codes of a load run. */
 export class Recorder {
   private latencies: number[] = []

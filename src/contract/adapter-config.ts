@@ -34,7 +34,7 @@ export const AdapterConfig = Type.Object(
         model: Type.String({ minLength: 1, maxLength: 200 }),
         adapter: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
       }, { additionalProperties: false }),
-      { maxItems: 5, description: 'CLI agents: models tried in order when the primary is overloaded or over a limit (an agent CLI adapter may be named)' },
+      { maxItems: 5, description: 'CLI agents: models tried in order when the primary is overloaded or over a limit; `adapter`, if given, must be the agent\'s own (a run does not switch CLIs)' },
     )),
   },
   { description: 'per-adapter settings; keys the adapter does not take are refused (422)' },
@@ -76,8 +76,19 @@ export function adapterConfigProblem(adapter: string | null, config: Record<stri
     }
   }
   if (Array.isArray(config.fallback)) {
-    const at = config.fallback.findIndex((f: any) => f?.adapter !== undefined && !String(f.adapter).startsWith('agent_cli_'))
-    if (at >= 0) return { field: `adapter_config.fallback.${at}.adapter`, message: 'A fallback runs on an agent CLI adapter (agent_cli_1 ... agent_cli_5)' }
+    // A fallback runs in the same run, on the CLI the run was started with: the run's credential,
+    // home, shared login, skills and sandbox are set up for that CLI when it starts, and the runner
+    // that claimed it may not even have another CLI. So a fallback may name the agent's own
+    // adapter (or none), not another one: refused here rather than left out at run time.
+    const at = config.fallback.findIndex((f: any) => f?.adapter !== undefined && f.adapter !== adapter)
+    if (at >= 0) {
+      const other = String((config.fallback[at] as { adapter: unknown }).adapter)
+      return {
+        field: `adapter_config.fallback.${at}.adapter`,
+        message: `A fallback model runs on the agent's own adapter (${adapter ?? 'none'}), not on ${other}: a run cannot switch to another CLI. ` +
+          'Leave adapter out, or hire another agent on that CLI',
+      }
+    }
   }
   if (typeof config.url === 'string' && !isHttpUrl(config.url)) {
     return { field: 'adapter_config.url', message: 'Input should be an http or https URL' }

@@ -57,22 +57,31 @@ export const Dashboard = Type.Object({
 })
 export type Dashboard = Static<typeof Dashboard>
 
+/**
+ * `plan_cents` (beside a cost, part of it): the list-price equivalent of the runs billed on a
+ * subscription plan (Run.billing `plan`), paid by the plan rather than per token; the rest of the
+ * cost is API spend.
+ */
+const PlanCents = Type.Integer({ description: 'Part of the cost that is the list-price equivalent of runs on a subscription plan (billing "plan"); the rest is API spend' })
+
 export const Costs = Type.Object({
   month: Type.String(),
   total_cents: Type.Integer(),
+  plan_cents: PlanCents,
   budget_cents: Type.Integer(),
   by_agent: Type.Array(
     Type.Object({
       agent_id: Uuid,
       name: Type.String(),
       cost_cents: Type.Integer(),
+      plan_cents: PlanCents,
       tokens_in: Type.Integer(),
       tokens_out: Type.Integer(),
       runs: Type.Integer(),
     }),
   ),
   by_project: Type.Array(Type.Object({ project_id: Uuid, name: Type.String(), cost_cents: Type.Integer() })),
-  by_day: Type.Array(Type.Object({ date: DateOnly, cost_cents: Type.Integer() })),
+  by_day: Type.Array(Type.Object({ date: DateOnly, cost_cents: Type.Integer(), plan_cents: PlanCents })),
   forecast: Forecast,
 })
 export type Costs = Static<typeof Costs>

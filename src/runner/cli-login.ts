@@ -8,8 +8,9 @@
 // Read-only means a CLI cannot refresh an expired token inside a run (nor spoil the runner's,
 // as a copy using a rotating refresh token would): the runner's user keeps the login fresh by
 // using the CLI now and then.
-import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, symlinkSync } from 'node:fs'
 import { dirname, join } from 'node:path'
+import { homeFolder, readHomeFile, writeHomeFile } from './home-files.ts'
 
 /** Each CLI's login, relative to a home: the files shared read-only, and settings to copy (least of them). */
 export const CLI_LOGINS: Record<string, { files: string[]; settings?: { file: string; keys: string[] } }> = {
@@ -41,12 +42,11 @@ export function shareLogin(adapter: string, runnerHome: string, home: string, sa
   const shared: SharedFile[] = []
   for (const file of present) {
     const source = join(runnerHome, file)
-    const target = join(home, file)
-    mkdirSync(dirname(target), { recursive: true, mode: 0o700 })
-    if (existsSync(target)) continue // a kept home's earlier run made it already
+    const target = join(homeFolder(home, dirname(file)), file.split('/').pop()!)
+    if (lstatOrNull(target)) continue // a kept home's earlier run made it already
     if (sandboxed) {
       // bwrap binds over an existing file; left empty, the real one is never written here.
-      writeFileSync(target, '', { mode: 0o600 })
+      writeHomeFile(home, file, '')
       shared.push({ source, target })
     } else {
       symlinkSync(source, target)
@@ -57,12 +57,20 @@ export function shareLogin(adapter: string, runnerHome: string, home: string, sa
     const target = join(home, file)
     if (sandboxed && !shared.some((s) => s.target === target)) shared.push({ source: join(runnerHome, file), target })
   }
-  if (login.settings) copySettings(join(runnerHome, login.settings.file), join(home, login.settings.file), login.settings.keys)
+  if (login.settings) copySettings(join(runnerHome, login.settings.file), home, login.settings.file, login.settings.keys)
   return shared
 }
 
-/** Copies `keys` of a JSON settings file into the run's own copy (merged with what is there). */
-function copySettings(source: string, target: string, keys: string[]): void {
+function lstatOrNull(path: string) {
+  try {
+    return lstatSync(path)
+  } catch {
+    return null
+  }
+}
+
+/** Copies `keys` of a JSON settings file into the run's own copy (merged with what is there; never through a link: home-files.ts). */
+function copySettings(source: string, home: string, target: string, keys: string[]): void {
   if (!existsSync(source)) return
   let from: Record<string, unknown>
   try {
@@ -72,10 +80,10 @@ function copySettings(source: string, target: string, keys: string[]): void {
   }
   let to: Record<string, unknown> = {}
   try {
-    if (existsSync(target)) to = JSON.parse(readFileSync(target, 'utf8'))
+    to = JSON.parse(readHomeFile(home, target) ?? '{}')
   } catch {
-    copyFileSync('/dev/null', target)
+    // an unreadable copy is replaced
   }
   for (const key of keys) if (key in from) to[key] = from[key]
-  writeFileSync(target, `${JSON.stringify(to, null, 2)}\n`, { mode: 0o600 })
+  writeHomeFile(home, target, `${JSON.stringify(to, null, 2)}\n`)
 }

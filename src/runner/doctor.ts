@@ -1,22 +1,25 @@
 // `shopfloor runner doctor`: what this machine's runner could run, before it is started. Each agent
 // CLI found (its version and whether the adapter supports it), the credential each would use, the
-// sandbox tool, and a self-check of the MCP wiring: the Shopfloor MCP server started as the CLIs
-// are told to start it, asked for its tools, within ten seconds. Exits 1 when no agent CLI can run
-// or the MCP server does not answer.
+// sandbox tool, the provider credentials the runners of this machine rest until a limit's reset
+// (cooldowns.ts keeps them in the cache folder), and a self-check of the MCP wiring: the Shopfloor
+// MCP server started as the CLIs are told to start it, asked for its tools, within ten seconds.
+// Exits 1 when no agent CLI can run or the MCP server does not answer.
 import { parseArgs } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { CLI_ADAPTERS, type CliAdapterName } from './options.ts'
+import { keptCooldowns } from './cooldowns.ts'
+import { CLI_ADAPTERS, type CliAdapterName, defaultCacheDir } from './options.ts'
 import { detectClis } from './adapters/index.ts'
 import { findExecutable } from './adapters/detect.ts'
 import { mcpServer } from './adapters/cli/mcp.ts'
 
-export const DOCTOR_USAGE = `Usage: shopfloor runner doctor [--agent-cli-N-command PATH] [--agent-homes DIR]
+export const DOCTOR_USAGE = `Usage: shopfloor runner doctor [--agent-cli-N-command PATH] [--agent-homes DIR] [--cache-dir DIR]
 
 Says which agent CLIs this runner would run (version, supported or not, the credential each would
-use), whether the sandbox tool is there, and checks that the Shopfloor MCP server starts and
-offers its tools (ten seconds at most). Takes the runner's flags and variables for the CLIs'
-executables and the agent homes; needs no server or API key.
+use), whether the sandbox tool is there, which provider credentials the runners of this machine
+rest until a limit's reset (and why), and checks that the Shopfloor MCP server starts and offers
+its tools (ten seconds at most). Takes the runner's flags and variables for the CLIs'
+executables, the agent homes and the cache folder; needs no server or API key.
 `
 
 const MCP_CHECK_MS = 10_000
@@ -29,6 +32,7 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
       options: {
         ...Object.fromEntries(CLI_ADAPTERS.map((n) => [`agent-cli-${n.slice(-1)}-command`, { type: 'string' as const }])),
         'agent-homes': { type: 'string' },
+        'cache-dir': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -69,11 +73,29 @@ export async function runDoctor(args: string[], env: NodeJS.ProcessEnv = process
   const bwrap = findExecutable('bwrap', env.PATH ?? '')
   lines.push('', `Sandbox: ${bwrap ? `bubblewrap at ${bwrap}` : 'bubblewrap (bwrap) not found: install it (Debian: apt-get install bubblewrap), or start the runner with --no-sandbox'}`)
 
+  const cacheDir = (values['cache-dir'] as string | undefined) ?? defaultCacheDir(env)
+  lines.push('', ...cooldownLines(cacheDir))
+
   const mcp = await checkMcp(env)
   lines.push('', `MCP self-check: ${mcp.ok ? 'passed' : 'FAILED'}: ${mcp.detail}`)
   lines.push('', runnable ? `This runner can run ${runnable} agent CLI${runnable === 1 ? '' : 's'}.` : 'This runner can run no agent CLI (only the http, process and simulated adapters).')
   process.stdout.write(`${lines.join('\n')}\n`)
   return runnable > 0 && mcp.ok ? 0 : 1
+}
+
+/** The rests in force of every runner that keeps them under `cacheDir`: provider, until when (and in how long), why. */
+function cooldownLines(cacheDir: string): string[] {
+  const now = Date.now()
+  const runners = keptCooldowns(cacheDir, now)
+  if (!runners.length) return ['Cool-downs: none (no provider credential is resting after a limit)']
+  const lines = ['Cool-downs (no runs for these provider credentials until the reset):']
+  for (const { runnerId, cooldowns } of runners) {
+    for (const c of cooldowns) {
+      const minutes = Math.ceil((Date.parse(c.until) - now) / 60_000)
+      lines.push(`  ${c.provider} (runner ${runnerId}): until ${c.until} (in ${minutes} min): ${c.reason}`)
+    }
+  }
+  return lines
 }
 
 /** Which credential the CLI would be given: the first variable set, else a login in the agent homes. */

@@ -31,7 +31,10 @@ import { shareLogin } from './cli-login.ts'
 /** Answers that mean the run is not ours to continue. */
 const STOP_CODES = new Set(['RUN_LEASE_LOST', 'RUN_FINISHED', 'RUN_NOT_RUNNING'])
 
-export type StopReason = 'lost' | 'shutdown' | 'spend'
+export type StopReason = 'lost' | 'shutdown' | 'spend' | 'timeout'
+
+/** Stops the run decides itself, for which it still reports (a later loss or shutdown takes over). */
+const ownStop = (reason: StopReason | null) => reason === 'spend' || reason === 'timeout'
 
 function isStopSignal(err: unknown): err is ApiError {
   return err instanceof ApiError && STOP_CODES.has(err.code)
@@ -72,15 +75,21 @@ export class Execution {
 
   /**
    * Stops the agent: 'lost' when the run is no longer ours, 'shutdown' when the runner stops,
-   * 'spend' at a spend limit. A run lost or shut down after a spend stop still counts as lost
-   * or shut down (it reports accordingly, or not at all).
+   * 'spend' at a spend limit, 'timeout' at the runner's time limit for a run. A run lost or shut
+   * down after a spend or time stop still counts as lost or shut down (it reports accordingly, or
+   * not at all).
    */
   stop(reason: StopReason): void {
     if (reason === 'shutdown') this.shutdown.abort()
-    if (this.finishing || (this.stopReason && !(this.stopReason === 'spend' && reason !== 'spend'))) return
+    if (this.finishing || (this.stopReason && !(ownStop(this.stopReason) && !ownStop(reason)))) return
     const first = this.stopReason === null
     this.stopReason = reason
-    const messages = { lost: 'run is no longer ours; stopping the agent', shutdown: 'stopping the run for shutdown', spend: 'stopping the agent at a spend limit' }
+    const messages = {
+      lost: 'run is no longer ours; stopping the agent',
+      shutdown: 'stopping the run for shutdown',
+      spend: 'stopping the agent at a spend limit',
+      timeout: 'stopping the agent at the run\'s time limit',
+    }
     this.log.info({ reason }, messages[reason])
     if (first) this.abort.abort(new Error(reason))
   }
@@ -116,6 +125,9 @@ export class Execution {
         if (!(err instanceof RunLost)) this.log.warn({ err: describe(err) }, 'heartbeat failed')
       })
     }, heartbeatSeconds * 1000)
+    // The lease holds while heartbeats go on, whatever the agent does: a hung agent is ended here.
+    const limitSeconds = this.options.runTimeoutSeconds
+    const timeLimit = limitSeconds > 0 ? setTimeout(() => this.stop('timeout'), limitSeconds * 1000) : undefined
     // The run's home: a new empty folder, or with --agent-homes the agent's own kept one.
     const keptHome = this.options.agentHomes ? join(this.options.agentHomes, this.context.agent.id) : null
     if (keptHome) mkdirSync(keptHome, { recursive: true, mode: 0o700 })
@@ -133,6 +145,7 @@ export class Execution {
       } catch (err: any) {
         result = { ok: false, reply: '', error: `could not prepare the working folder: ${err.message}` }
       }
+      this.log.debug('workspace ready')
       // Lost while the folder was prepared (a clone can take minutes): start no agent for it.
       if (this.lost()) throw new RunLost()
       const config = this.settings((text) => transcript.add('system', text))
@@ -172,6 +185,7 @@ export class Execution {
           .catch((err: Error): AdapterResult => ({ ok: false, reply: '', error: `could not merge the approved branch: ${err.message}` }))
       }
       const installed = skills
+      this.log.debug('agent starting')
       result ??= await this.withFallback(config, transcript, (attemptConfig, usageBase) => this.adapter.run({
         context: this.context,
         prompt: buildPrompt(this.context, { tools: this.adapter.ownHome === true, skills: installed }),
@@ -191,6 +205,9 @@ export class Execution {
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
       if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
+      if (this.stopReason === 'timeout') {
+        result = { ...result, ok: false, error: `stopped at the runner's time limit for a run, ${limitSeconds} s (--run-timeout-seconds): the agent had not finished` }
+      }
       // What the agent printed goes into the reply comment, the summary and the error as text.
       result = { ...result, reply: storable(result.reply), error: result.error === null ? null : storable(result.error) }
 
@@ -224,8 +241,9 @@ export class Execution {
       const met = !result.ok && !this.stopReason ? result.limit : null
       const limit: ProviderLimit | null = met && met.kind !== 'overloaded' ? { provider: met.provider, kind: met.kind, reset_at: met.reset_at } : null
       if (limit) {
-        this.cooldowns?.add(limit, this.adapter.name)
         result = { ...result, error: `${result.error ?? 'failed'} (${limitWords(limit)})` }
+        // Why, for `shopfloor runner doctor`: the run's error, which names the CLI and what it said.
+        this.cooldowns?.add(limit, this.adapter.name, clip(result.error!, 500))
         this.log.warn({ limit }, 'the provider refused for a limit; the work is deferred to its reset')
       }
       const final = {
@@ -245,6 +263,7 @@ export class Execution {
       this.log.info('run ended without a final report: it is no longer held by this runner')
     } finally {
       clearInterval(heartbeat)
+      clearTimeout(timeLimit)
       transcript.close()
       await workspace?.dispose()
       skills?.remove()
@@ -256,8 +275,8 @@ export class Execution {
    * Runs the agent on its model, then on each of adapter_config.fallback in turn while the last
    * one ended overloaded or over a provider's limit (adapters/cli/limits.ts). The transcript says
    * which model runs and why; each attempt's usage is priced for its own model by its CLI and
-   * added to the run's. A fallback names the agent's own adapter (or none): this runner does not
-   * switch a run to another CLI.
+   * added to the run's. A fallback names the agent's own adapter (or none): the server refuses
+   * another (contract/adapter-config.ts); one saved before that rule is left out, saying so.
    */
   private async withFallback(
     config: AgentSettings,

@@ -4,8 +4,11 @@
 // runner` reads the key (environment, config file or --api-key-file), starts the runner proper
 // as its child with an environment without SHOPFLOOR_API_KEY, hands it the key over an IPC
 // channel, and then only passes signals on and ends as its child ends. The child, which claims
-// runs and starts agents, never had the key in its environment.
+// runs and starts agents, never had the key in its environment. The first process's own
+// /proc/<pid>/environ would still show the key to every process of the same user (an agent run
+// with --no-sandbox), so it blanks the key there once it has handed it on (scrub-environ.ts).
 import { spawn } from 'node:child_process'
+import { scrubEnviron } from './scrub-environ.ts'
 
 /** Set in the child's environment: it takes its key from its parent. Holds no secret. */
 const HANDOFF = 'SHOPFLOOR_RUNNER_KEY_HANDOFF'
@@ -45,6 +48,10 @@ export function runWithoutKey(key: string): void {
     process.exit(1)
   })
   child.send({ key })
+  if (!scrubEnviron('SHOPFLOOR_API_KEY')) {
+    process.stderr.write('shopfloor runner: the key could not be blanked in this process\'s /proc environment: processes of this user ' +
+      'can read it there (agents run in the sandbox cannot); --api-key-file keeps it out of every environment\n')
+  }
   const forward = (signal: NodeJS.Signals) => child.kill(signal)
   for (const signal of FORWARDED) process.on(signal, forward)
   child.once('exit', (code, signal) => {

@@ -28,6 +28,11 @@ export interface RunnerOptions {
   /** Between the terminate signal and the kill of an agent process (SPEC.md: 5 s). */
   killAfterSeconds: number
   /**
+   * The longest a run may take, from its start here (0: no limit). Heartbeats keep the lease of a
+   * run whose agent hangs, so without this limit nothing would ever end it.
+   */
+  runTimeoutSeconds: number
+  /**
    * Multiplies every wait between attempts: API calls tried again (0.5 s doubling), the event
    * stream's reconnection (SPEC.md: 2, 4, 8, 16, then 30 s) and the final report's re-sends
    * (1 s doubling up to 15 s). 1 keeps the reference schedule.
@@ -85,6 +90,9 @@ export interface RunnerOptions {
   versions?: Record<string, string>
 }
 
+/** Two hours: longer than a coding agent's long run, short enough that a hung one frees its slot the same morning. */
+export const RUN_TIMEOUT_DEFAULT_SECONDS = 7200
+
 export class OptionsError extends Error {}
 
 export const RUNNER_USAGE = `Usage: shopfloor runner --url URL --company COMPANY [options]
@@ -108,6 +116,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
   --flush-seconds N, --flush-chars N
                             transcript batches (default every 2 s or at 4096 characters)
   --kill-after-seconds N    between the terminate signal and the kill of an agent (default 5)
+  --run-timeout-seconds N   a run still going after N seconds is stopped and fails saying so
+                            (default 7200; 0: no limit)
   --backoff-scale F         multiplies the waits between attempts to reach the server
                             (API retries, stream reconnection, final report; default 1)
   --simulate                run every agent with the simulated adapter
@@ -130,8 +140,8 @@ Agents run in a bubblewrap sandbox (docs/sandbox.md).
                             instead of a new empty one per run (SHOPFLOOR_AGENT_HOMES)
   --success-status S        task status after a successful run: in_review (default) or done
   --workdir DIR             where agents run without a project repository (default: here)
-  --cache-dir DIR           repository clones and each run's repository
-                            (default $XDG_CACHE_HOME/shopfloor/runner)
+  --cache-dir DIR           repository clones, each run's repository and the provider
+                            cool-downs kept across restarts (default $XDG_CACHE_HOME/shopfloor/runner)
   --agent AGENT             only runs of this agent, id or name (repeatable)
   --no-sandbox              run agents without a sandbox, as this user, seeing all it sees
   --agent-network on|off    agents reach the network (default on; off: nothing, not even the API)
@@ -156,6 +166,7 @@ const FLAGS = {
   'flush-chars': { type: 'string' },
   'grace-seconds': { type: 'string' },
   'kill-after-seconds': { type: 'string' },
+  'run-timeout-seconds': { type: 'string' },
   'backoff-scale': { type: 'string' },
   simulate: { type: 'boolean' },
   'agent-command': { type: 'string' },
@@ -253,7 +264,6 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
   const allowAgentEnv = names('allow-agent-env', 'SHOPFLOOR_ALLOW_AGENT_ENV', 'allow_agent_env', /^([A-Za-z_][A-Za-z0-9_]*\*?|\*)$/, 'names of variables or prefixes ending in *')
   const allowHttpAgentUrls = names('allow-http-agent-url', 'SHOPFLOOR_ALLOW_HTTP_AGENT_URL', 'allow_http_agent_url', /^https?:\/\/\S+$/i, 'URL patterns starting http:// or https://')
   const agentIds = parsed.agent ?? (Array.isArray(file.agents) ? file.agents.map(String) : [])
-  const cacheBase = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache')
   return {
     url: url.replace(/\/+$/, ''),
     apiKey,
@@ -266,6 +276,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     flushChars: Math.floor(number('flush-chars', 'flush_chars', 4096, 1)),
     graceSeconds: number('grace-seconds', 'grace_seconds', 60, 0),
     killAfterSeconds: number('kill-after-seconds', 'kill_after_seconds', 5, 0),
+    runTimeoutSeconds: number('run-timeout-seconds', 'run_timeout_seconds', RUN_TIMEOUT_DEFAULT_SECONDS, 0),
     backoffScale: number('backoff-scale', 'backoff_scale', 1, 0.01),
     simulate: parsed.simulate ?? file.simulate === true,
     agentCommand: pick('agent-command', 'SHOPFLOOR_AGENT_COMMAND', 'agent_command') ?? null,
@@ -279,7 +290,7 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     promptVia,
     successStatus,
     workDir: pick('workdir', null, 'workdir') ?? process.cwd(),
-    cacheDir: pick('cache-dir', null, 'cache_dir') ?? join(cacheBase, 'shopfloor', 'runner'),
+    cacheDir: pick('cache-dir', null, 'cache_dir') ?? defaultCacheDir(env),
     agentIds,
     noSandbox: parsed['no-sandbox'] ?? file.no_sandbox === true,
     bwrap: pick('bwrap', null, 'bwrap') ?? 'bwrap',
@@ -292,6 +303,11 @@ export function parseRunnerOptions(args: string[], env: NodeJS.ProcessEnv = proc
     allowLocalRepositories: parsed['allow-local-repositories'] ?? file.allow_local_repositories === true,
     allowChecks: parsed['allow-checks'] ?? file.allow_checks === true,
   }
+}
+
+/** The runner's cache folder when none is given: $XDG_CACHE_HOME/shopfloor/runner. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache'), 'shopfloor', 'runner')
 }
 
 function readKeyFile(path: string): string {

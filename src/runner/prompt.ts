@@ -3,12 +3,24 @@
 // above the task, the documents pinned to the company or the project (named with a one-line
 // summary, never pasted: the agent reads them on demand), its skills, and for agent CLIs (which
 // get the Shopfloor MCP server) what its tools are for. Everything that grows with the company
-// is bounded (20 comments, 10 documents, 2,000 characters of memory), so what Shopfloor adds to
-// a run stays about the same size in a large company as in a small one (bench/prompt-tokens.ts).
+// is bounded (20 comments, 10 documents, 2,000 characters of memory), and so is every text a
+// person or an agent can make long (a task's description and comments, goals' descriptions, up
+// to 1 MiB each in the API): what Shopfloor adds to a run stays about the same size in a large company as in a small
+// one (bench/prompt-tokens.ts), and one pasted log cannot fill the model's context.
 import type { Comment, RunContext } from '../client/index.ts'
 import { wakeQuote, wakeReason } from '../contract/runs.ts'
 
 /** The agent's skills as the runner installed them for the run (runner/skills.ts). */
+/** Characters of a task's description in the prompt; the rest is read with get_task. */
+export const DESCRIPTION_PROMPT_MAX = 8_000
+/** Characters of one comment in the prompt. */
+export const COMMENT_PROMPT_MAX = 2_000
+/** Characters of all the comments together: the newest are kept. */
+export const COMMENTS_PROMPT_MAX = 16_000
+/** Goals of the chain in the prompt (the task's goal and those above it), and characters of each one's description. */
+export const GOALS_PROMPT_MAX = 10
+export const GOAL_PROMPT_MAX = 1_000
+
 export interface PromptSkills {
   /** The CLI loads them itself: the prompt only names them. */
   native: boolean
@@ -40,16 +52,22 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean; ski
 
   if (task) {
     parts.push(`# Task ${task.key}: ${task.title}\nStatus: ${task.status}. Priority: ${task.priority}.`)
-    if (task.description) parts.push(task.description)
-    const comments = task.comments.slice(-20)
-    if (comments.length) parts.push(`## Comments (oldest first)\n${comments.map((c) => formatComment(c, context)).join('\n\n')}`)
+    const whole = options.tools ? `get_task "${task.key}" gives the whole text` : 'the task in the API has the whole text'
+    if (task.description) parts.push(clip(task.description, DESCRIPTION_PROMPT_MAX, whole))
+    const comments = newestWithin(task.comments.slice(-20).map((c) => formatComment(c, context, whole)), COMMENTS_PROMPT_MAX)
+    if (comments.length) {
+      const left = Math.min(task.comments.length, 20) - comments.length
+      const older = left > 0 ? `(${left} older ${left === 1 ? 'comment' : 'comments'} left out: ${whole}.)\n\n` : ''
+      parts.push(`## Comments (oldest first)\n${older}${comments.join('\n\n')}`)
+    }
   } else {
     parts.push('# No task is attached to this run\nReview your open work and decide what to do next.')
   }
 
   if (goals.length) {
     parts.push(`# Goals (the task's goal first, then the goals above it)\n${goals
-      .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${g.description}` : ''}`)
+      .slice(0, GOALS_PROMPT_MAX)
+      .map((g) => `- ${g.title} [${g.status}]${g.description ? `: ${clip(g.description, GOAL_PROMPT_MAX, 'the goal in the API has the whole text')}` : ''}`)
       .join('\n')}`)
   }
 
@@ -90,7 +108,21 @@ export function buildPrompt(context: RunContext, options: { tools?: boolean; ski
   return `${parts.join('\n\n')}\n`
 }
 
-function formatComment(comment: Comment, { agent, manager }: RunContext): string {
+/** The text, or its first `max` characters and a line saying how much is left out and where it is. */
+export function clip(text: string, max: number, whole: string): string {
+  if (text.length <= max) return text
+  return `${text.slice(0, max)}\n(${(text.length - max).toLocaleString('en')} more characters left out: ${whole}.)`
+}
+
+/** The last of the texts whose lengths add up to at most `max` (always the newest one). */
+function newestWithin(texts: string[], max: number): string[] {
+  let used = 0
+  let first = texts.length
+  while (first > 0 && (first === texts.length || used + texts[first - 1]!.length <= max)) used += texts[--first]!.length
+  return texts.slice(first)
+}
+
+function formatComment(comment: Comment, { agent, manager }: RunContext, whole: string): string {
   const author = comment.author_agent_id
     ? comment.author_agent_id === agent.id
       ? `${agent.name} (you)`
@@ -98,5 +130,5 @@ function formatComment(comment: Comment, { agent, manager }: RunContext): string
         ? manager.name
         : 'another agent'
     : 'a person'
-  return `- ${author}, ${comment.kind}, ${comment.created_at}:\n${comment.body}`
+  return `- ${author}, ${comment.kind}, ${comment.created_at}:\n${clip(comment.body, COMMENT_PROMPT_MAX, whole)}`
 }

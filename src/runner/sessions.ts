@@ -3,26 +3,23 @@
 // on another runner's machine is not in this home, and a CLI asked to resume it fails the run:
 // such a run starts a new session instead, saying so. The home keeps the ids of the sessions
 // made in it, one a line, in .shopfloor/sessions.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { readHomeFile, writeHomeFile } from './home-files.ts'
 
 const FILE = join('.shopfloor', 'sessions')
 /** Ids kept at most: the file is read at every run's start. */
 const KEEP = 1000
 
 function known(home: string): string[] {
-  const file = join(home, FILE)
-  return existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+  return (readHomeFile(home, FILE) ?? '').split('\n').filter(Boolean)
 }
 
 /** Notes a session the CLI made in this home. */
 export function keepSession(home: string, sessionId: string): void {
   const ids = known(home)
   if (ids.includes(sessionId)) return
-  mkdirSync(join(home, '.shopfloor'), { recursive: true, mode: 0o700 })
-  // Appended; rewritten to the newest KEEP once it holds twice as many.
-  if (ids.length >= KEEP * 2) writeFileSync(join(home, FILE), `${[...ids, sessionId].slice(-KEEP).join('\n')}\n`)
-  else appendFileSync(join(home, FILE), `${sessionId}\n`)
+  // Written whole (never appended through a link the agent left: home-files.ts), the newest KEEP.
+  writeHomeFile(home, FILE, `${[...ids, sessionId].slice(-KEEP).join('\n')}\n`)
 }
 
 export interface Resume {

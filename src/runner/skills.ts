@@ -4,10 +4,11 @@
 // folder of its own, removed when the run ends, so a kept home (--agent-homes) carries no skill
 // the agent no longer has. The server checks names and file paths; they are checked again here,
 // since these files are written on the runner's machine.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import type { Skill } from '../client/types.ts'
 import { SKILL_NAME_PATTERN, skillFilePathProblem } from '../contract/skills.ts'
+import { homeFolder, removeHomeEntry } from './home-files.ts'
 
 /** Adapters whose CLI loads skills from a folder of the home, and that folder. */
 const NATIVE_FOLDERS: Record<string, string> = { agent_cli_1: join('.claude', 'skills') }
@@ -36,7 +37,7 @@ function skillFile(skill: Skill): string {
 
 export function installSkills(skills: readonly Skill[], home: string, adapter: string): SkillInstall {
   const native = adapter in NATIVE_FOLDERS
-  const base = join(home, NATIVE_FOLDERS[adapter] ?? join('.shopfloor', 'skills'))
+  const baseRelative = NATIVE_FOLDERS[adapter] ?? join('.shopfloor', 'skills')
   const installed: InstalledSkill[] = []
   const skipped: string[] = []
   const folders: string[] = []
@@ -45,15 +46,17 @@ export function installSkills(skills: readonly Skill[], home: string, adapter: s
       skipped.push(`${JSON.stringify(skill.name)}: not a skill name`)
       continue
     }
-    const folder = join(base, skill.name)
+    const folder = join(home, baseRelative, skill.name)
     const bad = skill.files.find((f) => skillFilePathProblem(f.path) || !inside(folder, resolve(folder, f.path)))
     if (bad) {
       skipped.push(`${skill.name}: the file path ${JSON.stringify(bad.path)} ${skillFilePathProblem(bad.path) ?? 'leaves its folder'}`)
       continue
     }
-    rmSync(folder, { recursive: true, force: true })
-    mkdirSync(folder, { recursive: true, mode: 0o700 })
-    folders.push(folder)
+    // A kept home is the agent's: no link it left on the way is followed (home-files.ts). The
+    // skill's own folder is made afresh, so nothing inside it is the agent's.
+    removeHomeEntry(home, join(baseRelative, skill.name))
+    homeFolder(home, join(baseRelative, skill.name))
+    folders.push(join(baseRelative, skill.name))
     writeFileSync(join(folder, 'SKILL.md'), skillFile(skill))
     for (const file of skill.files) {
       const target = resolve(folder, file.path)
@@ -67,7 +70,7 @@ export function installSkills(skills: readonly Skill[], home: string, adapter: s
     skills: installed,
     skipped,
     remove: () => {
-      for (const folder of folders) rmSync(folder, { recursive: true, force: true })
+      for (const folder of folders) removeHomeEntry(home, folder)
     },
   }
 }

@@ -12,7 +12,7 @@
 // address is cloned only with --allow-local-repositories. A clone that fails says only that it
 // failed and the address: what answered (an open port, a refused one) stays in the runner's log.
 import { createHash } from 'node:crypto'
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { constants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
 import type { RunContext } from '../client/index.ts'
@@ -111,10 +111,37 @@ export async function prepareWorkspace(
  */
 async function ownRepository(run: string, clone: string, address: string, branch: string | null): Promise<void> {
   await localGit(run, ['init', '--quiet'])
+  copyPacks(clone, run)
   const hasBranch = branch && (await localGitOrNull(clone, ['rev-parse', '--verify', '--quiet', `refs/heads/${branch}`])) !== null
   await localGit(run, ['-c', 'protocol.file.allow=always', 'fetch', '--quiet', '--no-tags', '--', clone,
     '+refs/remotes/origin/*:refs/remotes/origin/*', ...(hasBranch ? [`+refs/heads/${branch}:refs/heads/${branch}`] : [])])
   await localGit(run, ['remote', 'add', 'origin', address])
+}
+
+/**
+ * Copies the clone's pack files into the run's repository before the fetch, which then finds
+ * the objects there and only writes refs: a fetch alone packs the whole history again (about
+ * 2 s of CPU for 10,000 files and 1,000 commits; the copy takes 0.1 s). Copies, never links, so
+ * the agent's repository shares no file with the clone. A pack removed meanwhile (git gc in the
+ * clone for another run) is skipped with its index: the fetch brings what is missing.
+ */
+function copyPacks(clone: string, run: string): void {
+  const from = join(clone, '.git', 'objects', 'pack')
+  const to = join(run, '.git', 'objects', 'pack')
+  let names: string[]
+  try {
+    names = readdirSync(from)
+  } catch {
+    return
+  }
+  for (const pack of names.filter((n) => n.endsWith('.pack'))) {
+    const files = [pack, pack.replace(/\.pack$/, '.idx')]
+    try {
+      for (const file of files) copyFileSync(join(from, file), join(to, file), constants.COPYFILE_FICLONE)
+    } catch {
+      for (const file of files) rmSync(join(to, file), { force: true })
+    }
+  }
 }
 
 /**

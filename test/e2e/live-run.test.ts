@@ -106,7 +106,7 @@ describe('a live run on the task page', () => {
     // through the API, the claim moving the task to in progress, then a status change made now
     // through the API showing up live.
     await timeline.getByRole('listitem', { name: 'Ada Lovelace assigned it to Grace' }).waitFor()
-    await timeline.getByRole('listitem', { name: 'Shopfloor moved it from Todo to In progress' }).waitFor()
+    await timeline.getByRole('listitem', { name: 'Grace moved it from Todo to In progress' }).waitFor()
     const before = (await client.tasks.get(companyId, task.id)).status
     const after = before === 'done' ? 'cancelled' : 'done'
     await client.tasks.update(companyId, task.id, { status: after })

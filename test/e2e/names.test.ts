@@ -5,7 +5,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
+import { type Browser, launchBrowser, narrowTexts, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const UUID_TEXT = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i
@@ -60,6 +60,40 @@ describe('names, not ids, and plain words for what went wrong', () => {
     expect(said).toContain(`${task.key} Write the launch post`)
     await expect.poll(async () => (await page.locator('main').textContent())?.match(UUID_TEXT)?.[0] ?? null).toBeNull()
     await screenshot(page, 'activity-names')
+  })
+
+  it('credits the run\'s start, its end and the moves of its task to the agent, in the activity and on the task, not the key\'s owner', async () => {
+    const [run] = await client.runs.list(companyId, { task_id: task.id })
+    const events = await client.insights.activity(companyId, { entity_type: 'run', entity_id: run!.id })
+    const started = events.find((e) => e.verb === 'started')!
+    const failed = events.find((e) => e.verb === 'failed')!
+    // The audit model: the service acting for the agent, named after it (SPEC.md), though the runner used Ada's key.
+    expect([started.actor_type, started.actor_name, failed.actor_type, failed.actor_name]).toEqual(['system', 'Grace', 'system', 'Grace'])
+
+    await visit(page, `${server.url}/c/${companyId}/activity`)
+    for (const event of [started, failed]) {
+      const who = page.locator(`tr[data-event="${event.id}"] td`).nth(1)
+      await expect.poll(() => who.textContent()).toBe('Graceagent, via Shopfloor')
+    }
+    // No row of the run credits the person or a faceless "Shopfloor".
+    const runRows = page.locator('tbody tr').filter({ hasText: 'run' })
+    expect(await runRows.locator('td:nth-child(2)').allTextContents()).not.toContain('Shopfloorthe service')
+    await screenshot(page, 'activity-run-credit')
+
+    // The task's own timeline names the same one for the claim's move and the move back.
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByRole('listitem', { name: 'Grace moved it from Todo to In progress' }).waitFor()
+    await timeline.getByRole('listitem', { name: 'Grace moved it from In progress to Todo' }).waitFor()
+
+    const phone = await browser.context.newPage()
+    await phone.setViewportSize({ width: 390, height: 844 })
+    await visit(phone, `${server.url}/c/${companyId}/activity`)
+    await expect.poll(() => phone.locator(`tr[data-event="${started.id}"] td`).nth(1).textContent()).toBe('Graceagent, via Shopfloor')
+    expect(await narrowTexts(phone)).toEqual([])
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+    await screenshot(phone, 'activity-run-credit-phone')
+    await phone.close()
   })
 
   it('lists runs with the task key, the runner and the agent', async () => {

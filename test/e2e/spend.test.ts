@@ -12,7 +12,7 @@ import { budgetReachedText, thisMonth } from '../../web/src/lib/spend.ts'
 import { makeFormatter } from '../../web/src/lib/format.ts'
 import { type RunnerProcess, startRunner } from '../runner/harness.ts'
 import { tempDir } from '../server-process.ts'
-import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
+import { type Browser, launchBrowser, narrowTexts, type RunningServer, screenshot, sharedServer, signIn, slowAgent, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 // The browser's own locale formats the page; the test states figures the same way.
@@ -125,6 +125,68 @@ describe('spend control in the web app', () => {
     await client.agents.update(companyId, graceId, { heartbeat_cron: 'hourly' })
     await settings.getByText('(not a valid schedule: it never wakes the agent)').waitFor()
     await client.agents.update(companyId, graceId, { heartbeat_cron: null })
+  })
+
+  it('edits the fallback models: added, moved, removed, and kept through other edits', async () => {
+    const ada = await client.agents.hire(companyId, {
+      name: 'Ada', title: 'Writer', adapter: 'agent_cli_1', adapter_config: { model: 'claude-opus-4-1', fallback: [{ model: 'claude-sonnet-4-5' }] },
+    })
+    await visit(page, `${server.url}/c/${companyId}/agents/${ada.id}`)
+    await page.getByRole('region', { name: 'Recent runs' }).getByText('No runs.').waitFor()
+    await page.locator('[data-agent-forecast]').waitFor()
+    const settings = page.getByRole('region', { name: 'Settings' })
+    await settings.getByText('claude-sonnet-4-5', { exact: true }).waitFor()
+    await settings.getByRole('button', { name: 'Edit' }).click()
+    const fallbacks = settings.getByRole('group', { name: 'Fallback models' })
+    await fallbacks.getByText('tried in order on Claude Code when the model is overloaded or over its limit').waitFor()
+    expect(await fallbacks.getByLabel('Fallback model 1').inputValue()).toBe('claude-sonnet-4-5')
+    await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
+    await fallbacks.getByLabel('Fallback model 2').fill('claude-haiku-4-5')
+    await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
+    await fallbacks.getByLabel('Fallback model 3').fill('claude-3-7-sonnet')
+    // The first cannot go up, the last cannot go down.
+    expect(await fallbacks.getByRole('button', { name: 'Move fallback 1 up' }).isDisabled()).toBe(true)
+    expect(await fallbacks.getByRole('button', { name: 'Move fallback 3 down' }).isDisabled()).toBe(true)
+    await fallbacks.getByRole('button', { name: 'Move fallback 3 up' }).click()
+    expect(await fallbacks.getByRole('textbox').evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value)))
+      .toEqual(['claude-sonnet-4-5', 'claude-3-7-sonnet', 'claude-haiku-4-5'])
+    await fallbacks.getByRole('button', { name: 'Move fallback 1 down' }).click()
+    await fallbacks.getByRole('button', { name: 'Remove fallback 2' }).click()
+    // An empty line added by mistake is left out.
+    await fallbacks.getByRole('button', { name: 'Add a fallback model' }).click()
+    await shot('agent-fallbacks')
+    await settings.getByRole('button', { name: 'Save' }).click()
+    await settings.getByText('claude-3-7-sonnet, then claude-haiku-4-5', { exact: true }).waitFor()
+    expect((await client.agents.get(companyId, ada.id)).adapter_config).toEqual({
+      model: 'claude-opus-4-1', fallback: [{ model: 'claude-3-7-sonnet' }, { model: 'claude-haiku-4-5' }],
+    })
+
+    // Another edit keeps them.
+    await settings.getByRole('button', { name: 'Edit' }).click()
+    await settings.getByLabel('Title').fill('Senior writer')
+    await settings.getByRole('button', { name: 'Save' }).click()
+    await settings.getByText('claude-3-7-sonnet, then claude-haiku-4-5', { exact: true }).waitFor()
+    expect((await client.agents.get(companyId, ada.id))).toMatchObject({
+      title: 'Senior writer', adapter_config: { model: 'claude-opus-4-1', fallback: [{ model: 'claude-3-7-sonnet' }, { model: 'claude-haiku-4-5' }] },
+    })
+
+    // On a phone the list fits, its buttons beside each model.
+    const phone = await browser.context.newPage()
+    await phone.setViewportSize({ width: 390, height: 844 })
+    await visit(phone, `${server.url}/c/${companyId}/agents/${ada.id}`)
+    await phone.getByRole('region', { name: 'Recent runs' }).getByText('No runs.').waitFor()
+    await phone.locator('[data-agent-forecast]').waitFor()
+    await phone.getByRole('region', { name: 'Settings' }).getByRole('button', { name: 'Edit' }).click()
+    const onPhone = phone.getByRole('group', { name: 'Fallback models' })
+    await onPhone.scrollIntoViewIfNeeded()
+    const input = await onPhone.getByLabel('Fallback model 1').boundingBox()
+    const remove = await onPhone.getByRole('button', { name: 'Remove fallback 1' }).boundingBox()
+    expect(Math.abs(input!.y - remove!.y)).toBeLessThan(8)
+    expect(input!.width).toBeGreaterThan(150)
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0)
+    expect(await narrowTexts(phone)).toEqual([])
+    await screenshot(phone, 'agent-fallbacks-phone')
+    await phone.close()
   })
 
   it('shows the agent at work: its current run live, recent runs, manager and reports', async () => {
@@ -252,6 +314,27 @@ describe('spend control in the web app', () => {
     expect(await card.locator('[data-forecast-method]').getAttribute('title')).toBe(forecast.method)
   })
 
+  it('shows API spend and the plan equivalent apart on the costs page', async () => {
+    // A run on a subscription login: its cost is the list-price equivalent, billed "plan".
+    const planned = await client.agents.hire(companyId, { name: 'Planner', title: 'Analyst' })
+    await client.agents.wake(companyId, planned.id, { reason: 'Plan the quarter' })
+    const run = await claimFor(planned.id)
+    await client.runs.report(companyId, run!.id, { runner_id: 'e2e-runner', status: 'succeeded', cost_cents: 37, billing: 'plan' })
+    const costs = await client.insights.costs(companyId)
+    expect(costs.plan_cents).toBe(37)
+
+    await visit(page, `${server.url}/c/${companyId}/costs`)
+    await page.getByRole('region', { name: 'API spend' }).getByText(format.money(costs.total_cents - 37), { exact: true }).waitFor()
+    await page.getByRole('region', { name: 'Plan equivalent' }).getByText(format.money(37), { exact: true }).waitFor()
+    // The agent on a plan says its cost is a plan equivalent; one on a key says nothing more.
+    const byAgent = page.getByRole('region', { name: 'By agent' })
+    await byAgent.getByRole('row').filter({ hasText: 'Planner' }).getByText('plan equivalent', { exact: true }).waitFor()
+    expect(await byAgent.getByRole('row').filter({ hasText: 'Spendy' }).getByText(/plan equivalent/).count()).toBe(0)
+    // The chart has a bar series for each.
+    expect(await page.getByRole('region', { name: 'By day' }).getByRole('img').getAttribute('aria-label')).toBe('API spend, Plan equivalent')
+    await shot('costs-plan', true)
+  })
+
   it('fits the agent page, the costs page and the spend card on a phone', async () => {
     const phone = await browser.context.newPage()
     await phone.setViewportSize({ width: 390, height: 844 })
@@ -264,6 +347,8 @@ describe('spend control in the web app', () => {
       await phone.getByRole('region', { name: ready }).getByRole('table').waitFor()
       if (name === 'agent-phone') await phone.locator('[data-agent-forecast]').waitFor()
       expect(await overflow(), `${name} is wider than the phone`).toBeLessThanOrEqual(0)
+      expect(await narrowTexts(phone), `${name} squeezes text`).toEqual([])
+      await screenshot(phone, name, { fullPage: true })
     }
     await visit(phone, `${server.url}/c/${companyId}`)
     await phone.locator('[data-card="spend"] [data-month-end]').waitFor()

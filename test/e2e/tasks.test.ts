@@ -2,11 +2,12 @@
 // server: a title of one long word (or a long URL) stays inside its box at desktop and phone
 // widths, a comment is deleted only once confirmed, a card moved from the keyboard keeps the focus
 // in its new column (and in its old one, with the error shown, when the server refuses the move),
-// and on the timeline an assignment comes before the run it queued.
+// and on the timeline an assignment comes before the run it queued, and a run queued before a
+// comment but started after it comes after it (live and on a fresh load alike).
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ShopfloorClient } from '../../src/client/api.ts'
-import { type Browser, launchBrowser, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
+import { type Browser, launchBrowser, narrowTexts, type RunningServer, screenshot, sharedServer, signIn, visit } from './harness.ts'
 
 const PASSWORD = 'correct horse battery'
 const LONG_WORD = 'Supercalifragilistic'.repeat(10) // 200 letters, no space
@@ -169,5 +170,44 @@ describe('the task page and the board', () => {
     const order = await timeline.locator('ol.timeline > li').evaluateAll((items) => items.map((li) => li.getAttribute('aria-label')))
     expect(order).toEqual(['Ada Lovelace assigned it to Grace', 'Run of Grace'])
     await screenshot(page, 'timeline-assignment-then-run')
+  })
+
+  it('puts a run where it started: after a comment made while it waited, before its reply, live and on a fresh load', async () => {
+    const hopper = await client.agents.hire(companyId, { name: 'Hopper', title: 'Editor' })
+    const task = await client.tasks.create(companyId, { title: 'Edit the spring issue', status: 'todo' })
+    await client.tasks.update(companyId, task.id, { assignee_agent_id: hopper.id }) // queues Hopper's run
+    await client.comments.create(companyId, task.id, { body: 'Use the new template, please.' })
+
+    await visit(page, `${server.url}/c/${companyId}/tasks/${task.key}`)
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByText('Use the new template, please.').waitFor()
+    /** Each timeline entry in the order shown: a change or run by its label, a comment by its text. */
+    const order = () => timeline.locator('ol.timeline > li').evaluateAll((items) =>
+      items.map((li) => li.getAttribute('aria-label') ?? li.querySelector('.body')?.textContent?.trim() ?? '?'))
+    // Queued, not started: it shows where it was queued, after its assignment, before the comment.
+    expect(await order()).toEqual(['Ada Lovelace assigned it to Hopper', 'Run of Hopper', 'Use the new template, please.'])
+
+    // A runner takes it now (after the comment), replies on the task and finishes: all arriving live.
+    const claimed = await client.runs.claim(companyId, { runner_id: 'desk-9', agent_ids: [hopper.id] })
+    await client.comments.create(companyId, task.id, { body: 'Edited with the new template.', run_id: claimed!.run.id })
+    await client.runs.report(companyId, claimed!.run.id, { runner_id: 'desk-9', status: 'succeeded', summary: 'Edited with the new template.' })
+    await timeline.getByText('Edited with the new template.').waitFor()
+    const expected = ['Ada Lovelace assigned it to Hopper', 'Use the new template, please.', 'Run of Hopper', 'Hopper moved it from Todo to In progress', 'Edited with the new template.']
+    await expect.poll(order).toEqual(expected)
+    // The run's line says when it started, and the time on hover says both.
+    const when = timeline.getByRole('listitem', { name: 'Run of Hopper' }).locator('[title^="Started "]')
+    expect(await when.getAttribute('title')).toMatch(/^Started .+ \(queued .+\)$/)
+
+    await page.reload()
+    await timeline.getByText('Edited with the new template.').waitFor()
+    await expect.poll(order).toEqual(expected)
+    await screenshot(page, 'timeline-true-order', { fullPage: true })
+    await page.setViewportSize({ width: 390, height: 844 })
+    await page.reload() // laid out at this width from the start
+    await timeline.getByText('Edited with the new template.').waitFor()
+    await expect.poll(order).toEqual(expected)
+    expect(await narrowTexts(page)).toEqual([])
+    await screenshot(page, 'timeline-true-order-phone', { fullPage: true })
+    await page.setViewportSize({ width: 1360, height: 860 })
   })
 })

@@ -138,15 +138,15 @@ describe('GET /costs', () => {
     const month = (await today()).slice(0, 7)
     expect(r.body).toMatchObject({ month, total_cents: 55, budget_cents: 900 })
     expect(r.body.by_agent).toEqual([
-      { agent_id: a.id, name: 'Alpha', cost_cents: 50, tokens_in: 20, tokens_out: 10, runs: 2 },
-      { agent_id: b.id, name: 'Beta', cost_cents: 5, tokens_in: 10, tokens_out: 5, runs: 1 },
+      { agent_id: a.id, name: 'Alpha', cost_cents: 50, plan_cents: 0, tokens_in: 20, tokens_out: 10, runs: 2 },
+      { agent_id: b.id, name: 'Beta', cost_cents: 5, plan_cents: 0, tokens_in: 10, tokens_out: 5, runs: 1 },
     ])
     expect(r.body.by_project).toEqual([{ project_id: project.body.id, name: 'Web', cost_cents: 30 }])
     const daysInMonth = new Date(Date.UTC(Number(month.slice(0, 4)), Number(month.slice(5)), 0)).getUTCDate()
     expect(r.body.by_day).toHaveLength(daysInMonth)
     expect(r.body.by_day[0].date).toBe(`${month}-01`)
     const date = await today()
-    expect(r.body.by_day.filter((d: any) => d.cost_cents > 0)).toEqual([{ date, cost_cents: 55 }])
+    expect(r.body.by_day.filter((d: any) => d.cost_cents > 0)).toEqual([{ date, cost_cents: 55, plan_cents: 0 }])
   })
 
   it('answers another month, with INVALID_MONTH and 422 exactly as specified', async () => {
@@ -158,7 +158,7 @@ describe('GET /costs', () => {
     const feb = await call(t.app, 'GET', `${base}/costs?month=2025-02`, { token: user.token })
     expect(feb.body).toMatchObject({ month: '2025-02', total_cents: 3 })
     expect(feb.body.by_day).toHaveLength(28)
-    expect(feb.body.by_day[9]).toEqual({ date: '2025-02-10', cost_cents: 3 })
+    expect(feb.body.by_day[9]).toEqual({ date: '2025-02-10', cost_cents: 3, plan_cents: 0 })
     const empty = await call(t.app, 'GET', `${base}/costs?month=2025-03`, { token: user.token })
     expect(empty.body).toMatchObject({ total_cents: 0, by_agent: [], by_project: [] })
     for (const month of ['2025-13', '2025-00']) {

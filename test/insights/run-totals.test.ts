@@ -20,7 +20,7 @@ async function setup() {
 }
 
 const TOTALS = `to_char(day, 'YYYY-MM-DD') AS day, agent_id, project_id, runs::int, runs_succeeded::int, runs_failed::int,
-  cost_cents::int, tokens_in::int, tokens_out::int`
+  cost_cents::int, tokens_in::int, tokens_out::int, plan_cost_cents::int`
 
 /** The stored totals of a company (rows that add up to nothing left out), and a fresh count. */
 async function totalsAndRecount(companyId: string) {
@@ -32,7 +32,8 @@ async function totalsAndRecount(companyId: string) {
     `SELECT ${TOTALS} FROM (
        SELECT (r.created_at AT TIME ZONE 'UTC')::date AS day, r.agent_id, tk.project_id, count(*) AS runs,
               count(*) FILTER (WHERE r.status = 'succeeded') AS runs_succeeded, count(*) FILTER (WHERE r.status = 'failed') AS runs_failed,
-              sum(r.cost_cents) AS cost_cents, sum(r.tokens_in) AS tokens_in, sum(r.tokens_out) AS tokens_out
+              sum(r.cost_cents) AS cost_cents, sum(r.tokens_in) AS tokens_in, sum(r.tokens_out) AS tokens_out,
+              coalesce(sum(r.cost_cents) FILTER (WHERE r.billing = 'plan'), 0) AS plan_cost_cents
          FROM runs r LEFT JOIN tasks tk ON tk.id = r.task_id WHERE r.company_id = $1 GROUP BY 1, 2, 3) x
       ORDER BY 1, 2, 3 NULLS FIRST`,
     [companyId],

@@ -60,6 +60,8 @@ export interface Answered {
   /** The tool called, by the name the CLI gave it. */
   tool: string | null
   toolNames: string[]
+  /** The request's body as it came, for a scripted request (what the CLI told the model); else ''. */
+  request: string
 }
 
 const SIDE_USAGE: ScriptUsage = { input: 120, cached: 0, output: 8 }
@@ -138,7 +140,8 @@ function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string
   }
   else if (script && script.steps.some((s) => 'status' in s)) current = script.steps.find((s) => 'status' in s)!
   const usage = script && toolNames.length ? (script.usage ?? DEFAULT_USAGE) : SIDE_USAGE
-  const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames }
+  const entry: Answered = { wire, path, model, tag: script?.tag ?? null, scripted: Boolean(script && toolNames.length), step, usage, status: 200, tool: null, toolNames,
+    request: script && toolNames.length ? raw : '' }
   log.push(entry)
 
   if (model.startsWith('unknown-')) {

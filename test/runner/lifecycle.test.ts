@@ -16,6 +16,7 @@ import {
   makeWorkspace,
   planDescription,
   type RunnerProcess,
+  running,
   startRunner,
   startTestServer,
   type TestServer,
@@ -158,6 +159,18 @@ describe.concurrent('keeping the lease', () => {
     await agentStarted(run.id)
     const finished = await runStatus(ws, run.id, 'succeeded')
     expect(finished.summary).toBe('still mine')
+  })
+
+  it('an agent silent past --run-timeout-seconds is stopped, and the run fails naming the limit', async () => {
+    const ws = await makeWorkspace(server.url)
+    runner(ws, ['--run-timeout-seconds', '4', '--kill-after-seconds', '1'])
+    const { run } = await assign(ws, { sleep: 60, ignoreTerm: true }) // heartbeats keep its lease the whole time
+    const seen = await agentStarted(run.id)
+    const failed = await runStatus(ws, run.id, 'failed')
+    expect(failed.error).toBe('stopped at the runner\'s time limit for a run, 4 s (--run-timeout-seconds): the agent had not finished')
+    // Killed (it ignores the terminate signal) before the run was reported: gone, or a zombie no one reaps here.
+    expect(running(seen.pid)).toBe(false)
+    expect(agent.finished(run.id)).toBe(false)
   })
 
   it('heartbeats at least three times per lease, whatever --heartbeat-seconds says', async () => {

@@ -2,7 +2,8 @@
 // with the texts the CLIs print, and the runner's cool-downs (src/runner/cooldowns.ts).
 import { describe, expect, it } from 'vitest'
 import { parseDuration, providerOf, recogniseLimit } from '../../src/runner/adapters/cli/limits.ts'
-import { Cooldowns } from '../../src/runner/cooldowns.ts'
+import { Cooldowns, keptCooldowns } from '../../src/runner/cooldowns.ts'
+import { tempDir } from '../server-process.ts'
 
 const NOW = new Date('2026-11-29T07:00:00.000Z')
 const at = (seconds: number) => new Date(NOW.getTime() + seconds * 1000).toISOString()
@@ -70,16 +71,38 @@ describe('Cooldowns', () => {
     let now = NOW.getTime()
     const cooldowns = new Cooldowns(() => now)
     const all = ['agent_cli_1', 'agent_cli_2', 'agent_cli_4', 'http']
-    cooldowns.add({ provider: 'anthropic', kind: 'usage_limit', reset_at: at(600) }, 'agent_cli_4')
+    cooldowns.add({ provider: 'anthropic', kind: 'usage_limit', reset_at: at(600) }, 'agent_cli_4', 'OpenCode: usage limit')
     expect(cooldowns.list()).toEqual([{ provider: 'anthropic', until: at(600) }])
     // Claude Code uses the same credential; OpenCode met it.
     expect(cooldowns.available(all)).toEqual(['agent_cli_2', 'http'])
-    cooldowns.add({ provider: 'openai', kind: 'rate_limit', reset_at: null }, 'agent_cli_2')
+    cooldowns.add({ provider: 'openai', kind: 'rate_limit', reset_at: null }, 'agent_cli_2', 'Codex: rate limited')
     expect(cooldowns.list()).toEqual([{ provider: 'anthropic', until: at(600) }, { provider: 'openai', until: at(60) }])
     now += 61_000
     expect(cooldowns.available(all)).toEqual(['agent_cli_2', 'http'])
     now += 540_000
     expect(cooldowns.list()).toEqual([])
     expect(cooldowns.available(all)).toEqual(all)
+  })
+
+  it('keeps the rests of a runner in its cache folder: a runner started again with its id rests the same credentials', () => {
+    let now = NOW.getTime()
+    const cacheDir = tempDir('shopfloor-cooldowns-')
+    const before = new Cooldowns(() => now, { cacheDir, runnerId: 'ada@box' })
+    before.add({ provider: 'anthropic', kind: 'usage_limit', reset_at: at(600) }, 'agent_cli_4', 'OpenCode: usage limit')
+    before.add({ provider: 'openai', kind: 'rate_limit', reset_at: at(30) }, 'agent_cli_2', 'Codex: rate limited')
+
+    const after = new Cooldowns(() => now, { cacheDir, runnerId: 'ada@box' })
+    expect(after.list()).toEqual([{ provider: 'anthropic', until: at(600) }, { provider: 'openai', until: at(30) }])
+    expect(after.available(['agent_cli_1', 'agent_cli_2', 'agent_cli_3', 'agent_cli_4'])).toEqual(['agent_cli_3'])
+    // Another runner id keeps its own (it may use other credentials).
+    expect(new Cooldowns(() => now, { cacheDir, runnerId: 'other' }).list()).toEqual([])
+    expect(keptCooldowns(cacheDir, now)).toEqual([{ runnerId: 'ada@box', cooldowns: [
+      { provider: 'anthropic', until: at(600), adapters: ['agent_cli_4'], reason: 'OpenCode: usage limit' },
+      { provider: 'openai', until: at(30), adapters: ['agent_cli_2'], reason: 'Codex: rate limited' },
+    ] }])
+    // A rest over by the time of the restart is forgotten.
+    now += 31_000
+    expect(new Cooldowns(() => now, { cacheDir, runnerId: 'ada@box' }).list()).toEqual([{ provider: 'anthropic', until: at(600) }])
+    expect(keptCooldowns(cacheDir, now)[0]!.cooldowns.map((c) => c.provider)).toEqual(['anthropic'])
   })
 })

@@ -15,7 +15,7 @@ describe('runner options', () => {
   it('has the reference defaults', () => {
     expect(parse(base)).toMatchObject({
       url: 'http://api.example.test', apiKey: KEY, companyId: COMPANY, concurrency: 2, pollSeconds: 30, heartbeatSeconds: 30,
-      flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, backoffScale: 1, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
+      flushSeconds: 2, flushChars: 4096, killAfterSeconds: 5, runTimeoutSeconds: 7200, backoffScale: 1, simulate: false, promptVia: 'stdin', successStatus: 'in_review',
       agentCommand: null, allowAgentCommands: false, passEnv: [], allowAgentEnv: [], agentHomes: null, agentIds: [],
       cliCommands: { agent_cli_1: null, agent_cli_2: null, agent_cli_3: null, agent_cli_4: null, agent_cli_5: null },
     })

@@ -3,7 +3,9 @@
 // stays idle, the same work waits in a run queued for the reset, and the runner rests that
 // provider's credential - it claims no other run for it, shows the cool-down in GET /runners -
 // while runs for other providers go on.
+import { execFile } from 'node:child_process'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { BIN, tempDir } from '../server-process.ts'
 import {
   makeWorkspace, planDescription, type RunnerProcess, sharedTestServer, type StandIns, standIns, startRunner, type TestServer,
   waitFor, type Workspace,
@@ -13,18 +15,26 @@ let server: TestServer
 let ws: Workspace
 let clis: StandIns
 let runner: RunnerProcess
+/** The runner's cache folder, where it keeps its cool-downs across restarts. */
+const cacheDir = tempDir('shopfloor-limits-cache-')
+
+async function start(): Promise<RunnerProcess> {
+  const started = startRunner(
+    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'limits-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5',
+      '--flush-seconds', '0.2', '--cache-dir', cacheDir],
+    { SHOPFLOOR_API_KEY: ws.apiKey, PATH: `${clis.bin}:${process.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test' },
+  )
+  await waitFor(() => started.logs().find((l) => l.msg === 'runner started'), 90_000).catch((err) => {
+    throw new Error(`${err.message}: ${started.output()}`)
+  })
+  return started
+}
 
 beforeAll(async () => {
   server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
   clis = standIns(['claude', 'codex'])
-  runner = startRunner(
-    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'limits-runner', '--heartbeat-seconds', '1', '--poll-seconds', '5', '--flush-seconds', '0.2'],
-    { SHOPFLOOR_API_KEY: ws.apiKey, PATH: `${clis.bin}:${process.env.PATH}`, ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test' },
-  )
-  await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 90_000).catch((err) => {
-    throw new Error(`${err.message}: ${runner.output()}`)
-  })
+  runner = await start()
 })
 
 afterAll(async () => {
@@ -80,6 +90,32 @@ it('20 agents on heartbeats for ten slots start no run against the exhausted cre
   expect(runs.filter((r) => r.started_at !== null)).toEqual([])
   expect(runs.map((r) => r.status)).toEqual(Array(20).fill('queued'))
 })
+
+it('a runner started again keeps resting the credential until the reset, and `runner doctor` shows the cool-down and why', async () => {
+  // Runs after the first test: the runner rests anthropic for an hour.
+  const until = (await ws.client.runners.list(ws.companyId)).find((r) => r.runner_id === 'limits-runner')!.cooldowns[0]!.until
+  expect((await runner.stop()).code).toBe(0)
+  runner = await start()
+  expect(runner.logs().find((l) => l.msg.startsWith('provider credentials still resting'))?.cooldowns).toMatchObject([{ provider: 'anthropic', until }])
+
+  const claude = await hire('agent_cli_1', 'After restart')
+  const waiting = await task(claude.id, { reply: 'Done.' })
+  const codex = await hire('agent_cli_2', 'Codex after restart')
+  const goesOn = await task(codex.id, { reply: 'Done.' })
+  await waitFor(async () => (await runsOf(goesOn.id)).find((r) => r.status === 'succeeded'), 30_000)
+  expect((await runsOf(waiting.id)).map((r) => [r.status, r.started_at])).toEqual([['queued', null]])
+  const me = (await ws.client.runners.list(ws.companyId)).find((r) => r.runner_id === 'limits-runner')!
+  expect([me.status, me.cooldowns]).toEqual(['online', [{ provider: 'anthropic', until }]])
+
+  const stdout = await new Promise<string>((resolve) => {
+    execFile(process.execPath, [BIN, 'runner', 'doctor', '--cache-dir', cacheDir], { env: { PATH: process.env.PATH!, HOME: tempDir('shopfloor-doctor-home-') }, timeout: 60_000 },
+      (_err, out) => resolve(out))
+  })
+  const lines = stdout.split('\n')
+  const heading = lines.indexOf('Cool-downs (no runs for these provider credentials until the reset):')
+  expect(lines[heading + 1]).toMatch(/^  anthropic \(runner limits-runner\): until (\S+) \(in (59|60) min\): Claude Code: rate limited: Claude AI usage limit reached/)
+  expect(lines[heading + 1]).toContain(`until ${until} `)
+}, 120_000)
 
 it('a fallback model runs when the primary is overloaded; the transcript says which ran and why, usage priced for it', async () => {
   const agent = await ws.client.agents.hire(ws.companyId, {

@@ -5,7 +5,11 @@
 // subtask, a comment, both audited as the agent's, with the run), tool lines in the transcript,
 // tokens and cost as the model server reported them, the final reply as the comment; the spend
 // guard stopping a run within one model response of the budget; a refused key, an overloaded
-// vendor and a CLI killed by a signal each failing the run with a message that says so.
+// vendor and a CLI killed by a signal each failing the run with a message that says so. Each CLI
+// also runs a shell command of its own from inside the sandbox (Codex with its own sandbox off),
+// Claude Code reads the agent's skills where it looks for them, OpenCode is started through a
+// wrapper that prints a banner before its JSON, and a CLI waiting on a model that never answers
+// is ended by a second runner's time limit.
 import { calcPrice } from '@pydantic/genai-prices'
 import { execFileSync } from 'node:child_process'
 import fs from 'node:fs'
@@ -13,7 +17,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Run } from '../../src/client/index.ts'
 import { type Answered, type ModelServer, type Script, startModelServer } from '../model-server/server.ts'
-import { ROOT } from '../server-process.ts'
+import { ROOT, tempDir } from '../server-process.ts'
 import { makeWorkspace, type RunnerProcess, sharedTestServer, startRunner, type TestServer, waitFor, type Workspace } from './harness.ts'
 
 let server: TestServer
@@ -31,22 +35,23 @@ interface Cli {
   args?: (url: string) => string[]
   /** The refusal the overload test sends (each vendor's own). */
   overload: number
-  /**
-   * The CLI's own side requests (OpenCode's session title) are not in its output, so they cannot
-   * be recorded: only the agent's requests are compared.
-   */
-  sideRequestsUnreported?: boolean
+  /** The CLI's own shell tool, called with `command`. */
+  shell: (command: string) => { tool: string; args: Record<string, unknown> }
 }
 
 const CLIS: Cli[] = [
-  { adapter: 'agent_cli_1', product: 'Claude Code', model: 'claude-sonnet-4-5', providerId: 'anthropic', overload: 529 },
+  { adapter: 'agent_cli_1', product: 'Claude Code', model: 'claude-sonnet-4-5', providerId: 'anthropic', overload: 529,
+    shell: (command) => ({ tool: 'Bash', args: { command, description: 'Write the proof' } }) },
   {
     adapter: 'agent_cli_2', product: 'Codex', model: 'gpt-5-codex', providerId: 'openai', overload: 500,
+    shell: (command) => ({ tool: 'exec_command', args: { cmd: command } }),
     args: (url) => ['-c', 'model_provider="scripted"', '-c',
       `model_providers.scripted={name="scripted",base_url="${url}/v1",env_key="OPENAI_API_KEY",wire_api="responses",request_max_retries=0,stream_max_retries=0}`],
   },
-  { adapter: 'agent_cli_3', product: 'Gemini CLI', model: 'gemini-2.5-pro', providerId: 'google', overload: 503 },
-  { adapter: 'agent_cli_4', product: 'OpenCode', model: 'scripted/gpt-4.1', providerId: 'openai', overload: 529, sideRequestsUnreported: true },
+  { adapter: 'agent_cli_3', product: 'Gemini CLI', model: 'gemini-2.5-pro', providerId: 'google', overload: 503,
+    shell: (command) => ({ tool: 'run_shell_command', args: { command } }) },
+  { adapter: 'agent_cli_4', product: 'OpenCode', model: 'scripted/gpt-4.1', providerId: 'openai', overload: 529,
+    shell: (command) => ({ tool: 'bash', args: { command, description: 'Write the proof' } }) },
 ]
 
 /** OpenCode's provider for the model server: OpenAI's Chat Completions, at gpt-4.1's list price. */
@@ -60,45 +65,66 @@ const opencodeConfig = (url: string) => JSON.stringify({
   },
 })
 
+/** Where the agents of the first runner work (no project repository): their shell calls write here. */
+let workDir: string
+/** A second company and runner whose runs have a time limit of TIME_LIMIT_SECONDS. */
+let timedWs: Workspace
+let timedRunner: RunnerProcess
+// Long enough for the slowest CLI to start and reach the model on a loaded machine (OpenCode took over 25 s).
+const TIME_LIMIT_SECONDS = 45
+/** OpenCode started through a script that prints a banner before the real binary's JSON. */
+let bannerWrapper: string
+const BANNER = 'OpenCode notice: a new release is available (this line is not JSON)'
+
 beforeAll(async () => {
   // Installs the pinned CLIs once (CI does it in .ci/run); answers their bin folder.
   const bin = execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'agent-clis.mjs')], { encoding: 'utf8' }).trim()
   model = await startModelServer()
   server = await sharedTestServer()
   ws = await makeWorkspace(server.url)
+  timedWs = await makeWorkspace(server.url)
+  workDir = tempDir('shopfloor-real-clis-work-')
+  // The wrapper runs the real binary from Shopfloor's own node_modules (visible in the sandbox).
+  const wrappers = tempDir('shopfloor-real-clis-wrapper-')
+  bannerWrapper = path.join(wrappers, 'opencode-with-banner')
+  const opencodeBinary = fs.realpathSync(path.join(ROOT, 'node_modules', '.cache', 'agent-clis', 'node_modules', `opencode-${process.platform}-${process.arch}`, 'bin', 'opencode'))
+  fs.writeFileSync(bannerWrapper, `#!/bin/sh\necho '${BANNER}'\necho ''\nexec '${opencodeBinary}' "$@"\n`, { mode: 0o755 })
   const pass = ['ANTHROPIC_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'OPENCODE_CONFIG_CONTENT', 'OPENCODE_DISABLE_MODELS_FETCH',
     'OPENCODE_DISABLE_AUTOUPDATE', 'CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC', 'CLAUDE_CODE_MAX_RETRIES']
-  runner = startRunner(
-    ['--url', server.url, '--company', ws.companyId, '--runner-id', 'real-clis', '--heartbeat-seconds', '1', '--poll-seconds', '5',
-      '--flush-seconds', '0.2', '--concurrency', '4', '--kill-after-seconds', '2', '--allow-agent-commands', ...pass.flatMap((n) => ['--pass-env', n])],
-    {
-      SHOPFLOOR_API_KEY: ws.apiKey, PATH: `${bin}:${process.env.PATH}`,
-      ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test', GEMINI_API_KEY: 'gemini-test',
-      CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '',
-      ANTHROPIC_BASE_URL: model.url, GOOGLE_GEMINI_BASE_URL: model.url, OPENCODE_CONFIG_CONTENT: opencodeConfig(model.url),
-      OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      // One retry of an overloaded API, not ten over minutes.
-      CLAUDE_CODE_MAX_RETRIES: '1',
-    },
-    { sandbox: true },
-  )
-  const started = await waitFor(() => runner.logs().find((l) => l.msg === 'runner started'), 60_000)
-  // Every CLI found, in a supported version, and run confined; else each case would only wait.
-  expect(started.adapters, runner.output()).toEqual(expect.arrayContaining(CLIS.map((c) => c.adapter)))
-  expect(runner.logs().find((l) => l.msg === 'agents run in a bubblewrap sandbox'), runner.output()).toBeTruthy()
+  const env = {
+    PATH: `${bin}:${process.env.PATH}`,
+    ANTHROPIC_API_KEY: 'sk-ant-test', OPENAI_API_KEY: 'sk-openai-test', GEMINI_API_KEY: 'gemini-test',
+    CLAUDE_CODE_OAUTH_TOKEN: '', ANTHROPIC_AUTH_TOKEN: '',
+    ANTHROPIC_BASE_URL: model.url, GOOGLE_GEMINI_BASE_URL: model.url, OPENCODE_CONFIG_CONTENT: opencodeConfig(model.url),
+    OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_AUTOUPDATE: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    // One retry of an overloaded API, not ten over minutes.
+    CLAUDE_CODE_MAX_RETRIES: '1',
+  }
+  const common = ['--url', server.url, '--heartbeat-seconds', '1', '--poll-seconds', '5', '--flush-seconds', '0.2', '--concurrency', '4',
+    '--kill-after-seconds', '2', '--allow-agent-commands', ...pass.flatMap((n) => ['--pass-env', n])]
+  runner = startRunner([...common, '--company', ws.companyId, '--runner-id', 'real-clis', '--workdir', workDir],
+    { ...env, SHOPFLOOR_API_KEY: ws.apiKey }, { sandbox: true })
+  timedRunner = startRunner([...common, '--company', timedWs.companyId, '--runner-id', 'real-clis-timed', '--workdir', tempDir('shopfloor-real-clis-timed-'),
+    '--run-timeout-seconds', String(TIME_LIMIT_SECONDS)], { ...env, SHOPFLOOR_API_KEY: timedWs.apiKey }, { sandbox: true })
+  for (const r of [runner, timedRunner]) {
+    const started = await waitFor(() => r.logs().find((l) => l.msg === 'runner started'), 60_000)
+    // Every CLI found, in a supported version, and run confined; else each case would only wait.
+    expect(started.adapters, r.output()).toEqual(expect.arrayContaining(CLIS.map((c) => c.adapter)))
+    expect(r.logs().find((l) => l.msg === 'agents run in a bubblewrap sandbox'), r.output()).toBeTruthy()
+  }
 }, 600_000)
 
 afterAll(async () => {
-  await runner?.stop()
+  await Promise.all([runner?.stop(), timedRunner?.stop()])
   await model?.close()
   await server?.close()
 })
 
 let hired = 0
-async function hire(cli: Cli, extra: Record<string, unknown> = {}) {
-  return ws.client.agents.hire(ws.companyId, {
+async function hire(cli: Cli, extra: Record<string, unknown> = {}, config: Record<string, unknown> = {}, where: Workspace = ws) {
+  return where.client.agents.hire(where.companyId, {
     name: `${cli.product} ${++hired}`, adapter: cli.adapter,
-    adapter_config: { model: cli.model, ...(cli.args ? { args: cli.args(model.url) } : {}) }, ...extra,
+    adapter_config: { model: cli.model, ...(cli.args ? { args: cli.args(model.url) } : {}), ...config }, ...extra,
   } as any)
 }
 
@@ -124,7 +150,8 @@ const cents = (usd: number) => (usd > 0 ? Math.ceil(Math.round(usd * 1e6) / 1e4)
 
 /** What the model server answered for a tag, each request priced on its own at list price. */
 function reported(tag: string, cli: Cli): { input: number; output: number; usd: number; requests: Answered[] } {
-  const requests = model.log.filter((a) => a.tag === tag && (a.scripted || !cli.sideRequestsUnreported))
+  // Every request, the CLI's own side requests (a title, a check) among them: the run pays for all.
+  const requests = model.log.filter((a) => a.tag === tag)
   let input = 0
   let output = 0
   let usd = 0
@@ -163,12 +190,18 @@ afterAll(() => {
 // The CLIs' cases run side by side (the runner takes four runs at once): each has its own agent,
 // task and model-server tag, and CI's wall time is the longest CLI's rather than the sum.
 describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
-  it('calls the Shopfloor MCP tools (a subtask, a comment, audited as the agent with the run), records usage and cost as the model server reported them, and the reply is the comment', async () => {
-    const agent = await hire(cli)
+  it('runs a shell command from inside the sandbox, calls the Shopfloor MCP tools (a subtask, a comment, audited as the agent with the run), records usage and cost as the model server reported them, and the reply is the comment', async () => {
+    // Claude Code carries a skill, installed where it looks for skills; OpenCode is started through a wrapper printing a banner first.
+    const skill = cli.adapter === 'agent_cli_1'
+      ? await ws.client.skills.create(ws.companyId, { name: 'release-notes', description: 'Writes release notes from merged changes', body: 'List each change in one line.' } as any)
+      : null
+    const agent = await hire(cli, skill ? { skills: [skill.id] } : {}, cli.adapter === 'agent_cli_4' ? { command: bannerWrapper } : {})
     const tag = `work-${cli.adapter}`
     const usage = { input: 12_000, cached: 2_000, output: 300 }
+    const proof = `proof-${cli.adapter}.txt`
     const { task, run } = await runScript(agent.id, {
       tag, usage, steps: [
+        cli.shell(`echo shell of ${cli.adapter} > ${proof}`),
         { tool: 'create_task', args: { title: `Report of ${cli.product}` } },
         { tool: 'add_comment', args: { body: `Progress from ${cli.product}` } },
         { text: `Final reply from ${cli.product}.` },
@@ -176,6 +209,9 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     })
     expect(run.error ?? null).toBeNull()
     expect(run.status).toBe('succeeded')
+
+    // The shell call ran inside the sandbox, in the run's folder (for Codex: its own sandbox did not get in the way).
+    expect(fs.readFileSync(path.join(workDir, proof), 'utf8')).toBe(`shell of ${cli.adapter}\n`)
 
     const subtasks = await ws.client.tasks.list(ws.companyId, { parent_id: task.id })
     expect(subtasks.map((t) => t.title)).toEqual([`Report of ${cli.product}`])
@@ -189,14 +225,27 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     const tools = text(run, 'tool')
     expect(tools).toMatch(/create_task/)
     expect(tools).toMatch(/add_comment/)
+    expect(tools).toContain(proof)
     expect(text(run, 'agent')).toContain(`Final reply from ${cli.product}.`)
 
     const sent = reported(tag, cli)
-    expect(sent.requests.filter((a) => a.scripted).length).toBe(3)
+    expect(sent.requests.filter((a) => a.scripted).length).toBe(4)
     expect({ tokens_in: run.tokens_in, tokens_out: run.tokens_out }).toEqual({ tokens_in: sent.input, tokens_out: sent.output })
     expect(run.cost_cents).toBe(cents(sent.usd))
     figures.push(`${cli.product}: sent ${sent.input} in / ${sent.output} out over ${sent.requests.length} requests, ` +
       `recorded ${run.tokens_in} / ${run.tokens_out}; cost ${run.cost_cents} cents (list price per request ${cents(sent.usd)})`)
+
+    if (skill) {
+      // Claude Code found the skill in the agent's home and told the model of it, by name and description.
+      const told = sent.requests.filter((a) => a.scripted && a.request.includes('release-notes'))
+      expect(told.length, 'requests naming the skill').toBeGreaterThan(0)
+      expect(told[0].request).toContain('Writes release notes from merged changes')
+    }
+    if (cli.adapter === 'agent_cli_4') {
+      // The banner is kept in the transcript as a line of its own; every event after it was read.
+      expect(text(run, 'system')).toContain(BANNER)
+      expect(text(run, 'system')).toContain('OpenCode started (session ses_')
+    }
   }, 200_000)
 
   it('is stopped by the spend guard within one model response of the budget; the agent is paused with a budget_override approval and nothing of the run is left running', async () => {
@@ -236,8 +285,8 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     expect(run.error).toMatch(new RegExp(`^${cli.product}: credentials refused or missing`))
   }, 200_000)
 
-  // Only the CLIs whose behaviour here is quick to provoke (the others retry for minutes, or were covered by recorded output).
-  if (cli.adapter === 'agent_cli_1' || cli.adapter === 'agent_cli_2') it(`fails the run when the vendor is overloaded (${cli.overload}), saying so`, async () => {
+  // OpenCode retries an overloaded vendor without end and prints nothing meanwhile (the runner's time limit ends it).
+  if (cli.adapter !== 'agent_cli_4') it(`fails the run when the vendor is overloaded (${cli.overload}), saying so`, async () => {
     const agent = await hire(cli)
     const { run } = await runScript(agent.id, { tag: `overload-${cli.adapter}`, steps: [{ status: cli.overload }] })
     expect(run.status).toBe('failed')
@@ -254,7 +303,7 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     expect(run.error).toMatch(new RegExp(`^${cli.product}: error: .*unknown-model-7`))
   }, 200_000)
 
-  if (cli.adapter === 'agent_cli_2' || cli.adapter === 'agent_cli_3') it('fails the run when the CLI is killed by a signal, naming it, and leaves nothing running', async () => {
+  it('fails the run when the CLI is killed by a signal, naming it, and leaves nothing running', async () => {
     const agent = await hire(cli)
     const tag = `killed-${cli.adapter}`
     const task = await ws.client.tasks.create(ws.companyId, {
@@ -296,6 +345,23 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
         }
       }
     }
+  }, 200_000)
+
+  it('is ended by the runner\'s time limit while it waits on a model that never answers, the run failing saying so, nothing left running', async () => {
+    const agent = await hire(cli, {}, {}, timedWs)
+    const tag = `timed-${cli.adapter}`
+    const task = await timedWs.client.tasks.create(timedWs.companyId, {
+      title: 'Waits on the model', assignee_agent_id: agent.id, description: `MODEL_SCRIPT:${JSON.stringify({ tag, steps: [{ hang: true }] })}\n`,
+    })
+    const run = await waitFor(async () => {
+      const [latest] = await timedWs.client.runs.list(timedWs.companyId, { task_id: task.id })
+      return latest && latest.status === 'failed' ? latest : null
+    }, 120_000)
+    // It did reach the model, and waited there: not a CLI that failed to start.
+    const full = await timedWs.client.runs.get(timedWs.companyId, run.id)
+    expect(model.log.some((a) => a.tag === tag && a.scripted), (full.transcript ?? []).map((e) => `[${e.role}] ${e.text}`).join('')).toBe(true)
+    expect(run.error).toBe(`stopped at the runner's time limit for a run, ${TIME_LIMIT_SECONDS} s (--run-timeout-seconds): the agent had not finished`)
+    await waitFor(() => processesOf(run.id).length === 0, 15_000)
   }, 200_000)
 })
 

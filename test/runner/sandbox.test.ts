@@ -221,6 +221,28 @@ describe('the key from a file', () => {
   })
 })
 
+describe('the key in the environment, agents run with --no-sandbox', () => {
+  it('is in no environment of the runner\'s processes that the agent, as the same user, can read', async () => {
+    const ws = await makeWorkspace(server.url)
+    const work = tempDir('shopfloor-sandbox-work-')
+    // Every environment this user may read: the runner's first process (started with the key), its worker, the agent.
+    const r = runner(ws, ['--workdir', work, '--agent-command', 'for f in /proc/[0-9]*/environ; do tr \'\\0\' \'\\n\' < "$f"; done > seen.txt 2>/dev/null; echo read'],
+      { SHOPFLOOR_API_KEY: ws.apiKey, SHOPFLOOR_CANARY: CANARY }, false)
+    const agent = await ws.client.agents.hire(ws.companyId, { name: 'Unconfined', adapter: 'process' })
+    const task = await ws.client.tasks.create(ws.companyId, { title: 'Look around', assignee_agent_id: agent.id })
+    const run = await finished(ws, task.id)
+    expect(run.status).toBe('succeeded')
+    const seen = fs.readFileSync(path.join(work, 'seen.txt'), 'utf8')
+    expect(seen).toContain(`SHOPFLOOR_CANARY=${CANARY}`) // it read the runner's environments
+    expect(seen).not.toContain(ws.apiKey)
+    // The first process: the variable is there, its value blanked.
+    const first = fs.readFileSync(`/proc/${r.child.pid}/environ`, 'utf8')
+    expect(first).toContain(`SHOPFLOOR_CANARY=${CANARY}`)
+    expect(first).not.toContain(ws.apiKey)
+    expect(r.output()).not.toContain('could not be blanked')
+  })
+})
+
 describe('--agent-network off', () => {
   it('cuts the agent off every network, and a work folder holding the runner\'s home is pointed out', async () => {
     const ws = await makeWorkspace(server.url)

@@ -165,6 +165,36 @@ describe('billing', () => {
   })
 })
 
+describe('costs by billing', () => {
+  it('show plan-equivalent spend apart from API spend: in all, by agent and by day, following a run whose billing changes', async () => {
+    const s = await seedCompany(t)
+    const onKey = await seedAgent(t, s, { name: 'On a key' })
+    const onPlan = await seedAgent(t, s, { name: 'On a plan' })
+    const runOf = async (agent: string, body: Record<string, unknown>) => {
+      await call(t.app, 'POST', `${s.base}/agents/${agent}/wake`, { token: s.user.token })
+      const run = (await claim(s, { agent_ids: [agent] })).body.run
+      expect((await report(s, run.id, body)).status).toBe(200)
+      return run.id as string
+    }
+    await runOf(onKey, { status: 'succeeded', cost_cents: 12 })
+    // Usage reported while running (billing not said yet), then the final report says it was a plan.
+    const planRun = await runOf(onPlan, { status: 'running', cost_cents: 20 })
+    expect((await report(s, planRun, { status: 'succeeded', cost_cents: 30, billing: 'plan' })).status).toBe(200)
+
+    const costs = (await call(t.app, 'GET', `${s.base}/costs`, { token: s.user.token })).body
+    expect([costs.total_cents, costs.plan_cents]).toEqual([42, 30])
+    expect(costs.by_agent.map((a: any) => [a.name, a.cost_cents, a.plan_cents])).toEqual([['On a plan', 30, 30], ['On a key', 12, 0]])
+    const today = new Date().toISOString().slice(0, 10)
+    expect(costs.by_day.find((d: any) => d.date === today)).toEqual({ date: today, cost_cents: 42, plan_cents: 30 })
+    expect(costs.by_day.filter((d: any) => d.date !== today).every((d: any) => d.cost_cents === 0 && d.plan_cents === 0)).toBe(true)
+
+    // A run whose billing alone changes (a row corrected by hand) moves its cost between the two.
+    await t.ctx.db.query(`UPDATE runs SET billing = 'api' WHERE id = $1`, [planRun])
+    const after = (await call(t.app, 'GET', `${s.base}/costs`, { token: s.user.token })).body
+    expect([after.total_cents, after.plan_cents]).toEqual([42, 0])
+  })
+})
+
 describe('runner cool-downs', () => {
   it('are shown in GET /runners as the last claim or heartbeat said, without the ones whose reset has passed', async () => {
     const s = await seedCompany(t)
@@ -190,7 +220,7 @@ describe('runner cool-downs', () => {
 })
 
 describe('adapter_config.fallback', () => {
-  it('is kept for a CLI agent, and a fallback naming an adapter that is no agent CLI is refused', async () => {
+  it('is kept for a CLI agent, and a fallback naming another adapter than the agent\'s (another CLI too) is refused', async () => {
     const s = await seedCompany(t)
     const hire = (adapter_config: Record<string, unknown>) => call(t.app, 'POST', `${s.base}/agents`, {
       token: s.user.token, body: { name: `Fb ${Math.random().toString(36).slice(2, 7)}`, adapter: 'agent_cli_1', adapter_config },
@@ -203,5 +233,16 @@ describe('adapter_config.fallback', () => {
     expect(JSON.stringify(bad.body.error)).toContain('adapter_config.fallback.0.adapter')
     const extra = await hire({ fallback: [{ model: 'x', temperature: 1 }] })
     expect(extra.status).toBe(422)
+    // Another CLI: a run cannot switch CLIs, so it is refused at once rather than left out when the run comes.
+    const otherCli = await hire({ model: 'claude-opus-4-1', fallback: [{ model: 'claude-sonnet-4-5' }, { model: 'gpt-5-codex', adapter: 'agent_cli_2' }] })
+    expect(otherCli.status).toBe(422)
+    expect(otherCli.body.error.details.errors).toEqual([expect.objectContaining({
+      loc: ['body', 'adapter_config', 'fallback', '1', 'adapter'],
+      message: 'A fallback model runs on the agent\'s own adapter (agent_cli_1), not on agent_cli_2: a run cannot switch to another CLI. Leave adapter out, or hire another agent on that CLI',
+    })])
+    // Nor by an update: moving the agent to another CLI with a fallback naming the old one.
+    const moved = await call(t.app, 'PATCH', `${s.base}/agents/${ok.body.id}`, { token: s.user.token, body: { adapter: 'agent_cli_2' } })
+    expect(moved.status).toBe(422)
+    expect(JSON.stringify(moved.body.error)).toContain('adapter_config.fallback.1.adapter')
   })
 })

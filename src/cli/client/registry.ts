@@ -6,6 +6,7 @@ import { keys, login, logout, whoami } from './commands/account.ts'
 import { agents } from './commands/agents.ts'
 import { approvals } from './commands/approvals.ts'
 import { companies } from './commands/companies.ts'
+import { documents } from './commands/documents.ts'
 import { events } from './commands/events.ts'
 import { goals } from './commands/goals.ts'
 import { invitations, members } from './commands/people.ts'
@@ -14,6 +15,7 @@ import { projects } from './commands/projects.ts'
 import { routines } from './commands/routines.ts'
 import { runners } from './commands/runners.ts'
 import { runs } from './commands/runs.ts'
+import { skills } from './commands/skills.ts'
 import { tasks } from './commands/tasks.ts'
 import { webhooks } from './commands/webhooks.ts'
 
@@ -29,6 +31,8 @@ export const ENTRIES: readonly Entry[] = [
   goals,
   projects,
   routines,
+  documents,
+  skills,
   runs,
   runners,
   approvals,

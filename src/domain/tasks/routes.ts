@@ -6,6 +6,7 @@ import { ListTasksQuery, Task, TaskCreateBody, TaskParams, TaskPatchBody } from 
 import type { AppContext } from '../../server/context.ts'
 import { write } from '../../server/db/write.ts'
 import { userActor } from '../../server/http/guards.ts'
+import { queryKey, rightsKey, SingleFlight } from '../../server/http/single-flight.ts'
 import { actingActor } from './acting.ts'
 import { createTask } from './create.ts'
 import { deleteTask } from './delete.ts'
@@ -17,6 +18,8 @@ import { updateTask } from './update.ts'
 export async function taskRoutes(instance: FastifyInstance, { ctx }: { ctx: AppContext }) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>()
   const tags = ['tasks']
+  // Identical lists asked at the same moment by the same rights are written once (single-flight.ts).
+  const lists = new SingleFlight<string>('/tasks')
 
   app.post(
     '/tasks',
@@ -46,10 +49,13 @@ export async function taskRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
     },
     // Already JSON (list.ts): a string of that type is sent as it is, not serialised again
     // (hence the reply without the route's typed payload).
-    async (request, reply) =>
-      (reply as FastifyReply).type('application/json').send(
-        await listTasksJson(ctx.db, request.membership.companyId, request.principal.user.id, { ...request.query, limit: request.query.limit ?? 500 }),
-      ),
+    async (request, reply) => {
+      const { companyId } = request.membership
+      const filters = { ...request.query, limit: request.query.limit ?? 500 }
+      const json = await lists.run(`${companyId} ${rightsKey(request)} ${queryKey(filters)}`, () =>
+        listTasksJson(ctx.db, companyId, request.principal.user.id, filters))
+      return (reply as FastifyReply).type('application/json').send(json)
+    },
   )
 
   app.get(

@@ -33,7 +33,7 @@ export const claudeCode: Dialect = {
     ]
   },
   prepare({ home }) {
-    mergeJsonFile(join(home, MCP_FILE), (data) => {
+    mergeJsonFile(home, MCP_FILE, (data) => {
       // alwaysLoad: connected before the first request (Claude Code 2.1 connects MCP servers in the
       // background otherwise, and a headless run's first turn goes without the Shopfloor tools).
       data.mcpServers = { ...data.mcpServers, [MCP_SERVER_NAME]: { type: 'stdio', ...mcpServer(), env: envReferences((n) => `\${${n}}`), alwaysLoad: true } }

@@ -27,7 +27,7 @@ export const cursor: Dialect = {
   },
   prepare({ home }) {
     // ~/.cursor/mcp.json of the run's home (HOME).
-    mergeJsonFile(join(home, '.cursor', 'mcp.json'), (data) => {
+    mergeJsonFile(home, join('.cursor', 'mcp.json'), (data) => {
       data.mcpServers = { ...data.mcpServers, [MCP_SERVER_NAME]: { ...mcpServer(), env: envReferences((n) => `\${env:${n}}`) } }
     })
   },

@@ -23,6 +23,9 @@ import { envReferences, MCP_SERVER_NAME, mcpServer, mergeJsonFile } from './cli/
 import { toolCall, toolEntry } from './cli/tool-line.ts'
 import { type SeenRequests, settle, type TokenCounts } from './cli/usage.ts'
 
+/** Gemini CLI's tries of one model request (general.maxAttempts; its default is 10). */
+const GEMINI_MAX_ATTEMPTS = 3
+
 export const gemini: Dialect = {
   name: 'agent_cli_3',
   product: 'Gemini CLI',
@@ -42,15 +45,19 @@ export const gemini: Dialect = {
   },
   prepare({ home, config, cwd, env }) {
     // ~/.gemini/settings.json of the run's home (HOME).
-    mergeJsonFile(join(home, '.gemini', 'settings.json'), (data) => {
+    mergeJsonFile(home, join('.gemini', 'settings.json'), (data) => {
       data.mcpServers = { ...data.mcpServers, [MCP_SERVER_NAME]: { ...mcpServer(), env: envReferences((n) => `$${n}`) } }
       if (config.max_turns) data.model = { ...data.model, maxSessionTurns: config.max_turns }
+      // Three attempts at an overloaded or failing model, not ten over minutes (5 s doubling up to
+      // 30 s between them), as Claude Code's retries are kept short (cli/limits.ts); a kept home
+      // that sets its own keeps it.
+      if (data.general?.maxAttempts === undefined) data.general = { ...data.general, maxAttempts: GEMINI_MAX_ATTEMPTS }
       if (env.GEMINI_API_KEY && !data.security?.auth?.selectedType) {
         data.security = { ...data.security, auth: { ...data.security?.auth, selectedType: 'gemini-api-key' } }
       }
     })
     // Trusted: the run's folder alone (a kept home forgets the folders of earlier runs).
-    mergeJsonFile(join(home, '.gemini', 'trustedFolders.json'), (data) => {
+    mergeJsonFile(home, join('.gemini', 'trustedFolders.json'), (data) => {
       for (const key of Object.keys(data)) delete data[key]
       data[cwd] = 'TRUST_FOLDER'
     })

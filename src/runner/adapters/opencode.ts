@@ -3,6 +3,7 @@
 // output, error), `step_finish` (part.cost in US dollars, part.tokens: input, output,
 // reasoning, cache.read, cache.write), and `error` (error.name, error.data.message).
 import { join } from 'node:path'
+import type { AdapterInput } from './adapter.ts'
 import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
 import { envReferences, MCP_SERVER_NAME, mcpServer, mergeJsonFile } from './cli/mcp.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
@@ -13,18 +14,20 @@ export const opencode: Dialect = {
   executable: 'opencode',
   credentials: ['ANTHROPIC_API_KEY', 'OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_API_KEY', 'OPENROUTER_API_KEY', 'OPENCODE_API_KEY'],
   supported: { from: '1.18.0', below: '2.0.0', install: 'npm install -g opencode-ai@1' },
-  args({ config, resumeSession }, extra) {
+  args({ config, resumeSession, context }, extra) {
     return [
       'run', '--format', 'json',
       ...(config.model ? ['--model', config.model] : []),
-      ...(resumeSession ? ['--session', resumeSession] : []),
+      // A new session is given its title: else OpenCode asks the model for one in a request of
+      // its own, whose tokens no event reports (the run's usage would fall short of the bill).
+      ...(resumeSession ? ['--session', resumeSession] : ['--title', sessionTitle(context)]),
       ...extra,
     ]
   },
   prepare({ home }) {
     // $XDG_CONFIG_HOME/opencode/opencode.json, XDG_CONFIG_HOME being the run's home.
     const { command, args } = mcpServer()
-    mergeJsonFile(join(home, 'opencode', 'opencode.json'), (data) => {
+    mergeJsonFile(home, join('opencode', 'opencode.json'), (data) => {
       data.$schema ??= 'https://opencode.ai/config.json'
       data.mcp = {
         ...data.mcp,
@@ -74,6 +77,12 @@ export const opencode: Dialect = {
       outcome: () => ({ finished, reply: text, error }),
     }
   },
+}
+
+/** "ENG-12: Fix the login page", or the run's id without a task. */
+function sessionTitle(context: AdapterInput['context']): string {
+  const task = context.task
+  return (task ? `${task.key}: ${task.title}` : `Shopfloor run ${context.run.id}`).replace(/\s+/g, ' ').slice(0, 200)
 }
 
 export const opencodeAdapter = (settings: CliSettings) => cliAdapter(opencode, settings)

@@ -350,7 +350,8 @@ CREATE TABLE run_totals (
   runs_failed integer NOT NULL DEFAULT 0,
   cost_cents bigint NOT NULL DEFAULT 0,
   tokens_in bigint NOT NULL DEFAULT 0,
-  tokens_out bigint NOT NULL DEFAULT 0
+  tokens_out bigint NOT NULL DEFAULT 0,
+  plan_cost_cents bigint NOT NULL DEFAULT 0
 );
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id);
@@ -440,7 +441,7 @@ CREATE INDEX runs_running ON public.runs USING btree (company_id) WHERE (status 
 CREATE INDEX runs_status ON public.runs USING btree (company_id, status, created_at DESC, id DESC);
 CREATE INDEX runs_task ON public.runs USING btree (task_id, created_at DESC, id DESC) WHERE (task_id IS NOT NULL);
 CREATE INDEX runs_untrimmed_ended ON public.runs USING btree (ended_at) WHERE ((ended_at IS NOT NULL) AND (transcript_trimmed_at IS NULL));
-CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((((old.status = 'succeeded'::text) <> (new.status = 'succeeded'::text)) OR ((old.status = 'failed'::text) <> (new.status = 'failed'::text)) OR (old.cost_cents <> new.cost_cents) OR (old.tokens_in <> new.tokens_in) OR (old.tokens_out <> new.tokens_out) OR (old.agent_id <> new.agent_id) OR (old.created_at <> new.created_at))) EXECUTE FUNCTION runs_totals_follow();
+CREATE CONSTRAINT TRIGGER runs_retotalled AFTER UPDATE OF status, cost_cents, tokens_in, tokens_out, agent_id, created_at, billing ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((((old.status = 'succeeded'::text) <> (new.status = 'succeeded'::text)) OR ((old.status = 'failed'::text) <> (new.status = 'failed'::text)) OR (old.cost_cents <> new.cost_cents) OR (old.tokens_in <> new.tokens_in) OR (old.tokens_out <> new.tokens_out) OR (old.agent_id <> new.agent_id) OR (old.created_at <> new.created_at) OR (old.billing <> new.billing))) EXECUTE FUNCTION runs_totals_follow();
 CREATE CONSTRAINT TRIGGER runs_totalled AFTER INSERT ON public.runs DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION runs_totals_follow();
 
 CREATE TABLE schema_migrations (
@@ -858,28 +859,29 @@ BEGIN
    WHERE company_id = ANY(companies) AND goal_id IS NOT NULL GROUP BY 1;
 
   DELETE FROM run_totals WHERE company_id = ANY(companies);
-  INSERT INTO run_totals (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
+  INSERT INTO run_totals (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out, plan_cost_cents)
   SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date, r.agent_id, t.project_id, count(*),
          count(*) FILTER (WHERE r.status = 'succeeded'), count(*) FILTER (WHERE r.status = 'failed'),
-         sum(r.cost_cents), sum(r.tokens_in), sum(r.tokens_out)
+         sum(r.cost_cents), sum(r.tokens_in), sum(r.tokens_out), coalesce(sum(r.cost_cents) FILTER (WHERE r.billing = 'plan'), 0)
     FROM runs r LEFT JOIN tasks t ON t.id = r.task_id
    WHERE r.company_id = ANY(companies) GROUP BY 1, 2, 3, 4;
 END $function$;
 
-CREATE OR REPLACE FUNCTION public.run_totals_add(company uuid, on_day date, agent uuid, project uuid, n_runs integer, n_succeeded integer, n_failed integer, cost bigint, t_in bigint, t_out bigint)
+CREATE OR REPLACE FUNCTION public.run_totals_add(company uuid, on_day date, agent uuid, project uuid, n_runs integer, n_succeeded integer, n_failed integer, cost bigint, t_in bigint, t_out bigint, plan_cost bigint)
  RETURNS void
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
-  VALUES (company, on_day, agent, project, n_runs, n_succeeded, n_failed, cost, t_in, t_out)
+  INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out, plan_cost_cents)
+  VALUES (company, on_day, agent, project, n_runs, n_succeeded, n_failed, cost, t_in, t_out, plan_cost)
   ON CONFLICT ON CONSTRAINT run_totals_key DO UPDATE SET
     runs = t.runs + excluded.runs,
     runs_succeeded = t.runs_succeeded + excluded.runs_succeeded,
     runs_failed = t.runs_failed + excluded.runs_failed,
     cost_cents = t.cost_cents + excluded.cost_cents,
     tokens_in = t.tokens_in + excluded.tokens_in,
-    tokens_out = t.tokens_out + excluded.tokens_out;
+    tokens_out = t.tokens_out + excluded.tokens_out,
+    plan_cost_cents = t.plan_cost_cents + excluded.plan_cost_cents;
 END $function$;
 
 CREATE OR REPLACE FUNCTION public.run_totals_move_task(task uuid, from_project uuid, to_project uuid)
@@ -894,16 +896,17 @@ BEGIN
     SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date AS day, r.agent_id, count(*)::int AS runs,
            (count(*) FILTER (WHERE r.status = 'succeeded'))::int AS succeeded,
            (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
-           sum(r.cost_cents)::bigint AS cost, sum(r.tokens_in)::bigint AS t_in, sum(r.tokens_out)::bigint AS t_out
+           sum(r.cost_cents)::bigint AS cost, sum(r.tokens_in)::bigint AS t_in, sum(r.tokens_out)::bigint AS t_out,
+           coalesce(sum(r.cost_cents) FILTER (WHERE r.billing = 'plan'), 0)::bigint AS plan_cost
       FROM runs r WHERE r.task_id = task
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   LOOP
     IF to_first THEN
-      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out, g.plan_cost);
     END IF;
-    PERFORM run_totals_add(g.company_id, g.day, g.agent_id, from_project, -g.runs, -g.succeeded, -g.failed, -g.cost, -g.t_in, -g.t_out);
+    PERFORM run_totals_add(g.company_id, g.day, g.agent_id, from_project, -g.runs, -g.succeeded, -g.failed, -g.cost, -g.t_in, -g.t_out, -g.plan_cost);
     IF NOT to_first THEN
-      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out, g.plan_cost);
     END IF;
   END LOOP;
 END $function$;
@@ -920,6 +923,7 @@ DECLARE
   was_cost bigint := 0;
   was_in bigint := 0;
   was_out bigint := 0;
+  was_plan bigint := 0;
 BEGIN
   -- A transaction writing a company's runs in bulk (an import's assignment runs) counts them
   -- afresh itself (recount_totals), as for tasks: it names the company in shopfloor.uncounted_company.
@@ -930,15 +934,18 @@ BEGIN
     was_cost := OLD.cost_cents;
     was_in := OLD.tokens_in;
     was_out := OLD.tokens_out;
+    was_plan := CASE WHEN OLD.billing = 'plan' THEN OLD.cost_cents ELSE 0 END;
   ELSIF TG_OP = 'UPDATE' THEN
     PERFORM run_totals_add(OLD.company_id, (OLD.created_at AT TIME ZONE 'UTC')::date, OLD.agent_id,
                            (SELECT project_id FROM tasks WHERE id = OLD.task_id), -1, -(OLD.status = 'succeeded')::int,
-                           -(OLD.status = 'failed')::int, -OLD.cost_cents, -OLD.tokens_in, -OLD.tokens_out);
+                           -(OLD.status = 'failed')::int, -OLD.cost_cents, -OLD.tokens_in, -OLD.tokens_out,
+                           -CASE WHEN OLD.billing = 'plan' THEN OLD.cost_cents ELSE 0 END);
   END IF;
   PERFORM run_totals_add(NEW.company_id, (NEW.created_at AT TIME ZONE 'UTC')::date, NEW.agent_id,
                          (SELECT project_id FROM tasks WHERE id = NEW.task_id), CASE WHEN same_row THEN 0 ELSE 1 END,
                          (NEW.status = 'succeeded')::int - was_succeeded, (NEW.status = 'failed')::int - was_failed,
-                         NEW.cost_cents - was_cost, NEW.tokens_in - was_in, NEW.tokens_out - was_out);
+                         NEW.cost_cents - was_cost, NEW.tokens_in - was_in, NEW.tokens_out - was_out,
+                         CASE WHEN NEW.billing = 'plan' THEN NEW.cost_cents ELSE 0 END - was_plan);
   RETURN NULL;
 END $function$;
 

@@ -16,7 +16,12 @@ export interface AdapterSettingsText {
   url: string
   timeout_seconds: string
   secret_env: string
+  /** adapter_config.fallback's models in order (a fallback runs on the agent's own CLI). */
+  fallback: string[]
 }
+
+/** At most this many fallback models (the contract's limit). */
+export const MAX_FALLBACKS = 5
 
 export const settingsText = (config: AdapterConfig | null | undefined): AdapterSettingsText => ({
   model: config?.model ?? '',
@@ -27,6 +32,7 @@ export const settingsText = (config: AdapterConfig | null | undefined): AdapterS
   url: config?.url ?? '',
   timeout_seconds: config?.timeout_seconds?.toString() ?? '',
   secret_env: config?.secret_env ?? '',
+  fallback: (config?.fallback ?? []).map((f) => f.model),
 })
 
 export const settingsOf = (adapter: string): readonly (keyof AdapterConfig)[] => ADAPTER_CONFIG_KEYS[adapter as AdapterName] ?? []
@@ -48,5 +54,7 @@ export function configFromText(adapter: string, text: AdapterSettingsText): Adap
   if (takes.has('url') && text.url.trim()) config.url = text.url.trim()
   if (takes.has('timeout_seconds') && text.timeout_seconds.trim()) config.timeout_seconds = whole(text.timeout_seconds.trim(), 'Timeout')
   if (takes.has('secret_env') && text.secret_env.trim()) config.secret_env = text.secret_env.trim()
+  const fallback = takes.has('fallback') ? text.fallback.map((m) => m.trim()).filter(Boolean) : []
+  if (fallback.length) config.fallback = fallback.map((model) => ({ model }))
   return config
 }

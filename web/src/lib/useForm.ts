@@ -1,7 +1,7 @@
 // Form state for the many small forms: field values, a submit that tracks pending and error.
 import { type FormEvent, useState } from 'react'
 
-export function useForm<T extends Record<string, string | boolean>>(initial: T) {
+export function useForm<T extends Record<string, string | boolean | string[]>>(initial: T) {
   const [values, setValues] = useState<T>(initial)
   const bind = (name: keyof T & string) => ({
     name,

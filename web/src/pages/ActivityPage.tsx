@@ -7,7 +7,7 @@ import { TaskRef } from '../components/TaskRef.tsx'
 import { api } from '../lib/api.ts'
 import { useCompanyId } from '../lib/company.ts'
 import { type Formatter, humanize } from '../lib/format.ts'
-import { type Names, useNames, UUID } from '../lib/names.ts'
+import { auditActor, type Names, useNames, UUID } from '../lib/names.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { keys } from '../lib/queries.ts'
 
@@ -38,7 +38,7 @@ export function ActivityPage() {
               {events.map((event) => (
                 <tr key={event.id} data-event={event.id}>
                   <td className="nowrap muted small lead" title={format.dateTime(event.created_at)}>{format.relative(event.created_at)}</td>
-                  <td className="nowrap lead">{event.actor_type === 'system' ? 'Shopfloor' : event.actor_name}<span className="muted small actor-kind">{ACTOR[event.actor_type]}</span></td>
+                  <td className="nowrap lead">{auditActor(event).name}<span className="muted small actor-kind">{auditActor(event).kind}</span></td>
                   <td className="free">
                     <div>
                       {humanize(event.verb)} {event.entity_type} <Subject companyId={companyId} event={event} />
@@ -58,8 +58,6 @@ export function ActivityPage() {
     </>
   )
 }
-
-const ACTOR: Record<AuditEvent['actor_type'], string> = { user: 'person', agent: 'agent', system: 'the service' }
 
 /** The record the event is about, by its label (a task's key and title), linked while it exists. */
 function Subject({ companyId, event }: { companyId: string; event: AuditEvent }) {

@@ -7,7 +7,11 @@ import { useFormat } from '../lib/preferences.tsx'
 import { useCosts } from '../lib/queries.ts'
 import { Link, useNavigate, useSearch } from '@tanstack/react-router'
 
-/** Spend of one UTC month: the month-end forecast, by agent, by project and by day. */
+/**
+ * Spend of one UTC month: the month-end forecast, by agent, by project and by day, with API spend
+ * (metered keys) apart from the plan equivalent (runs on a subscription login, priced at list
+ * price: no money is spent per run, but budgets count it).
+ */
 export function CostsPage() {
   const companyId = useCompanyId()
   const format = useFormat()
@@ -27,6 +31,16 @@ export function CostsPage() {
         <>
           <div className="cards">
             <section className="card"><div className="label">Total</div><div className="value">{format.money(data.total_cents)}</div></section>
+            <section className="card" aria-label="API spend">
+              <div className="label">API spend</div>
+              <div className="value">{format.money(data.total_cents - data.plan_cents)}</div>
+              <div className="muted small">billed per token</div>
+            </section>
+            <section className="card" aria-label="Plan equivalent">
+              <div className="label">Plan equivalent</div>
+              <div className="value">{format.money(data.plan_cents)}</div>
+              <div className="muted small">subscription runs at list price</div>
+            </section>
             <section className="card" aria-label="Month-end projection">
               <div className="label">{month < thisMonth() ? 'Month total' : 'Month-end projection'}</div>
               <div className="value">{format.money(data.forecast.month_end_cents)}</div>
@@ -42,7 +56,10 @@ export function CostsPage() {
           {data.by_day.length > 0 && (
             <section className="panel" aria-label="By day">
               <h2>By day</h2>
-              <BarChart labels={data.by_day.map((d) => format.day(d.date))} series={[{ label: 'Cost', color: 'var(--accent)', values: data.by_day.map((d) => d.cost_cents) }]} format={format.money} />
+              <BarChart labels={data.by_day.map((d) => format.day(d.date))} series={[
+                { label: 'API spend', color: 'var(--accent)', values: data.by_day.map((d) => d.cost_cents - d.plan_cents) },
+                ...(data.plan_cents > 0 ? [{ label: 'Plan equivalent', color: 'var(--warn)', values: data.by_day.map((d) => d.plan_cents) }] : []),
+              ]} format={format.money} />
             </section>
           )}
           <div className="grid-2">
@@ -57,7 +74,10 @@ export function CostsPage() {
                         <td className="free"><Link to="/c/$companyId/agents/$agentId" params={{ companyId, agentId: row.agent_id }}>{row.name}</Link></td>
                         <td className="right">{row.runs}</td>
                         <td className="right hide-phone">{format.number(row.tokens_in)} / {format.number(row.tokens_out)}</td>
-                        <td className="right">{format.money(row.cost_cents)}</td>
+                        <td className="right">
+                          {format.money(row.cost_cents)}
+                          {row.plan_cents > 0 && <div className="muted small">{row.plan_cents === row.cost_cents ? 'plan equivalent' : `${format.money(row.plan_cents)} plan equivalent`}</div>}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

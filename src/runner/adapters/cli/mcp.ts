@@ -1,9 +1,8 @@
 // The Shopfloor MCP server (`shopfloor mcp`, stdio) as each agent CLI is told about it. It reads
 // the run's SHOPFLOOR_* variables; every CLI is given them by reference (${VAR}, {env:VAR},
 // env_vars...) rather than by value, so no key is written to a file or shown in `ps`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { readHomeFile, writeHomeFile } from '../../home-files.ts'
 
 export const MCP_SERVER_NAME = 'shopfloor'
 
@@ -23,20 +22,21 @@ export function envReferences(reference: (name: string) => string): Record<strin
 }
 
 /**
- * Sets keys of a JSON settings file, keeping whatever else it holds (a kept agent home may
- * have settings of its own). Written readable by its owner only.
+ * Sets keys of a JSON settings file of the run's home (`relative` to it), keeping whatever else
+ * it holds (a kept agent home may have settings of its own). Written readable by its owner only.
+ * A link the agent left in its place is replaced, never followed (home-files.ts).
  */
-export function mergeJsonFile(path: string, change: (data: Record<string, any>) => void): void {
+export function mergeJsonFile(home: string, relative: string, change: (data: Record<string, any>) => void): void {
   let data: Record<string, any> = {}
-  if (existsSync(path)) {
+  const text = readHomeFile(home, relative)
+  if (text !== null) {
     try {
-      const parsed = JSON.parse(readFileSync(path, 'utf8'))
+      const parsed = JSON.parse(text)
       if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) data = parsed
     } catch {
       // an unreadable file is replaced
     }
   }
   change(data)
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
-  writeFileSync(path, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 })
+  writeHomeFile(home, relative, `${JSON.stringify(data, null, 2)}\n`)
 }

@@ -40,10 +40,10 @@ BEGIN
    WHERE company_id = ANY(companies) AND goal_id IS NOT NULL GROUP BY 1;
 
   DELETE FROM run_totals WHERE company_id = ANY(companies);
-  INSERT INTO run_totals (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out)
+  INSERT INTO run_totals (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out, plan_cost_cents)
   SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date, r.agent_id, t.project_id, count(*),
          count(*) FILTER (WHERE r.status = 'succeeded'), count(*) FILTER (WHERE r.status = 'failed'),
-         sum(r.cost_cents), sum(r.tokens_in), sum(r.tokens_out)
+         sum(r.cost_cents), sum(r.tokens_in), sum(r.tokens_out), coalesce(sum(r.cost_cents) FILTER (WHERE r.billing = 'plan'), 0)
     FROM runs r LEFT JOIN tasks t ON t.id = r.task_id
    WHERE r.company_id = ANY(companies) GROUP BY 1, 2, 3, 4;
 END $$;

@@ -10,16 +10,17 @@ BEGIN
     SELECT r.company_id, (r.created_at AT TIME ZONE 'UTC')::date AS day, r.agent_id, count(*)::int AS runs,
            (count(*) FILTER (WHERE r.status = 'succeeded'))::int AS succeeded,
            (count(*) FILTER (WHERE r.status = 'failed'))::int AS failed,
-           sum(r.cost_cents)::bigint AS cost, sum(r.tokens_in)::bigint AS t_in, sum(r.tokens_out)::bigint AS t_out
+           sum(r.cost_cents)::bigint AS cost, sum(r.tokens_in)::bigint AS t_in, sum(r.tokens_out)::bigint AS t_out,
+           coalesce(sum(r.cost_cents) FILTER (WHERE r.billing = 'plan'), 0)::bigint AS plan_cost
       FROM runs r WHERE r.task_id = task
      GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
   LOOP
     IF to_first THEN
-      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out, g.plan_cost);
     END IF;
-    PERFORM run_totals_add(g.company_id, g.day, g.agent_id, from_project, -g.runs, -g.succeeded, -g.failed, -g.cost, -g.t_in, -g.t_out);
+    PERFORM run_totals_add(g.company_id, g.day, g.agent_id, from_project, -g.runs, -g.succeeded, -g.failed, -g.cost, -g.t_in, -g.t_out, -g.plan_cost);
     IF NOT to_first THEN
-      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out);
+      PERFORM run_totals_add(g.company_id, g.day, g.agent_id, to_project, g.runs, g.succeeded, g.failed, g.cost, g.t_in, g.t_out, g.plan_cost);
     END IF;
   END LOOP;
 END $$;

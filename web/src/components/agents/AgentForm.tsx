@@ -6,7 +6,8 @@ import { centsToInput, parseCents } from '../../lib/format.ts'
 import { nextFire } from '#src/contract/schedule.ts'
 import { HIRE_DEFAULTS, MAX_COUNT, parseCount } from '../../lib/spend.ts'
 import { useForm } from '../../lib/useForm.ts'
-import { ADAPTER_NAMES, adapterLabel, configFromText, settingsOf, settingsText } from '../../lib/adapters.ts'
+import { ArrowDown, ArrowUp, Plus, X } from 'lucide-react'
+import { ADAPTER_NAMES, adapterLabel, configFromText, MAX_FALLBACKS, settingsOf, settingsText } from '../../lib/adapters.ts'
 import { useCompanyId } from '../../lib/company.ts'
 import { useRunners } from '../../lib/queries.ts'
 import { capableRunners, runnerList, waitingReason } from '../../lib/waiting.ts'
@@ -114,11 +115,49 @@ function AdapterSettings({ form }: { form: ReturnType<typeof useAgentForm>['form
       {takes.has('command') && <Field label="Command" hint="used only by runners that allow agents their own commands"><input maxLength={1000} className="mono" {...form.bind('command')} /></Field>}
       {takes.has('args') && <Field label="Extra arguments" hint="one per line"><textarea rows={2} className="mono" {...form.bind('args')} /></Field>}
       {takes.has('env') && <Field label="Environment passed through" hint="comma-separated; passed only by runners that allow them"><input className="mono" placeholder="GITHUB_TOKEN, NPM_TOKEN" {...form.bind('env')} /></Field>}
+      {takes.has('fallback') && <FallbackModels form={form} />}
       {(takes.has('secret_env') || takes.has('command') || takes.has('env')) && (
         <details className="small muted span-all">
           <summary>Details: what the runner must allow</summary>
           <p>A secret variable or passed-through names: start the runner with <code>--allow-agent-env NAME</code>; an agent's own command: <code>--allow-agent-commands</code>.</p>
         </details>
+      )}
+    </fieldset>
+  )
+}
+
+/**
+ * adapter_config.fallback: models tried in order, on the agent's own CLI, when its model is
+ * overloaded or over a provider's limit. Each can be moved up or down and removed; blanks are
+ * left out when saved.
+ */
+function FallbackModels({ form }: { form: ReturnType<typeof useAgentForm>['form'] }) {
+  const models = form.values.fallback
+  const set = (next: string[]) => form.setValues((v) => ({ ...v, fallback: next }))
+  const move = (from: number, to: number) => {
+    const next = [...models]
+    const [moved] = next.splice(from, 1)
+    next.splice(to, 0, moved!)
+    set(next)
+  }
+  return (
+    <fieldset className="fallbacks span-all" aria-label="Fallback models">
+      <legend>Fallback models <span className="hint">tried in order on {adapterLabel(form.values.adapter)} when the model is overloaded or over its limit</span></legend>
+      {models.length > 0 && (
+        <ol>
+          {models.map((model, i) => (
+            <li key={i} className="row">
+              <input aria-label={`Fallback model ${i + 1}`} maxLength={200} value={model} placeholder="model name"
+                onChange={(e) => set(models.map((m, j) => (j === i ? e.target.value : m)))} />
+              <button type="button" className="icon" aria-label={`Move fallback ${i + 1} up`} title="Move up" disabled={i === 0} onClick={() => move(i, i - 1)}><ArrowUp size={16} aria-hidden /></button>
+              <button type="button" className="icon" aria-label={`Move fallback ${i + 1} down`} title="Move down" disabled={i === models.length - 1} onClick={() => move(i, i + 1)}><ArrowDown size={16} aria-hidden /></button>
+              <button type="button" className="icon" aria-label={`Remove fallback ${i + 1}`} title="Remove" onClick={() => set(models.filter((_, j) => j !== i))}><X size={16} aria-hidden /></button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {models.length < MAX_FALLBACKS && (
+        <button type="button" className="small" onClick={() => set([...models, ''])}><Plus size={14} aria-hidden /> Add a fallback model</button>
       )}
     </fieldset>
   )

@@ -15,9 +15,12 @@ const ADAPTER_SETTING_LABELS: Record<string, string> = {
   command: 'Command',
   args: 'Extra arguments',
   env: 'Environment passed through',
+  fallback: 'Fallback models',
 }
 
-const settingText = (value: unknown) => (Array.isArray(value) ? value.join(' ') : String(value))
+const settingText = (key: string, value: unknown) =>
+  key === 'fallback' ? (value as { model: string }[]).map((f) => f.model).join(', then ')
+    : Array.isArray(value) ? value.join(' ') : String(value)
 
 export function AgentSettings({ agent }: { agent: Agent }) {
   const format = useFormat()
@@ -29,7 +32,7 @@ export function AgentSettings({ agent }: { agent: Agent }) {
     <>
       <dl className="form-grid" aria-label="General">
         {item('Works with', adapterLabel(agent.adapter))}
-        {config.map(([key, value]) => item(ADAPTER_SETTING_LABELS[key] ?? key, <span className="mono">{settingText(value)}</span>))}
+        {config.map(([key, value]) => item(ADAPTER_SETTING_LABELS[key] ?? key, <span className="mono">{settingText(key, value)}</span>))}
         {item('Heartbeat', agent.heartbeat_cron ? <Heartbeat cron={agent.heartbeat_cron} /> : 'None')}
         {item('Hired', format.date(agent.created_at))}
       </dl>

@@ -42,7 +42,9 @@ export function RunItem({ companyId, run, showTask = false, summaryInComment = f
         {showTask && (run.task_id ? <span>on <RunTask companyId={companyId} run={run} withTitle none={null} /></span> : <span className="muted">no task</span>)}
         <Badge value={shown.status} />
         {live && shown.status === 'running' && <span className="live"><span className="dot" />live</span>}
-        <span className="muted" title={format.dateTime(run.created_at)}>{format.relative(shown.started_at ?? run.created_at)}</span>
+        <span className="muted" title={shown.started_at ? `Started ${format.dateTime(shown.started_at)} (queued ${format.dateTime(run.created_at)})` : `Queued ${format.dateTime(run.created_at)}`}>
+          {format.relative(shown.started_at ?? run.created_at)}
+        </span>
         {shown.started_at && <span className="muted" title="How long it ran">{duration(shown.started_at, shown.ended_at)}</span>}
         {shown.runner_id && <span className="muted">on {runnerName(shown.runner_id)}</span>}
         <Usage run={shown} />

@@ -11,6 +11,7 @@ import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { keys, useAgents, useComments, useMembers, useRuns, useTaskChanges } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
+import { auditActor } from '../../lib/names.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
@@ -30,12 +31,15 @@ const isStatusOrAssignee = (event: AuditEvent) => event.verb !== 'created' && ('
 const KIND_ORDER: Record<Item['kind'], number> = { change: 0, comment: 1, run: 2 }
 
 /**
- * When a run shows on the timeline. The audit event of an assignment is stamped as its write
- * commits, after the run it queued was made (a few milliseconds, or the same instant): by time
- * alone the run came before its cause. So a run queued by an assignment shows at the time of the
- * assignment to its agent nearest to it when that one is later.
+ * When a run shows on the timeline: when it started, the time its line says, once it has (a run
+ * queued before a comment but started after it did its work after it); until then when it was
+ * queued. The audit event of an assignment is stamped as its write commits, after the run it
+ * queued was made (a few milliseconds, or the same instant): by time alone the queued run came
+ * before its cause. So a run queued by an assignment shows at the time of the assignment to its
+ * agent nearest to it when that one is later.
  */
-function runTime(run: Run, changes: AuditEvent[]): number {
+export function runTime(run: Pick<Run, 'created_at' | 'started_at' | 'trigger' | 'agent_id'>, changes: AuditEvent[]): number {
+  if (run.started_at) return Date.parse(run.started_at)
   const at = Date.parse(run.created_at ?? '')
   if (run.trigger !== 'assignment') return at
   const assigned = changes.filter((c) => c.changes.assignee_agent_id?.[1] === run.agent_id).map((c) => Date.parse(c.created_at))
@@ -143,7 +147,7 @@ function ChangeItem({ companyId, change }: { companyId: string; change: AuditEve
   if (status) said.push(`moved it from ${humanize(String(status[0]))} to ${humanize(String(status[1]))}`)
   const assignee = change.changes.assignee_agent_id
   if (assignee) said.push(assignee[1] ? `assigned it to ${agentName(assignee[1])}` : `unassigned ${agentName(assignee[0])}`)
-  const actor = change.actor_type === 'system' ? 'Shopfloor' : change.actor_name
+  const actor = auditActor(change).name
   return (
     <li className="change-item small" aria-label={`${actor} ${said.join(' and ')}`}>
       <strong>{actor}</strong> {said.join(' and ')}
