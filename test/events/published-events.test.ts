@@ -241,14 +241,17 @@ const rows: Row[] = [
     events: () => [runUpdated('r3', 'ada', 'running'), ev('agent.updated', w.ada)],
   },
   {
-    name: 'expire-stale with a lapsed lease: run.updated failed and agent.updated',
+    name: 'expire-stale with a lapsed lease: run.updated failed, agent.updated, and run.created of the run queued again',
     act: async () => {
       await t.ctx.db.query("UPDATE runs SET heartbeat_at = now() - interval '1 day', started_at = now() - interval '1 day' WHERE id = $1", [w.r3])
-      return api('POST', '/runs/expire-stale')
+      const answer = await api('POST', '/runs/expire-stale')
+      // The lost run is queued again (runs/redo-lost.ts).
+      w.r3redo = (await t.ctx.db.one<{ id: string }>('SELECT id FROM runs WHERE redo_of = $1', [w.r3]))!.id
+      return answer
     },
     status: 200,
     keep: (b) => expect(b.expired).toEqual([w.r3]),
-    events: () => [runUpdated('r3', 'ada', 'failed'), ev('agent.updated', w.ada)],
+    events: () => [runUpdated('r3', 'ada', 'failed'), ev('agent.updated', w.ada), ev('run.created', w.r3redo, { agent_id: w.ada })],
   },
 
   { name: 'a claim with nothing to run (204) publishes nothing', act: () => api('POST', '/runs/claim', { runner_id: 'runner-1', agent_ids: [w.rex] }), status: 204, events: () => [] },

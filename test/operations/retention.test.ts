@@ -1,5 +1,6 @@
 // Transcript retention: the scheduler empties the transcripts of runs finished more than
-// TRANSCRIPT_RETENTION_DAYS ago, in batches; the runs stay and say they were trimmed.
+// TRANSCRIPT_RETENTION_DAYS ago, and removes their patches, in batches; the runs stay and say
+// they were trimmed.
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { TRIM_BATCH, trimTranscripts } from '../../src/domain/runs/retention.ts'
 import { startScheduler } from '../../src/scheduler/scheduler.ts'
@@ -41,6 +42,11 @@ it('the scheduler trims runs finished longer ago than TRANSCRIPT_RETENTION_DAYS 
   const oldFailed = await run(companyId, agentId, 'failed', 31)
   const recent = await run(companyId, agentId, 'succeeded', 10)
   const running = await run(companyId, agentId, 'running', null)
+  // Each run's patch (what it changed), as its runner uploads it.
+  await t.ctx.db.query(
+    `INSERT INTO run_patches (run_id, company_id, patch) SELECT id, company_id, 'diff --git a/x b/x' FROM runs WHERE id = ANY($1)`,
+    [[old, oldFailed, recent, running]],
+  )
   const audit = await t.ctx.db.one('SELECT count(*)::int AS n FROM audit_events WHERE company_id = $1', [companyId])
 
   t.ctx.config.transcriptRetentionDays = 30
@@ -65,11 +71,16 @@ it('the scheduler trims runs finished longer ago than TRANSCRIPT_RETENTION_DAYS 
     expect((await call(t.app, 'GET', `${base}/${id}/transcript`, { token: owner.token })).body.entries).toEqual(r.body.transcript)
     expect(r.body.transcript[0]).toMatchObject({ role: 'system', text: expect.stringMatching(/^Transcript removed: the run finished more than 30 days ago/) })
     expect(r.body.cost_cents).toBe(42) // the run and its totals stay
+    // Its patch goes with the transcript, and reading it says why.
+    const patch = await call(t.app, 'GET', `${base}/${id}/patch`, { token: owner.token })
+    expect(patch.status).toBe(404)
+    expect(patch.body.error.message).toMatch(/^Patch removed with the transcript: the run finished longer ago than TRANSCRIPT_RETENTION_DAYS/)
   }
   for (const id of [recent, running]) {
     const r = await call(t.app, 'GET', `${base}/${id}`, { token: owner.token })
     expect(r.body.transcript_trimmed_at).toBeNull()
     expect(r.body.transcript.map((e: any) => e.text)).toEqual(['secret work', 'more secrets'])
+    expect((await call(t.app, 'GET', `${base}/${id}/patch`, { token: owner.token })).body).toBe('diff --git a/x b/x')
   }
   const rows = await t.ctx.db.one<{ n: number }>('SELECT count(*)::int AS n FROM run_transcript_entries WHERE run_id = ANY($1)', [[old, oldFailed]])
   expect(rows!.n).toBe(2) // one note each: the entries themselves are gone

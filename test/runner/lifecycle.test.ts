@@ -136,7 +136,14 @@ describe.concurrent('stopping a run', () => {
     const after = await ws.client.runs.get(ws.companyId, run.id)
     expect(after).toMatchObject({ status: 'failed', error: LEASE_EXPIRED })
     expect(r.logs().some((l) => l.msg === 'run is no longer ours; stopping the agent' && l.run_id === run.id)).toBe(true)
-    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('error')
+    // The lost run was queued again (runs/redo-lost.ts), and the runner, awake again, takes it:
+    // the agent is running its redo, not left in error.
+    const redo = await waitFor(async () => {
+      const runs = await ws.client.runs.list(ws.companyId, { agent_id: worker.id })
+      return runs.find((other) => other.id !== run.id && other.status === 'running') ?? null
+    }, 15_000)
+    expect(redo).toMatchObject({ task_id: run.task_id, trigger: run.trigger })
+    expect((await ws.client.agents.get(ws.companyId, worker.id)).status).toBe('running')
   })
 
   it('a runner killed with SIGKILL: its run expires and the agent goes to error', async () => {

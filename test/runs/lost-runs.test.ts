@@ -54,6 +54,17 @@ describe('a run lost with its runner', () => {
     expect((await runsOf(s, task)).body.map((r: any) => r.status)).toEqual(['failed', 'failed'])
   })
 
+  it('a lost merge run is done again as a merge, though its task is done', async () => {
+    const { s, task, runId } = await claimedTask()
+    // As an approval with merge_on_approve leaves it (work/review.ts): the task done, the run a merge.
+    await t.ctx.db.query("UPDATE runs SET purpose = 'merge' WHERE id = $1", [runId])
+    expect((await call(t.app, 'PATCH', `${s.base}/tasks/${task}`, { token: s.user.token, body: { status: 'done' } })).status).toBe(200)
+    await backdateLease(t.ctx, runId, 61)
+    expect((await sweep(s)).body).toEqual({ expired: [runId] })
+    const redo = await t.ctx.db.one<{ purpose: string; status: string }>('SELECT purpose, status FROM runs WHERE redo_of = $1', [runId])
+    expect(redo).toEqual({ purpose: 'merge', status: 'queued' })
+  })
+
   it('not for a paused agent, nor for a task finished meanwhile', async () => {
     const paused = await claimedTask()
     expect((await call(t.app, 'POST', `${paused.s.base}/agents/${paused.agent}/pause`, { token: paused.s.user.token })).status).toBe(200)

@@ -7,7 +7,9 @@ export const TRIM_BATCH = 200
 /**
  * One batch of transcript retention: the transcripts of up to `batch` runs that finished more
  * than `days` days ago are replaced by one `system` entry saying they were removed, and the run
- * records when (`transcript_trimmed_at`, in the run's answer). The run itself, its totals and
+ * records when (`transcript_trimmed_at`, in the run's answer). Their patches (run_patches, up to
+ * 5 MiB each: the diff of what the run changed) go too; the run's `changes`, its summary of
+ * branch, commits and files, stays. The run itself, its totals and
  * the audit trail stay. SKIP LOCKED: a run being written is left for the next batch, and
  * several schedulers never wait for each other. Answers how many runs were trimmed.
  */
@@ -23,6 +25,8 @@ export async function trimTranscripts(q: Queryable, days: number, batch = TRIM_B
         FOR UPDATE SKIP LOCKED
      ), removed AS (
        DELETE FROM run_transcript_entries e USING due WHERE e.run_id = due.id AND e.seq > 1
+     ), patches AS (
+       DELETE FROM run_patches p USING due WHERE p.run_id = due.id
      ), noted AS (
        INSERT INTO run_transcript_entries (run_id, seq, entry)
        SELECT id, 1, jsonb_build_object(

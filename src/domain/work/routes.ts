@@ -35,7 +35,7 @@ export async function workRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
         'SELECT patch FROM run_patches WHERE run_id = $1 AND company_id IS NOT DISTINCT FROM $2',
         [request.params.run_id, request.membership.companyId],
       )
-      if (!row) throw notFound('Patch')
+      if (!row) throw await noPatch(ctx, request.membership.companyId, request.params.run_id)
       return reply.type('text/x-diff; charset=utf-8').send(row.patch)
     },
   )
@@ -84,4 +84,14 @@ export async function workRoutes(instance: FastifyInstance, { ctx }: { ctx: AppC
     },
     async (request) => write(ctx, (tx) => reviewTask(tx, request.membership.companyId, request.params.task_ref, userActor(request), request.body)),
   )
+}
+
+/** Why a run has no patch: retention removed it with the transcript (runs/retention.ts), or there never was one. */
+async function noPatch(ctx: AppContext, companyId: string, runId: string): Promise<AppError> {
+  const run = await ctx.db.one<{ transcript_trimmed_at: string | null }>(
+    'SELECT transcript_trimmed_at FROM runs WHERE id = $1 AND company_id IS NOT DISTINCT FROM $2', [runId, companyId])
+  if (run?.transcript_trimmed_at) {
+    return new AppError('NOT_FOUND', 'Patch removed with the transcript: the run finished longer ago than TRANSCRIPT_RETENTION_DAYS')
+  }
+  return notFound('Patch')
 }
