@@ -319,7 +319,7 @@ describe('OpenCode (agent_cli_4)', () => {
     expect(entries(run, 'tool')[0].split('\n')[0]).toBe('Bash: npm test')
     const seen = clis.seen(run.id)
     // The session's title given: OpenCode then asks the model for none (a request no event would report).
-    expect(seen.argv).toEqual(['run', '--format', 'json', '--model', 'anthropic/claude-sonnet-4-5', '--title', `${task.key}: Fix the build`])
+    expect(seen.argv).toEqual(['run', '--format', 'json', '--print-logs', '--log-level', 'ERROR', '--model', 'anthropic/claude-sonnet-4-5', '--title', `${task.key}: Fix the build`])
     const config = JSON.parse(seen.files[path.join(seen.env.XDG_CONFIG_HOME, 'opencode', 'opencode.json')])
     expect(config.mcp.shopfloor).toEqual({
       type: 'local', command: [process.execPath, BIN, 'mcp'], enabled: true,

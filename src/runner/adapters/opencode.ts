@@ -8,6 +8,11 @@ import { type Dialect, cliAdapter, type CliSettings } from './cli/run.ts'
 import { envReferences, MCP_SERVER_NAME, mcpServer, mergeJsonFile } from './cli/mcp.ts'
 import { toolCall, toolEntry } from './cli/tool-line.ts'
 
+/** Failed model requests in a row after which a run stops waiting for OpenCode's endless retries. */
+const STREAM_ERRORS_MAX = 3
+/** Failed model requests so far, per run (its sink). */
+const streamErrors = new WeakMap<object, number>()
+
 export const opencode: Dialect = {
   name: 'agent_cli_4',
   product: 'OpenCode',
@@ -17,6 +22,9 @@ export const opencode: Dialect = {
   args({ config, resumeSession, context }, extra) {
     return [
       'run', '--format', 'json',
+      // Its errors on standard error: a failing model request is retried there without end and
+      // without an event (stderrLine below ends that).
+      '--print-logs', '--log-level', 'ERROR',
       ...(config.model ? ['--model', config.model] : []),
       // A new session is given its title: else OpenCode asks the model for one in a request of
       // its own, whose tokens no event reports (the run's usage would fall short of the bill).
@@ -34,6 +42,16 @@ export const opencode: Dialect = {
         [MCP_SERVER_NAME]: { type: 'local', command: [command, ...args], environment: envReferences((n) => `{env:${n}}`), enabled: true },
       }
     })
+  },
+  stderrLine(line, sink) {
+    // `level=ERROR ... message="stream error" ... error.error="AI_APICallError: Overloaded"`, once
+    // per attempt: OpenCode retries an overloaded or rate-limited provider for as long as it takes.
+    const failed = /message="stream error".*error\.error="((?:[^"\\]|\\.)*)"/.exec(line)
+    if (!failed) return
+    streamErrors.set(sink, (streamErrors.get(sink) ?? 0) + 1)
+    if (streamErrors.get(sink)! >= STREAM_ERRORS_MAX) {
+      sink.fail(`the model request failed ${STREAM_ERRORS_MAX} times and OpenCode kept retrying: ${failed[1]!.replace(/\\"/g, '"')}`)
+    }
   },
   parser({ config }, sink) {
     let session = false
