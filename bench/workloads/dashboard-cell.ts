@@ -54,8 +54,9 @@ export async function dashboardCell(bench: Bench): Promise<Section> {
       const postgresCpu = await postgres()
       const computed = (await metric(server.url, series('computed'))) - computed0
       const shared = (await metric(server.url, series('shared'))) - shared0
-      // Every request of the pass, warm-up ones included, is in the CPU and the counters.
-      const answers = computed + shared
+      // Every request of the pass, warm-up ones included, is in the CPU and the counters (a
+      // server without them, an older revision, is counted from the load: 2 warm-up requests a connection).
+      const answers = computed + shared || load.requests + 2 * clients
       return { name, load, serverMs: (serverCpu * 1000) / answers, postgresMs: (postgresCpu * 1000) / answers, computed, shared }
     }
     const passes = [await pass(`${connections} connections`, connections), await pass('1 connection', 1)]

@@ -121,5 +121,5 @@ describe('benchmark harness, smoke size', () => {
   it(`runs end to end and writes a report with each figure (${TEST_DATABASE_URL ? 'PostgreSQL' : 'embedded only'})`, async () => {
     if (TEST_DATABASE_URL) await onPostgres(TEST_DATABASE_URL)
     else await embeddedOnly()
-  }, 240_000)
+  }, 360_000)
 })
