@@ -29,6 +29,8 @@ import { taskCreate } from './workloads/task-create.ts'
 import { taskList } from './workloads/task-list.ts'
 import { taskRead } from './workloads/task-read.ts'
 import { timeToStart } from './workloads/time-to-start.ts'
+import { dashboardCell } from './workloads/dashboard-cell.ts'
+import { createSizes } from './workloads/create-sizes.ts'
 
 const ANALYSIS_HEADING = '## Analysis'
 
@@ -109,6 +111,8 @@ if (wants(4) && !onSameServer(4)) {
   if (args['no-keep']) await dropDatabase(bench.pg, bench.db('scale'))
 }
 if (wants(5)) sections.push(await eventStreams(bench))
+if (wants(11)) sections.push(await dashboardCell(bench))
+if (wants(12)) sections.push(await createSizes(bench))
 if (wants(13)) sections.push(await timeToStart(bench))
 if (wants(9) && !onSameServer(9)) sections.push(await idle(bench))
 if (wants(7)) {

@@ -102,7 +102,7 @@ export const SIZES: Record<Mode, Sizes> = {
       connections: 1,
       readers: 2,
     },
-    cells: { dashboardTasks: 100, createTasks: [100, 200], connections: 4 },
+    cells: { dashboardTasks: 100, createTasks: [100], connections: 4 },
     start: { agents: 2, single: 1, burst: 1 },
     streams: 5,
     loginRate: 4,

@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { cpuSeconds } from './processes.ts'
 
 /** The benchmarks only ever talk to a PostgreSQL server on this machine. */
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/
@@ -53,4 +54,58 @@ export async function serverDescription(serverUrl: string): Promise<string> {
     const version = (await c.query('SHOW server_version')).rows[0].server_version
     return `${version}; ${rows.map((r) => `${r.name} ${r.value}`).join(', ')}`
   })
+}
+
+/**
+ * CPU-seconds (user + system, /proc) used so far by the backends of database `url` that are
+ * connected now: the work one server's pool asks of PostgreSQL, apart from anyone else's on a
+ * shared machine. Read it before and after a load run: a backend that closed in between is
+ * lost, so the pools of the benchmarks keep theirs (idle connections live a minute).
+ */
+export async function databaseCpu(url: string): Promise<() => Promise<number>> {
+  const name = new URL(url).pathname.slice(1)
+  const pids = () => withClient(databaseUrl(url, 'postgres'), async (c) =>
+    (await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => r.pid))
+  const before = new Map<number, number>()
+  for (const pid of await pids()) before.set(pid, cpuSeconds(pid) ?? 0)
+  // Backends that appear during the run count from 0 (their start is theirs too).
+  return async () => {
+    let used = 0
+    for (const pid of new Set([...before.keys(), ...(await pids())])) used += (cpuSeconds(pid) ?? before.get(pid) ?? 0) - (before.get(pid) ?? 0)
+    return used
+  }
+}
+
+/**
+ * Samples what the backends of database `url` are doing every few milliseconds while `work`
+ * runs (pg_stat_activity's wait event, or running on a CPU), and answers the share of samples
+ * of each kind among busy backends.
+ */
+export async function waitsDuring<T>(url: string, work: () => Promise<T>): Promise<{ result: T; shares: Record<string, number> }> {
+  const name = new URL(url).pathname.slice(1)
+  const counts: Record<string, number> = {}
+  let sampling = true
+  const sampler = withClient(databaseUrl(url, 'postgres'), async (c) => {
+    while (sampling) {
+      const { rows } = await c.query<{ kind: string }>(
+        `SELECT coalesce(wait_event_type || ':' || wait_event, 'CPU') AS kind FROM pg_stat_activity
+          WHERE datname = $1 AND state = 'active' AND pid <> pg_backend_pid()`,
+        [name],
+      )
+      for (const { kind } of rows) counts[kind] = (counts[kind] ?? 0) + 1
+      await new Promise((r) => setTimeout(r, 5))
+    }
+  })
+  try {
+    const result = await work()
+    return { result, shares: shares(counts) }
+  } finally {
+    sampling = false
+    await sampler
+  }
+}
+
+function shares(counts: Record<string, number>): Record<string, number> {
+  const total = Object.values(counts).reduce((a, b) => a + b, 0) || 1
+  return Object.fromEntries(Object.entries(counts).map(([k, v]): [string, number] => [k, v / total]).sort((a, b) => b[1] - a[1]))
 }

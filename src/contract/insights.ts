@@ -7,6 +7,18 @@ import { Task } from './tasks.ts'
 // Dashboard, costs and inbox: read-only aggregates for any member.
 
 export const DASHBOARD_DAYS = [7, 14, 30] as const
+
+/**
+ * A run on the dashboard: every field SPEC.md's Run names, when it may start (`not_before`) and
+ * its task's key and title. Not its session, purpose, changes, checks or billing, nor the
+ * company (the page's own): the run's page has them, and 20 runs with them were a fifth of a
+ * dashboard that every visit of the web app's home reads.
+ */
+export const DashboardRun = Type.Omit(Run, [
+  'company_id', 'session_id', 'purpose', 'changes', 'checks', 'billing', 'waiting_reason',
+  'transcript', 'transcript_trimmed_at', 'transcript_count', 'transcript_total',
+])
+export type DashboardRun = Static<typeof DashboardRun>
 /** `YYYY-MM`; a month outside 01-12 is INVALID_MONTH. */
 export const MONTH_PATTERN = '^[0-9]{4}-[0-9]{2}$'
 
@@ -51,7 +63,7 @@ export const Dashboard = Type.Object({
   monthly_budget_cents: Type.Integer(),
   range_days: Type.Integer(),
   series: Type.Array(DashboardDay),
-  active_runs: Type.Array(Run),
+  active_runs: Type.Array(DashboardRun),
   for_you: OrNull(Type.Object({ blocked_tasks: Type.Integer(), open_tasks: Type.Integer(), recent: Type.Array(Task) })),
   forecast: Forecast,
 })

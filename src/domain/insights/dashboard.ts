@@ -1,8 +1,7 @@
-import type { Dashboard, DashboardDay } from '../../contract/insights.ts'
-import type { Run } from '../../contract/runs.ts'
+import type { Dashboard, DashboardDay, DashboardRun } from '../../contract/insights.ts'
 import type { Task } from '../../contract/tasks.ts'
 import type { Db } from '../../server/db/db.ts'
-import { namingTasks, runColumns } from '../runs/model.ts'
+import { namingTasks } from '../runs/model.ts'
 import { TASK_PRIORITIES, TASK_SELECT, TASK_STATUSES } from '../tasks/model.ts'
 import { type ForecastRow, forecastSql, project } from './forecast.ts'
 
@@ -11,6 +10,9 @@ export { DASHBOARD_DAYS } from '../../contract/insights.ts'
 const ACTIVE_RUNS = 20
 const RECENT_TASKS = 5
 const OPEN = `status NOT IN ('done', 'cancelled')`
+/** The columns of a DashboardRun (contract/insights.ts). */
+const RUN_COLUMNS = 'id, agent_id, task_id, routine_id, runner_id, status, trigger, tokens_in, tokens_out, cost_cents, summary, error, ' +
+  'heartbeat_at, started_at, ended_at, created_at, not_before'
 
 /**
  * The company dashboard (SPEC.md "Dashboard"). Every figure is read from an index range or
@@ -32,11 +34,11 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
   const monthStart = now.toISOString().slice(0, 8) + '01'
   const [figures, activeRuns, recent] = await Promise.all([
     db.one<Figures>(FIGURES, [companyId, userId, days, monthStart]),
-    db.many<Run>(
+    db.many<DashboardRun>(
       namingTasks(`SELECT * FROM (
-         (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'running' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
+         (SELECT ${RUN_COLUMNS} FROM runs WHERE company_id = $1 AND status = 'running' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
          UNION ALL
-         (SELECT ${runColumns()} FROM runs WHERE company_id = $1 AND status = 'queued' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
+         (SELECT ${RUN_COLUMNS} FROM runs WHERE company_id = $1 AND status = 'queued' ORDER BY created_at DESC LIMIT ${ACTIVE_RUNS})
        ) active ORDER BY created_at DESC, id DESC LIMIT ${ACTIVE_RUNS}`),
       [companyId],
     ),

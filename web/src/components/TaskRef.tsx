@@ -24,7 +24,7 @@ function TaskKeyLink({ companyId, task, withTitle }: { companyId: string; task: 
  * The task of a run, or `none` when it has none: named by the run when it came in a list,
  * else fetched by its id.
  */
-export function RunTask({ companyId, run, withTitle, none }: { companyId: string; run: Run; withTitle?: boolean; none: ReactNode }) {
+export function RunTask({ companyId, run, withTitle, none }: { companyId: string; run: Pick<Run, 'task_id' | 'task_key' | 'task_title'>; withTitle?: boolean; none: ReactNode }) {
   if (run.task_key) return <TaskKeyLink companyId={companyId} task={{ key: run.task_key, title: run.task_title ?? '' }} withTitle={withTitle} />
   return run.task_id ? <TaskRef companyId={companyId} taskId={run.task_id} withTitle={withTitle} /> : none
 }

@@ -11,7 +11,7 @@ import { useSubmit } from '../../lib/useForm.ts'
 import { waitingReason } from '../../lib/waiting.ts'
 import { ErrorText } from '../ErrorText.tsx'
 
-export function WaitingNote({ companyId, run, compact = false }: { companyId: string; run: Run & { waiting_reason?: string | null }; compact?: boolean }) {
+export function WaitingNote({ companyId, run, compact = false }: { companyId: string; run: Pick<Run, 'id' | 'agent_id' | 'task_id'> & { waiting_reason?: string | null }; compact?: boolean }) {
   const client = useQueryClient()
   const runners = useRunners(companyId)
   const agents = useAgents(companyId, true)
