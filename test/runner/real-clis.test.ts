@@ -278,8 +278,10 @@ describe.concurrent.each(CLIS)('$product, the real CLI', (cli) => {
     const tag = `spend-${cli.adapter}`
     const usage = { input: 40_000, cached: 0, output: 4_000 }
     // Tools in turn: Gemini CLI ends a run that calls one tool the same way again and again.
-    // Each answer takes half a second, as a vendor's does: the guard stops the CLI between two answers.
-    const { run } = await runScript(agent.id, { tag, usage, cycle: true, answer_ms: 500, steps: [{ tool: 'get_context' }, { tool: 'list_agents' }] })
+    // Each answer takes a second and a half (a vendor takes longer to write 4,000 tokens): the
+    // guard stops the CLI between two answers, also when the machine is busy and the runner slow
+    // to act (at half a second, OpenCode once got two answers past the stop under CI's load).
+    const { run } = await runScript(agent.id, { tag, usage, cycle: true, answer_ms: 1500, steps: [{ tool: 'get_context' }, { tool: 'list_agents' }] })
     expect(run.status).toBe('failed')
     expect(run.error).toMatch(/stopped at the agent's monthly budget: this run cost \d+ cents/)
 
