@@ -191,7 +191,8 @@ describe('the task page and the board', () => {
     const claimed = await client.runs.claim(companyId, { runner_id: 'desk-9', agent_ids: [hopper.id] })
     await client.comments.create(companyId, task.id, { body: 'Edited with the new template.', run_id: claimed!.run.id })
     await client.runs.report(companyId, claimed!.run.id, { runner_id: 'desk-9', status: 'succeeded', summary: 'Edited with the new template.' })
-    await timeline.getByText('Edited with the new template.').waitFor()
+    // The run's summary may show for a moment beside the reply, until the comments come back with it.
+    await timeline.getByText('Edited with the new template.').first().waitFor()
     const expected = ['Ada Lovelace assigned it to Hopper', 'Use the new template, please.', 'Run of Hopper', 'Hopper moved it from Todo to In progress', 'Edited with the new template.']
     await expect.poll(order).toEqual(expected)
     // The run's line says when it started, and the time on hover says both.
