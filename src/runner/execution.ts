@@ -213,20 +213,20 @@ export class Execution {
         ranOn = on.adapter
         const own = on.adapter === this.adapter
         return on.adapter.run({
-        context: this.context,
-        prompt: buildPrompt(this.context, { tools: on.adapter.ownHome === true, skills: on.skills }),
-        cwd: workspace!.cwd,
-        home,
-        env: on.env,
-        sandbox,
-        ...(on.sharedFiles ? { sharedFiles: on.sharedFiles, sharedLogin: true } : {}),
-        config: attemptConfig,
-        // A session is its own CLI's: another CLI starts afresh, and its session is not kept for the agent's next run.
-        resumeSession: own ? resume.session : null,
-        transcript: (role, text) => transcript.add(role, text),
-        usage: (totals) => this.onUsage(addUsage(usageBase, totals)),
-        session: (id) => { if (own) this.sessionId = id },
-        signal: this.abort.signal,
+          context: this.context,
+          prompt: buildPrompt(this.context, { tools: on.adapter.ownHome === true, skills: on.skills }),
+          cwd: workspace!.cwd,
+          home,
+          env: on.env,
+          sandbox,
+          ...(on.sharedFiles ? { sharedFiles: on.sharedFiles, sharedLogin: true } : {}),
+          config: attemptConfig,
+          // A session is its own CLI's: another CLI starts afresh, and its session is not kept for the agent's next run.
+          resumeSession: own ? resume.session : null,
+          transcript: (role, text) => transcript.add(role, text),
+          usage: (totals) => this.onUsage(addUsage(usageBase, totals)),
+          session: (id) => { if (own) this.sessionId = id },
+          signal: this.abort.signal,
         })
       })
       if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
