@@ -1,8 +1,7 @@
 import type { ProviderLimit } from '../../contract/runs.ts'
-import { systemActor } from '../../server/actor.ts'
 import type { Tx } from '../../server/db/write.ts'
 import type { Run } from './model.ts'
-import { queueRun } from './queue.ts'
+import { queueAgain } from './queue.ts'
 
 // A run its provider refused for a quota or rate limit (API-DECISIONS.md "Provider limits, plans
 // and fallback") is not the agent's failure and its work is not dropped: a replacement run -
@@ -40,21 +39,8 @@ export async function deferUntil(tx: Tx, limit: ProviderLimit): Promise<string> 
  * Its first entry says why, followed by what the failed run was woken for.
  */
 export async function queueReplacement(tx: Tx, run: Run, agentName: string, limit: ProviderLimit, until: string): Promise<Run> {
-  const first = await tx.one<{ text: string | null }>(
-    `SELECT CASE WHEN entry->>'role' = 'system' THEN entry->>'text' END AS text FROM run_transcript_entries WHERE run_id = $1 AND seq = 1`,
-    [run.id],
-  )
   const why = `Queued again after run ${run.id} met ${limit.provider}'s ${KIND_WORDS[limit.kind]}: waits until ${until}.`
-  const { run: replacement } = await queueRun(tx, {
-    companyId: run.company_id,
-    agentId: run.agent_id,
-    agentName,
-    taskId: run.task_id,
-    routineId: run.routine_id,
-    trigger: run.trigger,
-    reason: first?.text ? `${why}\n${first.text}` : why,
-    actor: systemActor(agentName),
-  })
+  const { run: replacement } = await queueAgain(tx, run, agentName, why)
   // A reused queued run waits for the reset too; a later not_before already set stays.
   const deferred = await tx.one<{ not_before: string }>(
     `UPDATE runs SET not_before = greatest(coalesce(not_before, $2::timestamptz), $2::timestamptz), updated_at = now()

@@ -1,5 +1,5 @@
 import type { Tx } from '../../server/db/write.ts'
-import type { Actor } from '../../server/actor.ts'
+import { type Actor, systemActor } from '../../server/actor.ts'
 import { recordAudit } from '../audit/record.ts'
 import { type Run, type RunTrigger, runColumns } from './model.ts'
 
@@ -62,6 +62,29 @@ export async function queueRun(tx: Tx, input: QueueRunInput): Promise<{ run: Run
     // The identical run was claimed between our insert and select: try again.
   }
   throw new Error('could not queue a run')
+}
+
+/**
+ * Queues `run` again (same agent, task, routine and trigger), as the system acting for its agent:
+ * its first entry `why`, followed by what `run` was woken for (its own first system entry).
+ * For a run that ended through no fault of its agent: a provider's limit (defer.ts), a lost
+ * lease (redo-lost.ts).
+ */
+export async function queueAgain(tx: Tx, run: Run, agentName: string, why: string): Promise<{ run: Run; created: boolean }> {
+  const first = await tx.one<{ text: string | null }>(
+    `SELECT CASE WHEN entry->>'role' = 'system' THEN entry->>'text' END AS text FROM run_transcript_entries WHERE run_id = $1 AND seq = 1`,
+    [run.id],
+  )
+  return queueRun(tx, {
+    companyId: run.company_id,
+    agentId: run.agent_id,
+    agentName,
+    taskId: run.task_id,
+    routineId: run.routine_id,
+    trigger: run.trigger,
+    reason: first?.text ? `${why}\n${first.text}` : why,
+    actor: systemActor(agentName),
+  })
 }
 
 /**

@@ -1,8 +1,7 @@
 import { isDormant } from '../../contract/agents.ts'
-import { systemActor } from '../../server/actor.ts'
 import type { Tx } from '../../server/db/write.ts'
 import type { Run } from './model.ts'
-import { queueRun } from './queue.ts'
+import { queueAgain } from './queue.ts'
 
 /**
  * After `run` was failed because its lease ran out (expire.ts), queues it again: same agent,
@@ -14,10 +13,8 @@ import { queueRun } from './queue.ts'
  * finished meanwhile (but a merge run's, whose task is done by its approval). Joins the identical queued run when there is one.
  */
 export async function redoLostRun(tx: Tx, run: Run, agentName: string): Promise<void> {
-  const state = await tx.one<{ redo_of: string | null; agent_status: string; task_status: string | null; first: string | null }>(
-    `SELECT r.redo_of, a.status AS agent_status, t.status AS task_status,
-            (SELECT CASE WHEN e.entry->>'role' = 'system' THEN e.entry->>'text' END
-               FROM run_transcript_entries e WHERE e.run_id = r.id AND e.seq = 1) AS first
+  const state = await tx.one<{ redo_of: string | null; agent_status: string; task_status: string | null }>(
+    `SELECT r.redo_of, a.status AS agent_status, t.status AS task_status
        FROM runs r JOIN agents a ON a.id = r.agent_id LEFT JOIN tasks t ON t.id = r.task_id
       WHERE r.id = $1`,
     [run.id],
@@ -26,16 +23,7 @@ export async function redoLostRun(tx: Tx, run: Run, agentName: string): Promise<
   // A merge run's task is done (approved) by design; any other run's finished task needs nothing.
   if (run.purpose !== 'merge' && (state.task_status === 'done' || state.task_status === 'cancelled')) return
   const why = `Queued again: run ${run.id} was lost when its runner stopped reporting (lease expired).`
-  const { run: redo, created } = await queueRun(tx, {
-    companyId: run.company_id,
-    agentId: run.agent_id,
-    agentName,
-    taskId: run.task_id,
-    routineId: run.routine_id,
-    trigger: run.trigger,
-    reason: state.first ? `${why}\n${state.first}` : why,
-    actor: systemActor(agentName),
-  })
+  const { run: redo, created } = await queueAgain(tx, run, agentName, why)
   // A lost merge run (work/review.ts) is redone as a merge, not as the agent's work.
   if (created) await tx.query('UPDATE runs SET redo_of = $2, purpose = $3 WHERE id = $1', [redo.id, run.id, run.purpose])
 }
