@@ -96,7 +96,8 @@ async function onPostgres(databaseUrl: string) {
   // The dashboard and creates cells have their CPU per answer; time to start has each step.
   expect(report).toMatch(/\| \d+ connections? \| [\d,.]+ \| .* \| [\d,]+ \| \d+\.\d{3} \| \d+\.\d{3} \|/)
   expect(report).toMatch(/\| company of [\d,]+ tasks \| [\d,.]+ \| .* \| \d+\.\d{3} \| \d+\.\d{3} \| row locks \d+%/)
-  expect(report).toMatch(/\| 1 agent \| \d+ \| [\d.]+ \/ [\d.]+ \|/)
+  // The runner may hear of the run before the POST's answer reaches the client: a negative figure.
+  expect(report).toMatch(/\| 1 agent \| \d+ \| -?[\d.]+ \/ -?[\d.]+ \|/)
   // The runners never got one run twice, whatever the speed.
   expect(rows.find((r) => r[1] === 'zero double claims')?.[3]).toBe('met')
   // Memory has figures on both databases.
