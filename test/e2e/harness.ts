@@ -92,6 +92,8 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign in' }).click()
+  // Signed in once the app has left the sign-in page (its own heading would match a loose `landing`).
+  await page.waitForURL((url) => !url.pathname.startsWith('/sign-in'))
   await page.getByRole('heading', { name: landing }).waitFor()
 }
 
