@@ -106,6 +106,7 @@ export class Execution {
       timeout: 'stopping the agent at the run\'s time limit',
     }
     this.log.info({ reason }, messages[reason])
+    // The reason goes with the signal: a spend stop is a kill at once (adapters/child.ts, SPEND_STOP).
     if (first) this.abort.abort(new Error(reason))
   }
 

@@ -69,12 +69,18 @@ export interface AgentExit {
  * home removed after it, with a credential that expires with it); what it wrote is read for up
  * to OUTPUT_GRACE_MS, then its pipes are closed whoever still holds them.
  */
+/** The abort reason's message of a run stopped at a spend limit (execution.ts). */
+export const SPEND_STOP = 'spend'
+
 export async function superviseAgent(child: ChildProcess, abort: AbortSignal, killAfterMs: number): Promise<AgentExit> {
   let stopped = false
   let killTimer: NodeJS.Timeout | undefined
   const stop = () => {
     stopped = true
-    killTimer = stopGroup(child.pid, killAfterMs)
+    // A stop at a spend limit kills at once: in the grace a terminate signal gives, a CLI that
+    // finishes its step first (OpenCode) gets one more paid answer past the limit.
+    const spend = abort.reason instanceof Error && abort.reason.message === SPEND_STOP
+    killTimer = stopGroup(child.pid, spend ? 0 : killAfterMs)
   }
   if (abort.aborted) stop()
   else abort.addEventListener('abort', stop, { once: true })
