@@ -185,7 +185,7 @@ describe('the task page and the board', () => {
     const order = () => timeline.locator('ol.timeline > li').evaluateAll((items) =>
       items.map((li) => li.getAttribute('aria-label') ?? li.querySelector('.body')?.textContent?.trim() ?? '?'))
     // Queued, not started: it shows where it was queued, after its assignment, before the comment.
-    expect(await order()).toEqual(['Ada Lovelace assigned it to Hopper', 'Run of Hopper', 'Use the new template, please.'])
+    await expect.poll(order).toEqual(['Ada Lovelace assigned it to Hopper', 'Run of Hopper', 'Use the new template, please.'])
 
     // A runner takes it now (after the comment), replies on the task and finishes: all arriving live.
     const claimed = await client.runs.claim(companyId, { runner_id: 'desk-9', agent_ids: [hopper.id] })
@@ -200,12 +200,12 @@ describe('the task page and the board', () => {
     expect(await when.getAttribute('title')).toMatch(/^Started .+ \(queued .+\)$/)
 
     await page.reload()
-    await timeline.getByText('Edited with the new template.').waitFor()
+    await timeline.getByText('Edited with the new template.').first().waitFor()
     await expect.poll(order).toEqual(expected)
     await screenshot(page, 'timeline-true-order', { fullPage: true })
     await page.setViewportSize({ width: 390, height: 844 })
     await page.reload() // laid out at this width from the start
-    await timeline.getByText('Edited with the new template.').waitFor()
+    await timeline.getByText('Edited with the new template.').first().waitFor()
     await expect.poll(order).toEqual(expected)
     expect(await narrowTexts(page)).toEqual([])
     await screenshot(page, 'timeline-true-order-phone', { fullPage: true })
