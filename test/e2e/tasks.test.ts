@@ -119,6 +119,12 @@ describe('the task page and the board', () => {
   it('keeps the focus on a card moved from the keyboard, so it can be moved on', async () => {
     const task = await client.tasks.create(companyId, { title: 'Proofread the index', status: 'backlog' })
     const { focused, column } = await focusOnBoard(task.key)
+    // The move to In progress reaches the server late: a move made meanwhile must still land after it.
+    const route = `**/api/companies/${companyId}/tasks/${task.id}`
+    await page.route(route, async (request) => {
+      if (request.request().method() === 'PATCH' && request.request().postDataJSON()?.status === 'in_progress') await new Promise((r) => setTimeout(r, 1_000))
+      await request.fallback()
+    })
 
     await page.keyboard.press('Shift+ArrowRight')
     await expect.poll(column).toBe('todo')
@@ -131,6 +137,10 @@ describe('the task page and the board', () => {
     await expect.poll(column).toBe('todo')
     await expect.poll(focused).toBe(task.key)
     await expect.poll(async () => (await client.tasks.get(companyId, task.id)).status).toBe('todo')
+    await page.waitForTimeout(1_500) // the late move to In progress, had it been sent beside the other, has landed by now
+    expect((await client.tasks.get(companyId, task.id)).status).toBe('todo')
+    await expect.poll(column).toBe('todo')
+    await page.unroute(route)
   })
 
   it('keeps the focus on a card whose keyboard move the server refuses, back in its column, and says why', async () => {

@@ -1,5 +1,5 @@
-// Moving a task to another status (the board's drag and drop): the card moves at once in every
-// cached task list, and the lists are refetched whatever the answer.
+// Moving a task to another status (the board's drag and drop and its keyboard moves): the card
+// moves at once in every cached task list, and the lists are refetched once the last move is in.
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import type { Task, TaskStatus } from '#src/client/types.ts'
 import { api } from '../../lib/api.ts'
@@ -8,7 +8,13 @@ import { boardColumn, keys } from '../../lib/queries.ts'
 export function useMoveTask(companyId: string) {
   const client = useQueryClient()
   const lists = keys.company(companyId, 'tasks')
+  const mutationKey = ['move-task', companyId]
   return useMutation({
+    mutationKey,
+    // Moves go to the server one after another, in the order they were made: two quick
+    // Shift+Arrow presses sent side by side could land in the other order and leave the task
+    // where the first press put it. Each card still moves on the screen at once (onMutate).
+    scope: { id: `move-task:${companyId}` },
     mutationFn: ({ task, status }: { task: Task; status: TaskStatus }) => api.tasks.update(companyId, task.id, { status }),
     async onMutate({ task, status }) {
       await client.cancelQueries({ queryKey: lists })
@@ -26,6 +32,7 @@ export function useMoveTask(companyId: string) {
     onError(_error, _vars, context) {
       for (const [key, data] of context?.before ?? []) client.setQueryData(key, data)
     },
-    onSettled: () => client.invalidateQueries({ queryKey: lists }),
+    // A refetch while later moves wait would show the card where an earlier move left it.
+    onSettled: () => client.isMutating({ mutationKey }) === 1 ? client.invalidateQueries({ queryKey: lists }) : undefined,
   })
 }
