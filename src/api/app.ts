@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import cors from '@fastify/cors'
-import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify'
 import { accountRoutes } from '../domain/accounts/routes.ts'
@@ -122,7 +121,11 @@ export async function buildApp(ctx: AppContext): Promise<FastifyInstance> {
   }
 
   // Headers every answer carries: the web app's Content-Security-Policy (http/security-headers.ts), nosniff, a referrer policy.
-  await app.register(helmet, securityHeaders(config))
+  const securityHeaderValues = securityHeaders(config)
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(securityHeaderValues)
+    done()
+  })
 
   await app.register(cors, {
     origin: config.allowedOrigins ?? true,
