@@ -121,6 +121,22 @@ describe('names, not ids, and plain words for what went wrong', () => {
     await screenshot(page, 'task-failed-run')
   })
 
+  it('calls no agent gone while the list of agents is on its way', async () => {
+    let release = () => {}
+    const held = new Promise<void>((resolve) => { release = resolve })
+    const agentsList = new RegExp(`/api/companies/${companyId}/agents(\\?|$)`)
+    await page.route(agentsList, async (request) => { await held; await request.fallback() })
+    await page.goto(`${server.url}/c/${companyId}/tasks/${task.key}`) // a new load: nothing cached yet
+    const timeline = page.getByRole('region', { name: 'Timeline' })
+    await timeline.getByRole('listitem', { name: 'Run of …' }).waitFor()
+    const text = await timeline.textContent()
+    expect(text).not.toContain('no longer here')
+    expect(text).not.toContain('Someone')
+    release()
+    await timeline.getByRole('listitem', { name: 'Run of Grace' }).waitFor()
+    await page.unroute(agentsList)
+  })
+
   it('says a missing task, run or agent does not exist, with the way back', async () => {
     await visit(page, `${server.url}/c/${companyId}/tasks/ACME-999`)
     const alert = page.getByRole('alert')

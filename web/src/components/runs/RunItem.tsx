@@ -5,9 +5,9 @@ import { Link } from '@tanstack/react-router'
 import { useState } from 'react'
 import type { Run } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
-import { runnerName } from '../../lib/names.ts'
+import { runnerName, useAgentName } from '../../lib/names.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { useAgents, useRun } from '../../lib/queries.ts'
+import { useRun } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { RunTask } from '../TaskRef.tsx'
@@ -27,8 +27,7 @@ export function RunItem({ companyId, run, showTask = false, summaryInComment = f
 }) {
   const format = useFormat()
   useTick() // the times and a running run's duration move on
-  const agents = useAgents(companyId, true)
-  const agentName = agents.data?.find((a) => a.id === run.agent_id)?.name ?? 'Someone'
+  const agentName = useAgentName(companyId)(run.agent_id) ?? 'an agent no longer here'
   const live = !FINISHED.has(run.status)
   const [open, setOpen] = useState(live && !shownAbove)
   const detail = useRun(companyId, run.id, open)

@@ -11,7 +11,7 @@ import { humanize } from '../../lib/format.ts'
 import { useFormat } from '../../lib/preferences.tsx'
 import { keys, useAgents, useComments, useMembers, useRuns, useTaskChanges } from '../../lib/queries.ts'
 import { useForm, useSubmit } from '../../lib/useForm.ts'
-import { auditActor } from '../../lib/names.ts'
+import { auditActor, useAgentName } from '../../lib/names.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { Field } from '../form.tsx'
@@ -79,10 +79,10 @@ export function TaskTimeline({ companyId, task, current }: { companyId: string; 
 }
 
 function useAuthor(companyId: string) {
-  const agents = useAgents(companyId, true)
+  const agentName = useAgentName(companyId)
   const members = useMembers(companyId)
   return (userId: string | null, agentId: string | null) =>
-    (agentId && agents.data?.find((a) => a.id === agentId)?.name) || (userId && members.data?.find((m) => m.user_id === userId)?.name) || 'Someone'
+    (agentId && (agentName(agentId) ?? 'an agent no longer here')) || (userId && members.data?.find((m) => m.user_id === userId)?.name) || 'Someone'
 }
 
 function CommentItem({ companyId, task, comment }: { companyId: string; task: Task; comment: Comment }) {
@@ -140,8 +140,8 @@ function CommentEditor({ companyId, task, comment, onDone }: { companyId: string
 /** "Ada moved it from Todo to In progress and assigned it to Grace", in the words of the audit event. */
 function ChangeItem({ companyId, change }: { companyId: string; change: AuditEvent }) {
   const format = useFormat()
-  const agents = useAgents(companyId, true)
-  const agentName = (id: unknown) => agents.data?.find((a) => a.id === id)?.name ?? 'an agent no longer here'
+  const names = useAgentName(companyId)
+  const agentName = (id: unknown) => names(String(id)) ?? 'an agent no longer here'
   const said: string[] = []
   const status = change.changes.status
   if (status) said.push(`moved it from ${humanize(String(status[0]))} to ${humanize(String(status[1]))}`)
