@@ -10,8 +10,6 @@ import { toolCall, toolEntry } from './cli/tool-line.ts'
 
 /** Failed model requests in a row after which a run stops waiting for OpenCode's endless retries. */
 const STREAM_ERRORS_MAX = 3
-/** Failed model requests so far, per run (its sink). */
-const streamErrors = new WeakMap<object, number>()
 
 export const opencode: Dialect = {
   name: 'agent_cli_4',
@@ -43,16 +41,6 @@ export const opencode: Dialect = {
       }
     })
   },
-  stderrLine(line, sink) {
-    // `level=ERROR ... message="stream error" ... error.error="AI_APICallError: Overloaded"`, once
-    // per attempt: OpenCode retries an overloaded or rate-limited provider for as long as it takes.
-    const failed = /message="stream error".*error\.error="((?:[^"\\]|\\.)*)"/.exec(line)
-    if (!failed) return
-    streamErrors.set(sink, (streamErrors.get(sink) ?? 0) + 1)
-    if (streamErrors.get(sink)! >= STREAM_ERRORS_MAX) {
-      sink.fail(`the model request failed ${STREAM_ERRORS_MAX} times and OpenCode kept retrying: ${failed[1]!.replace(/\\"/g, '"')}`)
-    }
-  },
   parser({ config }, sink) {
     let session = false
     let text = ''
@@ -60,7 +48,16 @@ export const opencode: Dialect = {
     let cost = 0
     let finished = false
     let error: string | null = null
+    let streamErrors = 0
     return {
+      stderrLine(line) {
+        // `level=ERROR ... message="stream error" ... error.error="AI_APICallError: Overloaded"`, once
+        // per attempt: OpenCode retries an overloaded or rate-limited provider for as long as it takes.
+        const failed = /message="stream error".*error\.error="((?:[^"\\]|\\.)*)"/.exec(line)
+        if (failed && ++streamErrors === STREAM_ERRORS_MAX) {
+          sink.fail(`the model request failed ${STREAM_ERRORS_MAX} times and OpenCode kept retrying: ${failed[1]!.replace(/\\"/g, '"')}`)
+        }
+      },
       event(e) {
         if (!session && e.sessionID) {
           session = true

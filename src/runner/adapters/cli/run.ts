@@ -47,6 +47,8 @@ export interface DialectParser {
   outcome(): Outcome
   /** Ends whatever the parser follows besides the output (a CLI's usage file), once the CLI has exited. */
   close?(): void
+  /** Each line of the CLI's standard error, for a CLI that says there what its events do not (OpenCode's retries). */
+  stderrLine?(line: string): void
 }
 
 export interface Dialect {
@@ -69,8 +71,6 @@ export interface Dialect {
   /** Variables the CLI needs besides the run's environment (its headless settings). */
   env?(input: AdapterInput): Record<string, string>
   parser(input: AdapterInput, sink: DialectSink): DialectParser
-  /** Each line of the CLI's standard error, for a CLI that says there what its events do not (OpenCode's retries). */
-  stderrLine?(line: string, sink: DialectSink): void
 }
 
 export interface CliSettings {
@@ -155,7 +155,7 @@ async function runCli(dialect: Dialect, settings: CliSettings, input: AdapterInp
     }
   })
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk))
-  if (dialect.stderrLine) splitLines(child.stderr, (line) => dialect.stderrLine!(line, sink))
+  if (parser.stderrLine) splitLines(child.stderr, (line) => parser.stderrLine!(line))
   child.stdin.on('error', () => {}) // a CLI that exits without reading its input is fine
   child.stdin.end(input.prompt)
 
