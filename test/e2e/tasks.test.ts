@@ -197,14 +197,30 @@ describe('the task page and the board', () => {
     // Queued, not started: it shows where it was queued, after its assignment, before the comment.
     await expect.poll(order).toEqual(['Ada Lovelace assigned it to Hopper', 'Run of Hopper', 'Use the new template, please.'])
 
+    // The list of runs comes back late (held 1 s), after the run's own answer and the comments: the
+    // run's summary must not show beside its reply meanwhile.
+    const runsList = new RegExp(`/api/companies/${companyId}/runs\\?`)
+    await page.route(runsList, async (request) => {
+      await new Promise((r) => setTimeout(r, 1_000))
+      await request.fallback()
+    })
+    await page.evaluate(() => {
+      const seen = window as unknown as { mostReplies: number }
+      seen.mostReplies = 0
+      new MutationObserver(() => {
+        const shown = [...document.querySelectorAll('[aria-label="Timeline"] .body')].filter((e) => e.textContent?.includes('Edited with the new template.'))
+        seen.mostReplies = Math.max(seen.mostReplies, shown.length)
+      }).observe(document.body, { subtree: true, childList: true, characterData: true })
+    })
     // A runner takes it now (after the comment), replies on the task and finishes: all arriving live.
     const claimed = await client.runs.claim(companyId, { runner_id: 'desk-9', agent_ids: [hopper.id] })
     await client.comments.create(companyId, task.id, { body: 'Edited with the new template.', run_id: claimed!.run.id })
     await client.runs.report(companyId, claimed!.run.id, { runner_id: 'desk-9', status: 'succeeded', summary: 'Edited with the new template.' })
-    // The run's summary may show for a moment beside the reply, until the comments come back with it.
-    await timeline.getByText('Edited with the new template.').first().waitFor()
+    await timeline.getByText('Edited with the new template.').waitFor()
     const expected = ['Ada Lovelace assigned it to Hopper', 'Use the new template, please.', 'Run of Hopper', 'Hopper moved it from Todo to In progress', 'Edited with the new template.']
     await expect.poll(order).toEqual(expected)
+    expect(await page.evaluate(() => (window as unknown as { mostReplies: number }).mostReplies)).toBe(1)
+    await page.unroute(runsList)
     // The run's line says when it started, and the time on hover says both.
     const when = timeline.getByRole('listitem', { name: 'Run of Hopper' }).locator('[title^="Started "]')
     expect(await when.getAttribute('title')).toMatch(/^Started .+ \(queued .+\)$/)

@@ -103,8 +103,8 @@ export function useTask(cid: string, ref: string) {
     placeholderData: () => fromLists<Task>(client, keys.company(cid, 'tasks', 'list'), (t) => t.id === ref || t.key === ref.toUpperCase()),
   })
 }
-export const useComments = (cid: string, taskId: string) =>
-  useQuery({ queryKey: keys.company(cid, 'comments', taskId), queryFn: () => api.comments.list(cid, taskId) })
+export const useComments = (cid: string, taskId: string, enabled = true) =>
+  useQuery({ queryKey: keys.company(cid, 'comments', taskId), queryFn: () => api.comments.list(cid, taskId), enabled })
 
 export const useGoals = (cid: string) => useQuery({ queryKey: keys.company(cid, 'goals'), queryFn: () => api.goals.list(cid) })
 export const useProjects = (cid: string) => useQuery({ queryKey: keys.company(cid, 'projects'), queryFn: () => api.projects.list(cid) })

@@ -18,7 +18,7 @@ import { useCompanyId } from '../lib/company.ts'
 import { humanize } from '../lib/format.ts'
 import { useFormat } from '../lib/preferences.tsx'
 import { useAgentName } from '../lib/names.ts'
-import { keys, useComments, useRuns, useTask } from '../lib/queries.ts'
+import { keys, useRuns, useTask } from '../lib/queries.ts'
 import { Link, useNavigate, useParams } from '@tanstack/react-router'
 
 export function TaskPage() {
@@ -66,8 +66,6 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const current = currentRun(inOrder) ?? inOrder.at(-1)
   const live = current?.status === 'running' || current?.status === 'queued'
   // Its reply, when its runner also posted it as a comment, is said once: by the comment.
-  const comments = useComments(companyId, task.id)
-  const replied = Boolean(current?.summary && comments.data?.some((c) => c.run_id === current.id && c.body.trim() === current.summary!.trim()))
 
   return (
     <>
@@ -90,7 +88,7 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
           {current && (
             <section className="panel" aria-label="Latest run">
               <h2>{live ? 'Now' : 'Latest run'}</h2>
-              <ol className="timeline"><RunItem key={current.id} companyId={companyId} run={current} summaryInComment={replied} /></ol>
+              <ol className="timeline"><RunItem key={current.id} companyId={companyId} run={current} repliesInComments /></ol>
             </section>
           )}
           <section className="panel" aria-label="Details">

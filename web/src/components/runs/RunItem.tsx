@@ -7,7 +7,7 @@ import type { Run } from '#src/client/types.ts'
 import { humanize } from '../../lib/format.ts'
 import { runnerName, useAgentName } from '../../lib/names.ts'
 import { useFormat } from '../../lib/preferences.tsx'
-import { useRun } from '../../lib/queries.ts'
+import { useComments, useRun } from '../../lib/queries.ts'
 import { Badge } from '../Badge.tsx'
 import { ErrorText } from '../ErrorText.tsx'
 import { RunTask } from '../TaskRef.tsx'
@@ -17,11 +17,12 @@ import { Markdown } from '../Markdown.tsx'
 import { WaitingNote } from './WaitingNote.tsx'
 
 /**
- * `summaryInComment`: the run's reply is also a comment on the timeline (the runner posts it
- * there), so its summary is not said twice.
+ * `repliesInComments`: the page shows the task's comments, where the runner posts a run's reply
+ * (as the reply's comment, just before it reports the run finished); a summary said there is
+ * not said twice.
  */
-export function RunItem({ companyId, run, showTask = false, summaryInComment = false, shownAbove = false }: {
-  companyId: string; run: Run; showTask?: boolean; summaryInComment?: boolean
+export function RunItem({ companyId, run, showTask = false, repliesInComments = false, shownAbove = false }: {
+  companyId: string; run: Run; showTask?: boolean; repliesInComments?: boolean
   /** The page shows this run in full above (the task page's latest run): here its transcript starts folded, and why it waits is said there. */
   shownAbove?: boolean
 }) {
@@ -33,6 +34,11 @@ export function RunItem({ companyId, run, showTask = false, summaryInComment = f
   const detail = useRun(companyId, run.id, open)
   // The run's own answer is fresher than the list's copy (it polls while the run is live).
   const shown = detail.data ?? run
+  const comments = useComments(companyId, run.task_id ?? '', repliesInComments && Boolean(run.task_id))
+  // The comments and the runs are fetched apart: while the comments are on their way, a summary
+  // not among them yet may be the reply they bring, so it waits rather than show twice for a moment.
+  const summaryInComment = repliesInComments && Boolean(run.task_id) && (comments.isFetching || Boolean(
+    comments.data?.some((c) => c.run_id === run.id && c.body.trim() === shown.summary?.trim())))
   return (
     <li className={`run-item ${run.status}`} aria-label={`Run of ${agentName}`} data-run={run.id}>
       <div className="row small">

@@ -59,8 +59,6 @@ export function TaskTimeline({ companyId, task, current }: { companyId: string; 
     ...(runs.data ?? []).map((run): Item => ({ at: runTime(run, shownChanges), kind: 'run', run })),
     ...shownChanges.map((change): Item => ({ at: Date.parse(change.created_at), kind: 'change', change })),
   ].sort((a, b) => a.at - b.at || KIND_ORDER[a.kind] - KIND_ORDER[b.kind])
-  // A run's reply posted as a comment by its runner: the comment says it, the run does not repeat it.
-  const replied = new Set((comments.data ?? []).filter((c) => c.run_id).map((c) => `${c.run_id} ${c.body.trim()}`))
   return (
     <section className="panel" aria-label="Timeline">
       <h2>Timeline</h2>
@@ -70,7 +68,7 @@ export function TaskTimeline({ companyId, task, current }: { companyId: string; 
         {items.map((item) => (item.kind === 'comment'
           ? <CommentItem key={item.comment.id} companyId={companyId} task={task} comment={item.comment} />
           : item.kind === 'run'
-            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} summaryInComment={replied.has(`${item.run.id} ${item.run.summary?.trim()}`)} shownAbove={item.run.id === current} />
+            ? <RunItem key={item.run.id} companyId={companyId} run={item.run} repliesInComments shownAbove={item.run.id === current} />
             : <ChangeItem key={item.change.id} companyId={companyId} change={item.change} />))}
       </ol>
       <Composer companyId={companyId} task={task} />
