@@ -46,7 +46,8 @@ export function staleGatherer(client: QueryClient): { add(companyId: string, eve
     timer = null
     const keys = [...pending.values()]
     pending.clear()
-    for (const queryKey of keys) void client.invalidateQueries({ queryKey })
+    const holding = held(client)
+    for (const queryKey of keys) if (!holding.has(queryKey.join('/'))) void client.invalidateQueries({ queryKey })
   }
   return {
     add(companyId, event) {
@@ -59,4 +60,16 @@ export function staleGatherer(client: QueryClient): { add(companyId: string, eve
       pending.clear()
     },
   }
+}
+
+/**
+ * The queries that a pending mutation holds its change in, shown before the server has it (its
+ * `meta.holds`, a query key). Fetched now, they would bring back the server's state from before
+ * the change and undo it on the screen: a card moved twice in a row jumped back to where the
+ * first move put it when that move's own event came in, and lost the focus. Such a mutation
+ * fetches them itself once it settles.
+ */
+function held(client: QueryClient): Set<string> {
+  const keys = client.getMutationCache().findAll({ status: 'pending' }).map((m) => m.options.meta?.holds)
+  return new Set(keys.filter(Array.isArray).map((key) => key.join('/')))
 }

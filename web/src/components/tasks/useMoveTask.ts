@@ -15,6 +15,8 @@ export function useMoveTask(companyId: string) {
     // Shift+Arrow presses sent side by side could land in the other order and leave the task
     // where the first press put it. Each card still moves on the screen at once (onMutate).
     scope: { id: `move-task:${companyId}` },
+    // Live events do not refetch the lists meanwhile (lib/stale.ts): they would undo the moves on the screen.
+    meta: { holds: lists },
     mutationFn: ({ task, status }: { task: Task; status: TaskStatus }) => api.tasks.update(companyId, task.id, { status }),
     async onMutate({ task, status }) {
       await client.cancelQueries({ queryKey: lists })
