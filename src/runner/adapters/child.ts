@@ -62,6 +62,9 @@ export interface AgentExit {
   stopped: boolean
 }
 
+/** The abort reason's message of a run stopped at a spend limit (execution.ts). */
+export const SPEND_STOP = 'spend'
+
 /**
  * Waits for the agent to end, stopping it when `abort` fires (a cancelled run, a spend cap, the
  * runner shutting down). The run ends with the agent: once it has exited, its process group is
@@ -69,9 +72,6 @@ export interface AgentExit {
  * home removed after it, with a credential that expires with it); what it wrote is read for up
  * to OUTPUT_GRACE_MS, then its pipes are closed whoever still holds them.
  */
-/** The abort reason's message of a run stopped at a spend limit (execution.ts). */
-export const SPEND_STOP = 'spend'
-
 export async function superviseAgent(child: ChildProcess, abort: AbortSignal, killAfterMs: number): Promise<AgentExit> {
   let stopped = false
   let killTimer: NodeJS.Timeout | undefined

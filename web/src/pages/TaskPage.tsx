@@ -65,7 +65,6 @@ function TaskDetail({ companyId, task }: { companyId: string; task: Task }) {
   const inOrder = [...(runs.data ?? [])].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at))
   const current = currentRun(inOrder) ?? inOrder.at(-1)
   const live = current?.status === 'running' || current?.status === 'queued'
-  // Its reply, when its runner also posted it as a comment, is said once: by the comment.
 
   return (
     <>

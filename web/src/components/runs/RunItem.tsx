@@ -34,11 +34,12 @@ export function RunItem({ companyId, run, showTask = false, repliesInComments = 
   const detail = useRun(companyId, run.id, open)
   // The run's own answer is fresher than the list's copy (it polls while the run is live).
   const shown = detail.data ?? run
-  const comments = useComments(companyId, run.task_id ?? '', repliesInComments && Boolean(run.task_id))
+  const replies = repliesInComments && Boolean(run.task_id)
+  const comments = useComments(companyId, run.task_id ?? '', replies)
   // The comments and the runs are fetched apart: while the comments are on their way, a summary
   // not among them yet may be the reply they bring, so it waits rather than show twice for a moment.
-  const summaryInComment = repliesInComments && Boolean(run.task_id) && (comments.isFetching || Boolean(
-    comments.data?.some((c) => c.run_id === run.id && c.body.trim() === shown.summary?.trim())))
+  const summaryInComment = replies && (comments.isFetching ||
+    comments.data?.some((c) => c.run_id === run.id && c.body.trim() === shown.summary?.trim()) === true)
   return (
     <li className={`run-item ${run.status}`} aria-label={`Run of ${agentName}`} data-run={run.id}>
       <div className="row small">
