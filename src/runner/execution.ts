@@ -150,6 +150,7 @@ export class Execution {
     const home = keptHome ?? mkdtempSync(join(tmpdir(), 'shopfloor-agent-config-'))
     let workspace: Awaited<ReturnType<typeof prepareWorkspace>> | null = null
     const skills: SkillInstall[] = []
+    const removeSkills = () => { for (const installed of skills.splice(0)) installed.remove() }
 
     try {
       this.log.info({ adapter: this.adapter.name, task: task?.key ?? null }, 'run started')
@@ -231,6 +232,10 @@ export class Execution {
         })
       })
       if (keptHome && this.sessionId) keepSession(keptHome, this.sessionId)
+      // The skills were for the agent's process, now ended: gone before the run is reported
+      // finished, so that the agent's next run, which may start in this home as soon as it is,
+      // does not have its own skills removed by this one.
+      removeSkills()
       if (this.lost()) throw new RunLost()
       if (this.stopReason === 'shutdown') result = { ...result, ok: false, error: 'the runner shut down before the run finished' }
       if (this.stopReason === 'spend') result = { ...result, ok: false, error: this.spendError }
@@ -295,7 +300,7 @@ export class Execution {
       clearTimeout(timeLimit)
       transcript.close()
       await workspace?.dispose()
-      for (const installed of skills) installed.remove()
+      removeSkills()
       if (!keptHome) rmSync(home, { recursive: true, force: true })
     }
   }
