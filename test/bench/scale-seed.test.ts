@@ -22,17 +22,19 @@ async function totals(c: pg.Client, companyId: string) {
         WHERE c.company_id = $1 GROUP BY 1 HAVING sum(c.n) <> 0 ORDER BY 1`,
     ),
     days: await rows(
-      `SELECT day::text, created, completed FROM task_days WHERE company_id = $1 AND (created, completed) <> (0, 0) ORDER BY 1`,
+      `SELECT day::text, sum(created)::int AS created, sum(completed)::int AS completed FROM task_days WHERE company_id = $1
+        GROUP BY 1 HAVING (sum(created), sum(completed)) <> (0, 0) ORDER BY 1`,
     ),
     goals: await rows(
       `SELECT g.title, sum(c.total)::int AS total, sum(c.done)::int AS done FROM goal_task_counts c JOIN goals g ON g.id = c.goal_id
         WHERE g.company_id = $1 GROUP BY 1 ORDER BY 1`,
     ),
     runs: await rows(
-      `SELECT t.day::text, a.name AS agent, p.name AS project, t.runs, t.runs_succeeded, t.runs_failed,
-              t.cost_cents::int, t.tokens_in::int, t.tokens_out::int
+      `SELECT t.day::text, a.name AS agent, p.name AS project, sum(t.runs)::int AS runs, sum(t.runs_succeeded)::int AS runs_succeeded,
+              sum(t.runs_failed)::int AS runs_failed, sum(t.cost_cents)::int AS cost_cents, sum(t.tokens_in)::int AS tokens_in,
+              sum(t.tokens_out)::int AS tokens_out
          FROM run_totals t JOIN agents a ON a.id = t.agent_id LEFT JOIN projects p ON p.id = t.project_id
-        WHERE t.company_id = $1 ORDER BY 1, 2, 3`,
+        WHERE t.company_id = $1 GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
     ),
   }
 }

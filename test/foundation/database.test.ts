@@ -1,3 +1,4 @@
+import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/api/app.ts'
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts'
@@ -45,6 +46,49 @@ describe.runIf(TEST_DATABASE_URL)('the PostgreSQL pool', () => {
       await db.close()
     }
   }, 20_000)
+
+  it('gives each open connection a counter slot of its own, so writers at once add to rows of their own', async () => {
+    const db = openPostgres((await workerDatabaseUrl())!, undefined, 16)
+    try {
+      // 16 transactions open at once hold 16 connections, opened one after another with another
+      // backend started in between: their pids go up by two, so by pid alone (pid % 16) they
+      // would share 8 slots.
+      let release!: () => void
+      const held = new Promise<void>((r) => (release = r))
+      const slots: number[] = []
+      const all: Promise<void>[] = []
+      for (let i = 0; i < 16; i++) {
+        let opened!: () => void
+        const read = new Promise<void>((r) => (opened = r))
+        all.push(db.transaction(async (tx) => {
+          slots.push((await tx.one<{ slot: number }>('SELECT counter_slot() AS slot'))!.slot)
+          opened()
+          await held
+        }))
+        await read
+        const other = new pg.Client({ connectionString: (await workerDatabaseUrl())! })
+        await other.connect()
+        await other.end()
+      }
+      release()
+      await Promise.all(all)
+      expect(new Set(slots).size).toBe(16)
+      expect(slots.every((s) => s >= 0 && s < 16)).toBe(true)
+    } finally {
+      await db.close()
+    }
+  })
+
+  it('commits queryUnflushed statements without waiting for the disk, and every other one waiting', async () => {
+    const db = openPostgres((await workerDatabaseUrl())!, undefined, 2)
+    try {
+      const setting = "SELECT current_setting('synchronous_commit') AS s WHERE $1::int = 1"
+      expect((await db.queryUnflushed<{ s: string }>(setting, [1])).rows).toEqual([{ s: 'off' }])
+      expect(await db.one(setting, [1])).toEqual({ s: 'on' })
+    } finally {
+      await db.close()
+    }
+  })
 })
 
 describe('migrations', () => {

@@ -25,7 +25,11 @@ const TOTALS = `to_char(day, 'YYYY-MM-DD') AS day, agent_id, project_id, runs::i
 /** The stored totals of a company (rows that add up to nothing left out), and a fresh count. */
 async function totalsAndRecount(companyId: string) {
   const stored = await t.ctx.db.many(
-    `SELECT ${TOTALS} FROM run_totals WHERE company_id = $1 AND runs <> 0 ORDER BY 1, 2, 3 NULLS FIRST`,
+    `SELECT ${TOTALS} FROM (
+       SELECT day, agent_id, project_id, sum(runs) AS runs, sum(runs_succeeded) AS runs_succeeded, sum(runs_failed) AS runs_failed,
+              sum(cost_cents) AS cost_cents, sum(tokens_in) AS tokens_in, sum(tokens_out) AS tokens_out, sum(plan_cost_cents) AS plan_cost_cents
+         FROM run_totals WHERE company_id = $1 GROUP BY 1, 2, 3) slots -- a row per connection slot: their sum
+      WHERE runs <> 0 ORDER BY 1, 2, 3 NULLS FIRST`,
     [companyId],
   )
   const recount = await t.ctx.db.many(
@@ -154,7 +158,7 @@ describe('task days', () => {
       `SELECT to_char(created_at::date, 'YYYY-MM-DD') AS day, count(*)::int AS created FROM tasks WHERE company_id = $1 GROUP BY 1`,
       [companyId],
     )
-    const stored = await t.ctx.db.many(`SELECT to_char(day, 'YYYY-MM-DD') AS day, created FROM task_days WHERE company_id = $1 AND created <> 0`, [companyId])
+    const stored = await t.ctx.db.many(`SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(created)::int AS created FROM task_days WHERE company_id = $1 GROUP BY day HAVING sum(created) <> 0`, [companyId])
     expect(stored).toEqual(recount)
     expect(recount).toEqual([{ day: await day(2), created: 1 }])
   })

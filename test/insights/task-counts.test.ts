@@ -42,8 +42,8 @@ async function daysFromTasks(companyId: string) {
 
 async function daysKept(companyId: string) {
   return t.ctx.db.many<{ day: string; created: number; completed: number }>(
-    `SELECT day::text, created, completed FROM task_days
-      WHERE company_id = $1 AND (created <> 0 OR completed <> 0) ORDER BY day`,
+    `SELECT day::text, sum(created)::int AS created, sum(completed)::int AS completed FROM task_days
+      WHERE company_id = $1 GROUP BY day HAVING sum(created) <> 0 OR sum(completed) <> 0 ORDER BY day`,
     [companyId],
   )
 }

@@ -80,8 +80,9 @@ export async function dashboard(db: Db, companyId: string, userId: string, days:
 /**
  * Month-to-date spend and the daily series: one entry per UTC day of the range, oldest first,
  * ending today, days without activity 0, each with the month's spend so far. Runs are read from
- * run_totals and tasks from task_days, a few rows per agent and day kept by triggers, so the
- * cost does not grow with the number of runs or tasks. $1 company, $3 days.
+ * run_totals and tasks from task_days, a few rows per agent and day (a slot each per connection
+ * that wrote them) kept by triggers, so the cost does not grow with the number of runs or tasks.
+ * $1 company, $3 days.
  */
 const SERIES = `
   WITH runs_per_day AS (
@@ -100,8 +101,8 @@ const SERIES = `
     LEFT JOIN runs_per_day p ON p.day = g.day
     -- The range's days of task_days, as an index range: joined by day alone, a company the
     -- statistics believe empty had all its days read.
-    LEFT JOIN (SELECT day, created, completed FROM task_days
-                WHERE company_id = $1 AND day >= current_date - ($3::int - 1)) d ON d.day = g.day`
+    LEFT JOIN (SELECT day, sum(created)::int AS created, sum(completed)::int AS completed FROM task_days
+                WHERE company_id = $1 AND day >= current_date - ($3::int - 1) GROUP BY day) d ON d.day = g.day`
 
 interface Figures {
   agents: { total: number; running: number; paused: number }

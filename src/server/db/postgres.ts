@@ -23,10 +23,14 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   // workers' 30-second look, so an idle server does not open and close a connection (a
   // PostgreSQL backend started and stopped) twice a minute.
   const pool = new pg.Pool({ ...settings, max, idleTimeoutMillis: 60_000 })
+  giveCounterSlots(pool)
+  // queryUnflushed's statements: a few, short, so two connections.
+  const unflushed = new pg.Pool({ ...settings, options: `${settings.options} -c synchronous_commit=off`, max: 2, idleTimeoutMillis: 60_000 })
   const listener = notifications(() => new pg.Client(settings), log)
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
   pool.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
+  unflushed.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
 
   // Statements with parameters are prepared once per connection under a name derived from
   // their text: PostgreSQL then skips parsing and, for most, planning on later calls. Planning
@@ -55,6 +59,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   return {
     kind: 'postgres',
     ...queryable(runAlone, exec(pool)),
+    queryUnflushed: (sql, params) => retryingConflicts(() => run(unflushed)(sql, params)),
     // A transaction PostgreSQL aborted to break a deadlock or a serialization conflict (for
     // example at COMMIT, where the deferred counter triggers lock their rows) runs again from
     // the start instead of failing: fn must act only through its tx (write() resets its events).
@@ -63,7 +68,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     listen: (channel, onSignal) => listener.add(channel, onSignal),
     async close() {
       await listener.stop()
-      await pool.end()
+      await Promise.all([pool.end(), unflushed.end()])
     },
   }
 
@@ -92,6 +97,25 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
       client.release(broken)
     }
   }
+}
+
+/**
+ * Gives each connection of the pool a slot of the counters (shopfloor.slot, read by counter_slot()
+ * in the database): the lowest no other open connection of the pool holds, so up to 16
+ * connections never add to the same counter row at once and wait on each other's commits.
+ */
+function giveCounterSlots(pool: pg.Pool) {
+  const slots = new Map<pg.PoolClient, number>()
+  pool.on('connect', (client) => {
+    const held = new Set(slots.values())
+    let slot = 0
+    while (held.has(slot)) slot++
+    slots.set(client, slot)
+    // Queued on the connection before any statement of the pool's; a connection that fails it
+    // fails the statement after it too, and is replaced.
+    client.query(`SET shopfloor.slot = ${slot % 16}`).catch(() => {})
+  })
+  pool.on('remove', (client) => slots.delete(client))
 }
 
 /**

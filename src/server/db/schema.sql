@@ -351,10 +351,11 @@ CREATE TABLE run_totals (
   cost_cents bigint NOT NULL DEFAULT 0,
   tokens_in bigint NOT NULL DEFAULT 0,
   tokens_out bigint NOT NULL DEFAULT 0,
-  plan_cost_cents bigint NOT NULL DEFAULT 0
+  plan_cost_cents bigint NOT NULL DEFAULT 0,
+  slot smallint NOT NULL DEFAULT 0
 );
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
-ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id);
+ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id, slot);
 CREATE INDEX run_totals_agent ON public.run_totals USING btree (agent_id, day);
 
 CREATE TABLE run_transcript_entries (
@@ -529,10 +530,11 @@ CREATE TABLE task_days (
   company_id uuid NOT NULL,
   day date NOT NULL,
   created integer NOT NULL DEFAULT 0,
-  completed integer NOT NULL DEFAULT 0
+  completed integer NOT NULL DEFAULT 0,
+  slot smallint NOT NULL DEFAULT 0
 );
 ALTER TABLE task_days ADD CONSTRAINT task_days_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
-ALTER TABLE task_days ADD CONSTRAINT task_days_pkey PRIMARY KEY (company_id, day);
+ALTER TABLE task_days ADD CONSTRAINT task_days_pkey PRIMARY KEY (company_id, day, slot);
 
 CREATE TABLE tasks (
   id uuid NOT NULL DEFAULT gen_random_uuid(),
@@ -758,6 +760,14 @@ BEGIN
   RETURN claimed;
 END $function$;
 
+CREATE OR REPLACE FUNCTION public.counter_slot()
+ RETURNS smallint
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+AS $function$
+  SELECT coalesce(nullif(current_setting('shopfloor.slot', true), '')::smallint, (pg_backend_pid() % 16)::smallint)
+$function$;
+
 CREATE OR REPLACE FUNCTION public.notify_channel()
  RETURNS trigger
  LANGUAGE plpgsql
@@ -872,8 +882,8 @@ CREATE OR REPLACE FUNCTION public.run_totals_add(company uuid, on_day date, agen
  LANGUAGE plpgsql
 AS $function$
 BEGIN
-  INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out, plan_cost_cents)
-  VALUES (company, on_day, agent, project, n_runs, n_succeeded, n_failed, cost, t_in, t_out, plan_cost)
+  INSERT INTO run_totals AS t (company_id, day, agent_id, project_id, runs, runs_succeeded, runs_failed, cost_cents, tokens_in, tokens_out, plan_cost_cents, slot)
+  VALUES (company, on_day, agent, project, n_runs, n_succeeded, n_failed, cost, t_in, t_out, plan_cost, counter_slot())
   ON CONFLICT ON CONSTRAINT run_totals_key DO UPDATE SET
     runs = t.runs + excluded.runs,
     runs_succeeded = t.runs_succeeded + excluded.runs_succeeded,
@@ -954,8 +964,8 @@ CREATE OR REPLACE FUNCTION public.tasks_counters_follow()
  LANGUAGE plpgsql
 AS $function$
 DECLARE
-  -- The connection's slot of task_counts.
-  my_slot smallint := pg_backend_pid() % 16;
+  -- The connection's slot of the counters.
+  my_slot smallint := counter_slot();
   counts boolean := true;
   creators boolean := true;
   assignees boolean := true;
@@ -1003,18 +1013,22 @@ BEGIN
     INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (NEW.company_id, NEW.assignee_agent_id, my_slot, 1)
     ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n + 1;
   END IF;
+  -- Slotted too: a day's creates from many connections at once. A slot's row may go below 0
+  -- (a task counted in one slot, moved or deleted through another); the day's sum is right.
   IF TG_OP IN ('UPDATE', 'DELETE') AND days THEN
-    UPDATE task_days SET created = created - 1 WHERE company_id = OLD.company_id AND day = (OLD.created_at AT TIME ZONE 'UTC')::date;
+    INSERT INTO task_days AS d (company_id, day, slot, created) VALUES (OLD.company_id, (OLD.created_at AT TIME ZONE 'UTC')::date, my_slot, -1)
+    ON CONFLICT (company_id, day, slot) DO UPDATE SET created = d.created - 1;
     IF OLD.completed_at IS NOT NULL THEN
-      UPDATE task_days SET completed = completed - 1 WHERE company_id = OLD.company_id AND day = (OLD.completed_at AT TIME ZONE 'UTC')::date;
+      INSERT INTO task_days AS d (company_id, day, slot, completed) VALUES (OLD.company_id, (OLD.completed_at AT TIME ZONE 'UTC')::date, my_slot, -1)
+      ON CONFLICT (company_id, day, slot) DO UPDATE SET completed = d.completed - 1;
     END IF;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') AND days THEN
-    INSERT INTO task_days AS d (company_id, day, created) VALUES (NEW.company_id, (NEW.created_at AT TIME ZONE 'UTC')::date, 1)
-    ON CONFLICT (company_id, day) DO UPDATE SET created = d.created + 1;
+    INSERT INTO task_days AS d (company_id, day, slot, created) VALUES (NEW.company_id, (NEW.created_at AT TIME ZONE 'UTC')::date, my_slot, 1)
+    ON CONFLICT (company_id, day, slot) DO UPDATE SET created = d.created + 1;
     IF NEW.completed_at IS NOT NULL THEN
-      INSERT INTO task_days AS d (company_id, day, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, 1)
-      ON CONFLICT (company_id, day) DO UPDATE SET completed = d.completed + 1;
+      INSERT INTO task_days AS d (company_id, day, slot, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, my_slot, 1)
+      ON CONFLICT (company_id, day, slot) DO UPDATE SET completed = d.completed + 1;
     END IF;
   END IF;
   -- Through the goal's row: a goal deleted in the same transaction (its tasks detached first)

@@ -9,8 +9,8 @@
 -- 5,270-6,090 per second (7,400 with no counters at all).
 CREATE OR REPLACE FUNCTION tasks_counters_follow() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
-  -- The connection's slot of task_counts.
-  my_slot smallint := pg_backend_pid() % 16;
+  -- The connection's slot of the counters.
+  my_slot smallint := counter_slot();
   counts boolean := true;
   creators boolean := true;
   assignees boolean := true;
@@ -58,18 +58,22 @@ BEGIN
     INSERT INTO task_assignee_counts AS c (company_id, agent_id, slot, n) VALUES (NEW.company_id, NEW.assignee_agent_id, my_slot, 1)
     ON CONFLICT (agent_id, slot) DO UPDATE SET n = c.n + 1;
   END IF;
+  -- Slotted too: a day's creates from many connections at once. A slot's row may go below 0
+  -- (a task counted in one slot, moved or deleted through another); the day's sum is right.
   IF TG_OP IN ('UPDATE', 'DELETE') AND days THEN
-    UPDATE task_days SET created = created - 1 WHERE company_id = OLD.company_id AND day = (OLD.created_at AT TIME ZONE 'UTC')::date;
+    INSERT INTO task_days AS d (company_id, day, slot, created) VALUES (OLD.company_id, (OLD.created_at AT TIME ZONE 'UTC')::date, my_slot, -1)
+    ON CONFLICT (company_id, day, slot) DO UPDATE SET created = d.created - 1;
     IF OLD.completed_at IS NOT NULL THEN
-      UPDATE task_days SET completed = completed - 1 WHERE company_id = OLD.company_id AND day = (OLD.completed_at AT TIME ZONE 'UTC')::date;
+      INSERT INTO task_days AS d (company_id, day, slot, completed) VALUES (OLD.company_id, (OLD.completed_at AT TIME ZONE 'UTC')::date, my_slot, -1)
+      ON CONFLICT (company_id, day, slot) DO UPDATE SET completed = d.completed - 1;
     END IF;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') AND days THEN
-    INSERT INTO task_days AS d (company_id, day, created) VALUES (NEW.company_id, (NEW.created_at AT TIME ZONE 'UTC')::date, 1)
-    ON CONFLICT (company_id, day) DO UPDATE SET created = d.created + 1;
+    INSERT INTO task_days AS d (company_id, day, slot, created) VALUES (NEW.company_id, (NEW.created_at AT TIME ZONE 'UTC')::date, my_slot, 1)
+    ON CONFLICT (company_id, day, slot) DO UPDATE SET created = d.created + 1;
     IF NEW.completed_at IS NOT NULL THEN
-      INSERT INTO task_days AS d (company_id, day, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, 1)
-      ON CONFLICT (company_id, day) DO UPDATE SET completed = d.completed + 1;
+      INSERT INTO task_days AS d (company_id, day, slot, completed) VALUES (NEW.company_id, (NEW.completed_at AT TIME ZONE 'UTC')::date, my_slot, 1)
+      ON CONFLICT (company_id, day, slot) DO UPDATE SET completed = d.completed + 1;
     END IF;
   END IF;
   -- Through the goal's row: a goal deleted in the same transaction (its tasks detached first)
