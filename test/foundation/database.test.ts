@@ -78,17 +78,6 @@ describe.runIf(TEST_DATABASE_URL)('the PostgreSQL pool', () => {
       await db.close()
     }
   })
-
-  it('commits queryUnflushed statements without waiting for the disk, and every other one waiting', async () => {
-    const db = openPostgres((await workerDatabaseUrl())!, undefined, 2)
-    try {
-      const setting = "SELECT current_setting('synchronous_commit') AS s WHERE $1::int = 1"
-      expect((await db.queryUnflushed<{ s: string }>(setting, [1])).rows).toEqual([{ s: 'off' }])
-      expect(await db.one(setting, [1])).toEqual({ s: 'on' })
-    } finally {
-      await db.close()
-    }
-  })
 })
 
 describe('migrations', () => {

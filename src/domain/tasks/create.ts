@@ -48,13 +48,17 @@ function linksInCompany(agent: string, project: string, goal: string, parent: st
 /**
  * Takes company $1's next task number when the assignee and links ($2-$5) are in the company.
  * The due date ($6) and sort order ($7) are bound here too, so a value the database refuses (a
- * date in year 0) is refused before a number is taken.
+ * date in year 0) is refused before a number is taken. Sent outside BEGIN/COMMIT, the statement
+ * is a transaction of its own, committed without waiting for the disk (synchronous_commit off,
+ * set for that transaction alone): the company row is free again as soon as the statement ends.
  */
 const NUMBER_SQL = `
-  UPDATE companies SET last_task_number = last_task_number + 1
-   WHERE id = $1 AND ${linksInCompany('2', '3', '4', '5')}
-     AND num_nulls($6::timestamptz, $7::int) >= 0 -- always true: binds them
-  RETURNING last_task_number AS number, task_prefix`
+  WITH numbered AS (
+    UPDATE companies SET last_task_number = last_task_number + 1
+     WHERE id = $1 AND ${linksInCompany('2', '3', '4', '5')}
+       AND num_nulls($6::timestamptz, $7::int) >= 0 -- always true: binds them
+    RETURNING last_task_number AS number, task_prefix)
+  SELECT number, task_prefix, set_config('synchronous_commit', 'off', true) FROM numbered`
 
 /**
  * The rest of the create as one statement, given the number ($17, the prefix $18): checks the
@@ -109,8 +113,8 @@ const CREATE_ATTEMPTS = 20
  * with the task).
  *
  * The number comes first, from the company row (`last_task_number + 1` under its row lock), in a
- * statement of its own committed without waiting for the disk (queryUnflushed): every create of
- * the company waits for that row, which is so held only while the statement runs. Held through
+ * statement of its own committed without waiting for the disk (NUMBER_SQL): every create of the
+ * company waits for that row, which is so held only while that statement runs. Held through
  * the create's writes and their commit, as when the number was taken in the same statement,
  * it let a company make one create at a time (about 320/s from 20 connections on a slow machine,
  * 73% of busy backends waiting on it). A crash can lose the number only with the create that
@@ -129,10 +133,10 @@ export async function createTask(ctx: Pick<AppContext, 'db' | 'bus'>, companyId:
     DORMANT_STATUSES, NO_RUN_STATUSES, JSON.stringify(actorColumns(actor)),
   ]
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-    const numbered = (await ctx.db.queryUnflushed<{ number: number; task_prefix: string }>(NUMBER_SQL, [
+    const numbered = await ctx.db.one<{ number: number; task_prefix: string }>(NUMBER_SQL, [
       companyId, input.assignee_agent_id ?? null, input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null,
       input.due_date ?? null, input.sort_order ?? 0,
-    ])).rows[0]
+    ])
     const row = numbered && await writeHot(ctx, companyId, async (tx) => {
       const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(CREATE_SQL, [...params, numbered.number, numbered.task_prefix])
       if (created) {

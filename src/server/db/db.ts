@@ -14,13 +14,6 @@ export interface Queryable {
 
 export interface Db extends Queryable {
   readonly kind: 'postgres' | 'pglite'
-  /**
-   * Runs one statement, a transaction of its own whose commit does not wait for its WAL to reach
-   * the disk (synchronous_commit off): the rows it locked are free again at once, not after the
-   * flush. Only for a write that is harmless to lose in a crash because whatever depends on it
-   * commits after it, and so flushes it first (a task's number, taken before its task is written).
-   */
-  queryUnflushed: Queryable['query']
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
   /**

@@ -74,8 +74,6 @@ export async function openPglite(dataDir: string | null, options: { from?: Blob 
   return {
     kind: 'pglite',
     ...queryable(runAlone, exec(db)),
-    // One session running one statement at a time: no other waits on a row it locks.
-    queryUnflushed: runAlone,
     transaction: (fn) => db.transaction((tx) => fn(queryable(runIn(tx), exec(tx)))),
     listen(channel, onSignal) {
       // One session in this process: nothing is ever missed once LISTEN has run.

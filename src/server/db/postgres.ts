@@ -24,13 +24,10 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   // PostgreSQL backend started and stopped) twice a minute.
   const pool = new pg.Pool({ ...settings, max, idleTimeoutMillis: 60_000 })
   giveCounterSlots(pool)
-  // queryUnflushed's statements: a few, short, so two connections.
-  const unflushed = new pg.Pool({ ...settings, options: `${settings.options} -c synchronous_commit=off`, max: 2, idleTimeoutMillis: 60_000 })
   const listener = notifications(() => new pg.Client(settings), log)
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
   pool.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
-  unflushed.on('error', (err) => log?.warn({ err: err.message }, 'database connection lost'))
 
   // Statements with parameters are prepared once per connection under a name derived from
   // their text: PostgreSQL then skips parsing and, for most, planning on later calls. Planning
@@ -59,7 +56,6 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   return {
     kind: 'postgres',
     ...queryable(runAlone, exec(pool)),
-    queryUnflushed: (sql, params) => retryingConflicts(() => run(unflushed)(sql, params)),
     // A transaction PostgreSQL aborted to break a deadlock or a serialization conflict (for
     // example at COMMIT, where the deferred counter triggers lock their rows) runs again from
     // the start instead of failing: fn must act only through its tx (write() resets its events).
@@ -68,7 +64,7 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
     listen: (channel, onSignal) => listener.add(channel, onSignal),
     async close() {
       await listener.stop()
-      await Promise.all([pool.end(), unflushed.end()])
+      await pool.end()
     },
   }
 
