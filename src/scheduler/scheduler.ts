@@ -14,6 +14,7 @@ import { webhookOutbox } from '../domain/webhooks/outbox.ts'
 import { installOutbox } from '../server/db/write.ts'
 import { trimAllTranscripts } from '../domain/runs/retention.ts'
 import { pruneDeliveries } from '../domain/webhooks/prune.ts'
+import { foldCounterSlots } from '../domain/insights/fold-slots.ts'
 import type { AppContext } from '../server/context.ts'
 import { schedulerSlots } from '../server/metrics.ts'
 import { parseSchedule, type Schedule } from './cron.ts'
@@ -168,7 +169,8 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
   }
 
   // Retention: transcripts past TRANSCRIPT_RETENTION_DAYS (runs/retention.ts) and the webhook
-  // delivery log past 30 days (webhooks/prune.ts), in small batches, one pass at a time.
+  // delivery log past 30 days (webhooks/prune.ts), in small batches, one pass at a time; and
+  // past days' counter slots folded into one row (insights/fold-slots.ts).
   let trimming = false
   async function trim(): Promise<void> {
     if (trimming) return
@@ -179,6 +181,8 @@ export async function startScheduler(ctx: AppContext, options: SchedulerOptions 
       if (trimmed) log.info({ trimmed, days }, 'transcripts trimmed')
       const pruned = await pruneDeliveries(ctx.db, () => stopped)
       if (pruned) log.info({ pruned }, 'old webhook deliveries removed')
+      const folded = await foldCounterSlots(ctx.db, () => stopped)
+      if (folded) log.debug({ folded }, "past days' counter slots folded")
     } catch (err) {
       log.error({ err }, 'transcript retention failed')
     } finally {

@@ -357,6 +357,7 @@ CREATE TABLE run_totals (
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE run_totals ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id, slot);
 CREATE INDEX run_totals_agent ON public.run_totals USING btree (agent_id, day);
+CREATE INDEX run_totals_unfolded ON public.run_totals USING btree (day) WHERE (slot >= 0);
 
 CREATE TABLE run_transcript_entries (
   run_id uuid NOT NULL,
@@ -535,6 +536,7 @@ CREATE TABLE task_days (
 );
 ALTER TABLE task_days ADD CONSTRAINT task_days_company_id_fkey FOREIGN KEY (company_id) REFERENCES companies(id) ON DELETE CASCADE;
 ALTER TABLE task_days ADD CONSTRAINT task_days_pkey PRIMARY KEY (company_id, day, slot);
+CREATE INDEX task_days_unfolded ON public.task_days USING btree (day) WHERE (slot >= 0);
 
 CREATE TABLE tasks (
   id uuid NOT NULL DEFAULT gen_random_uuid(),

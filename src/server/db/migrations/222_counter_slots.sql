@@ -8,6 +8,9 @@ ALTER TABLE task_days DROP CONSTRAINT task_days_pkey, ADD PRIMARY KEY (company_i
 ALTER TABLE run_totals ADD COLUMN slot smallint NOT NULL DEFAULT 0;
 ALTER TABLE run_totals DROP CONSTRAINT run_totals_key,
   ADD CONSTRAINT run_totals_key UNIQUE NULLS NOT DISTINCT (company_id, day, agent_id, project_id, slot);
+-- Past days' slots are folded into slot -1 (insights/fold-slots.ts), found by these.
+CREATE INDEX task_days_unfolded ON task_days (day) WHERE slot >= 0;
+CREATE INDEX run_totals_unfolded ON run_totals (day) WHERE slot >= 0;
 \ir ../functions/counter_slot.sql
 \ir ../functions/tasks_counters_follow.sql
 \ir ../functions/run_totals_add.sql
