@@ -19,7 +19,8 @@ function waitShares(shares: Record<string, number>): string {
  * company and analysed, 20 connections. Per create: the server's CPU and the CPU of this
  * database's backends; and what the backends were doing, sampled from pg_stat_activity every
  * few milliseconds (waiting on a row lock - the company row, which every create of a company
- * takes for its task number -, flushing WAL at commit, or on a CPU).
+ * takes for its task number, or a counter row two creates share -, flushing WAL at commit, or on
+ * a CPU).
  */
 export async function createSizes(bench: Bench): Promise<Section> {
   const { createTasks, connections } = bench.sizes.cells

@@ -11,8 +11,8 @@ const TITLE = 'Benchmark task (workload 2)'
 /**
  * Workload 2: POST /tasks with an available assignee, so each request writes a task, a queued
  * assignment run and their two audit events in one transaction. Once in one company (task numbers are
- * allocated under the company row's lock, so these serialise) and once spread over 10
- * companies. Target: every create writes its queued run and its audit event. The ratio to
+ * allocated under the company row's lock, held only by the short statement that takes them) and
+ * once spread over 10 companies. Target: every create writes its queued run and its audit event. The ratio to
  * pgbench's default-script TPS, measured right before and right after the spread run (their
  * mean: this machine's speed drifts by a third over minutes), is a figure, no longer a target:
  * a create must write what SPEC.md requires, pgbench's script five plain statements.
