@@ -1,5 +1,5 @@
 import type { AppContext } from '../../server/context.ts'
-import type { Queryable } from '../../server/db/db.ts'
+import type { Db, Queryable } from '../../server/db/db.ts'
 import { writeHot } from '../../server/db/write.ts'
 import { DORMANT_STATUSES } from '../../contract/agents.ts'
 import type { Actor } from '../../server/actor.ts'
@@ -61,18 +61,32 @@ const NUMBER_SQL = `
   SELECT number, task_prefix, set_config('synchronous_commit', 'off', true) FROM numbered`
 
 /**
- * The rest of the create as one statement, given the number ($17, the prefix $18): checks the
- * links again (one may have gone since), inserts the task, queues its assignment run (queue_run)
- * when the assignee is available and the status is open work (the rule of queueAssignment; a
- * task just made has no identical queued run, so none of queueRun's reuse is needed), and writes
- * both audit events (record_audit_events: task created; run queued, 1 µs later). Nothing is
- * written when a check fails.
+ * The create's number on PostgreSQL: the one NUMBER_SQL took ($17, the prefix $18), once the
+ * links are checked again (one may have gone since).
  */
-const CREATE_SQL = `
+const NUMBER_TAKEN = `SELECT $17::int AS number, $18::text AS task_prefix WHERE ${linksInCompany('6', '7', '8', '9')}`
+
+/**
+ * The create's number on the embedded database, taken inside the create's statement: one
+ * session runs one statement at a time there, so no create waits on another's lock, and a
+ * statement of its own only cost time (20% fewer creates a second).
+ */
+const NUMBER_INSIDE = `
+    UPDATE companies SET last_task_number = last_task_number + 1 WHERE id = $1 AND ${linksInCompany('6', '7', '8', '9')}
+    RETURNING last_task_number AS number, task_prefix`
+
+/**
+ * The rest of the create as one statement, given how it gets its number (NUMBER_TAKEN or
+ * NUMBER_INSIDE): inserts the task, queues its assignment run (queue_run) when the assignee is
+ * available and the status is open work (the rule of queueAssignment; a task just made has no
+ * identical queued run, so none of queueRun's reuse is needed), and writes both audit events
+ * (record_audit_events: task created; run queued, 1 µs later). Nothing is written when a link
+ * check fails.
+ */
+const createSql = (number: string) => `
   WITH assignee AS (
     SELECT id, name, status FROM agents WHERE id = $6 AND company_id IS NOT DISTINCT FROM $1
-  ), numbered AS (
-    SELECT $17::int AS number, $18::text AS task_prefix WHERE ${linksInCompany('6', '7', '8', '9')}
+  ), numbered AS (${number}
   ), t AS (
     INSERT INTO tasks (company_id, number, title, description, status, priority, assignee_agent_id, project_id, goal_id,
                        parent_id, due_date, sort_order, created_by_agent_id, created_by_user_id, started_at, completed_at)
@@ -103,6 +117,22 @@ const CREATE_SQL = `
          t.created_by_agent_id, t.created_by_user_id, t.started_at, t.completed_at, t.created_at, t.updated_at,
          (SELECT id FROM run) AS run_id, (SELECT agent_id FROM run) AS run_agent_id
     FROM t, numbered, audit`
+const CREATE_TAKEN_SQL = createSql(NUMBER_TAKEN)
+const CREATE_INSIDE_SQL = createSql(NUMBER_INSIDE)
+
+/**
+ * The create's statement and its parameters: on PostgreSQL with the number taken first by a
+ * statement of its own (NUMBER_SQL; null when a link check refused it), on the embedded
+ * database with the number taken inside.
+ */
+async function createStatement(db: Db, companyId: string, input: TaskInput, params: unknown[]): Promise<{ sql: string; params: unknown[] } | null> {
+  if (db.kind === 'pglite') return { sql: CREATE_INSIDE_SQL, params }
+  const numbered = await db.one<{ number: number; task_prefix: string }>(NUMBER_SQL, [
+    companyId, input.assignee_agent_id ?? null, input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null,
+    input.due_date ?? null, input.sort_order ?? 0,
+  ])
+  return numbered && { sql: CREATE_TAKEN_SQL, params: [...params, numbered.number, numbered.task_prefix] }
+}
 
 /** Attempts per create: each costs one only when a linked entity appeared during the create. */
 const CREATE_ATTEMPTS = 20
@@ -112,9 +142,9 @@ const CREATE_ATTEMPTS = 20
  * (through writeHot: a company with webhooks gets a transaction, so their deliveries are written
  * with the task).
  *
- * The number comes first, from the company row (`last_task_number + 1` under its row lock), in a
- * statement of its own committed without waiting for the disk (NUMBER_SQL): every create of the
- * company waits for that row, which is so held only while that statement runs. Held through
+ * On PostgreSQL the number comes first, from the company row (`last_task_number + 1` under its
+ * row lock), in a statement of its own committed without waiting for the disk (NUMBER_SQL): every
+ * create of the company waits for that row, which is so held only while that statement runs. Held through
  * the create's writes and their commit, as when the number was taken in the same statement,
  * it let a company make one create at a time (about 320/s from 20 connections on a slow machine,
  * 73% of busy backends waiting on it). A crash can lose the number only with the create that
@@ -133,12 +163,9 @@ export async function createTask(ctx: Pick<AppContext, 'db' | 'bus'>, companyId:
     DORMANT_STATUSES, NO_RUN_STATUSES, JSON.stringify(actorColumns(actor)),
   ]
   for (let attempt = 0; attempt < CREATE_ATTEMPTS; attempt++) {
-    const numbered = await ctx.db.one<{ number: number; task_prefix: string }>(NUMBER_SQL, [
-      companyId, input.assignee_agent_id ?? null, input.project_id ?? null, input.goal_id ?? null, input.parent_id ?? null,
-      input.due_date ?? null, input.sort_order ?? 0,
-    ])
-    const row = numbered && await writeHot(ctx, companyId, async (tx) => {
-      const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(CREATE_SQL, [...params, numbered.number, numbered.task_prefix])
+    const statement = await createStatement(ctx.db, companyId, input, params)
+    const row = statement && await writeHot(ctx, companyId, async (tx) => {
+      const created = await tx.one<Task & { run_id: string | null; run_agent_id: string | null }>(statement.sql, statement.params)
       if (created) {
         tx.publish(companyId, { type: 'task.created', id: created.id })
         if (created.run_id) tx.publish(companyId, { type: 'run.created', id: created.run_id, agent_id: created.run_agent_id })
