@@ -1,6 +1,6 @@
--- Adds to one row of run_totals: the connection's slot of it (counter_slot()). PL/pgSQL rather than SQL: a trigger calling a SQL function
--- plans its statement again on every call (0.3 ms, more than the insert itself), while PL/pgSQL
--- keeps the plan for the connection. `plan_cost` is the part of `cost` of runs billed on a
+-- Adds to one row of run_totals: the connection's slot of it (counter_slot()). PL/pgSQL rather
+-- than SQL: a trigger calling a SQL function plans its statement again on every call (0.3 ms,
+-- more than the insert itself), while PL/pgSQL keeps the plan for the connection. `plan_cost` is the part of `cost` of runs billed on a
 -- subscription plan (runs.billing = 'plan': a list-price equivalent, not money spent).
 CREATE OR REPLACE FUNCTION run_totals_add(company uuid, on_day date, agent uuid, project uuid, n_runs integer, n_succeeded integer,
                                           n_failed integer, cost bigint, t_in bigint, t_out bigint, plan_cost bigint) RETURNS void LANGUAGE plpgsql AS $$
