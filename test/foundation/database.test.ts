@@ -48,7 +48,8 @@ describe.runIf(TEST_DATABASE_URL)('the PostgreSQL pool', () => {
   }, 20_000)
 
   it('gives each open connection a counter slot of its own, so writers at once add to rows of their own', async () => {
-    const db = openPostgres((await workerDatabaseUrl())!, undefined, 16)
+    const url = (await workerDatabaseUrl())!
+    const db = openPostgres(url, undefined, 16)
     try {
       // 16 transactions open at once hold 16 connections, opened one after another with another
       // backend started in between: their pids go up by two, so by pid alone (pid % 16) they
@@ -66,7 +67,7 @@ describe.runIf(TEST_DATABASE_URL)('the PostgreSQL pool', () => {
           await held
         }))
         await read
-        const other = new pg.Client({ connectionString: (await workerDatabaseUrl())! })
+        const other = new pg.Client({ connectionString: url })
         await other.connect()
         await other.end()
       }

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../server/db/db.ts'
 
 /** Rows folded per statement: each statement locks only these, for a moment. */
-export const FOLD_BATCH = 2000
+const FOLD_BATCH = 2000
 
 // A day's rows of task_days and of run_totals are slotted by connection (counter_slot(), up to 16
 // a day and key) so that writers at once do not wait on each other. Past days are seldom written,

@@ -144,13 +144,14 @@ const CREATE_ATTEMPTS = 20
  *
  * On PostgreSQL the number comes first, from the company row (`last_task_number + 1` under its
  * row lock), in a statement of its own committed without waiting for the disk (NUMBER_SQL): every
- * create of the company waits for that row, which is so held only while that statement runs. Held through
- * the create's writes and their commit, as when the number was taken in the same statement,
- * it let a company make one create at a time (about 320/s from 20 connections on a slow machine,
- * 73% of busy backends waiting on it). A crash can lose the number only with the create that
- * commits after it. Numbers are never reused (SPEC.md); everything that can fail is checked
- * before one is taken, so the only gap is a create failing between the two statements (a link
- * deleted at that moment, or the database gone).
+ * create of the company waits for that row, which is so held only while that statement runs.
+ * Held through the create's writes and their commit, as when the number was taken in the same
+ * statement, it let a company make one create at a time (about 320/s from 20 connections on a
+ * slow machine, 73% of busy backends waiting on it). A crash can lose the number only with the
+ * create that commits after it. Numbers are never reused (SPEC.md); everything that can fail is
+ * checked before one is taken, so the only gap is a create failing between the two statements (a
+ * link deleted at that moment, or the database gone). The embedded database takes the number
+ * inside the create's statement (NUMBER_INSIDE).
  *
  * The create is one statement sent outside BEGIN/COMMIT, so no row it locks is held across round
  * trips to this process; all or nothing still: a statement is atomic.
