@@ -40,6 +40,8 @@ export interface SandboxSettings {
 
 export interface Sandbox {
   bwrap: string
+  /** `nice`, which starts the sandbox at AGENT_NICENESS; null where the system has none. */
+  nice: string | null
   network: boolean
   /** Visible read-only besides the system: Shopfloor's own code, Node, --agent-read. */
   readOnly: string[]
@@ -64,6 +66,14 @@ export interface SandboxTarget {
 /** The system, read-only: programs, libraries and settings (the resolver's too, for the network). */
 const SYSTEM = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32', '/etc', '/opt', '/run/systemd/resolve', '/run/resolvconf']
 
+/**
+ * The niceness agents run at, below the runner's: an agent that keeps every core busy (or the
+ * CLIs of several runs starting at once) cannot starve the runner, which must read each usage
+ * update and stop a run at its spend limit before the CLI's next model answer arrives. Inside
+ * the sandbox every capability is dropped, so no agent can raise its priority back.
+ */
+export const AGENT_NICENESS = 10
+
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 /** Shopfloor's own code (the MCP server runs from it), not the rest of its folder. */
 const OWN_CODE = ['bin', 'src', 'node_modules', 'package.json', 'tsconfig.json'].map((name) => join(ROOT, name))
@@ -81,7 +91,8 @@ export function runsLocally(adapter: string): boolean {
 export function sandboxed(target: SandboxTarget, command: string, args: string[]): [string, string[]] {
   const { sandbox } = target
   if (!sandbox) return [command, args]
-  return [sandbox.bwrap, [...bwrapArgs(sandbox, target, command), '--', command, ...args]]
+  const bwrap = [...bwrapArgs(sandbox, target, command), '--', command, ...args]
+  return sandbox.nice ? [sandbox.nice, ['-n', String(AGENT_NICENESS), sandbox.bwrap, ...bwrap]] : [sandbox.bwrap, bwrap]
 }
 
 /**
@@ -257,6 +268,7 @@ export async function prepareSandbox(settings: SandboxSettings): Promise<Confine
   const absolute = (paths: string[]) => paths.map((p) => resolve(p))
   const sandbox: Sandbox = {
     bwrap,
+    nice: findExecutable('nice'),
     network: settings.agentNetwork,
     readOnly: absolute(settings.agentRead),
     writable: absolute(settings.agentWrite),
@@ -280,5 +292,6 @@ export async function prepareSandbox(settings: SandboxSettings): Promise<Confine
 export function confinementNote(sandbox: Sandbox | null, adapter: string): string {
   if (!runsLocally(adapter)) return ''
   if (!sandbox) return ' Without a sandbox (--no-sandbox): the agent can read and change whatever the runner\'s user can.'
-  return ` In a bubblewrap sandbox: it sees the system read-only and writes only its working folder and home; network ${sandbox.network ? 'on' : 'off'}.`
+  return ` In a bubblewrap sandbox: it sees the system read-only and writes only its working folder and home; network ${sandbox.network ? 'on' : 'off'}` +
+    `${sandbox.nice ? `; at niceness ${AGENT_NICENESS}, below the runner` : ''}.`
 }

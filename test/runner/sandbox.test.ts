@@ -12,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, tempDir } from '../server-process.ts'
+import { AGENT_NICENESS } from '../../src/runner/sandbox.ts'
 import {
   alive,
   makeWorkspace,
@@ -117,6 +118,7 @@ echo "== cache"; find "${folders.cache}" -type f -exec cat {} +
 echo "== homes"; find "${folders.homes}" -type f -exec cat {} +
 echo "== runner home"; cat "${folders.runnerHome}"/.gitconfig "${folders.runnerHome}"/.git-credentials; git config --global --list
 echo "== kill"; kill -KILL ${workerPid} ${r.child.pid}; echo "kill: $?"
+echo "== priority"; echo "niceness $(cut -d' ' -f19 /proc/$$/stat)"; renice -n 0 -p $$ > /dev/null 2>&1; echo "renice to 0: $?"
 echo "== own folder"; echo written > written.txt && echo "wrote: $?"
 echo "== git"; rm -rf repo; git init -q repo && cd repo && echo x > f && git add f && git commit -qm "agent work" && git log --format='%an <%ae>'; cd ..
 echo "== network"; node -e "fetch('http://127.0.0.1:${port}/from-the-agent').then((r) => r.text()).then(console.log, (e) => console.log('fetch failed', e.message))"
@@ -133,6 +135,9 @@ echo "== done"
     // The runner is untouched: both its processes live and it goes on taking work.
     expect(alive(workerPid)).toBe(true)
     expect(alive(r.child.pid!)).toBe(true)
+    // It runs below the runner's priority and cannot raise its own (no capability inside).
+    expect(found).toContain(`niceness ${AGENT_NICENESS}\n`)
+    expect(found).toMatch(/renice to 0: [1-9]/)
     // Its folder, git as itself (not the runner user's identity), the local server.
     expect(fs.readFileSync(path.join(work, 'written.txt'), 'utf8')).toBe('written\n')
     expect(found).toContain(`Mallory <${agent.id}@agents.invalid>`)
