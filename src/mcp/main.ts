@@ -7,6 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { ApiError, ShopfloorClient } from '../client/index.ts'
 import { SERVICE_VERSION } from '../contract/version.ts'
 import { registerKnowledgeTools } from './knowledge-tools.ts'
+import { slimToolLists } from './tool-list.ts'
 import { type Identity, registerTools } from './tools.ts'
 import { registerWorkTools } from './work-tools.ts'
 
@@ -24,7 +25,7 @@ export async function runMcpServer(env: NodeJS.ProcessEnv = process.env): Promis
   registerTools(server, client, identity)
   registerWorkTools(server, client, identity)
   registerKnowledgeTools(server, client, identity)
-  await server.connect(new StdioServerTransport())
+  await server.connect(slimToolLists(new StdioServerTransport()))
 }
 
 /**

@@ -56,6 +56,30 @@ describe('shopfloor mcp', () => {
     )
   })
 
+  it('lists its tools without what the model does not use, and still checks every argument', async () => {
+    const { tools } = await mcp.listTools()
+    // Every model request carries the list: no `$schema` line per tool, no UUID regular expression beside `format: uuid`.
+    expect(JSON.stringify(tools)).not.toContain('$schema')
+    const nodes: any[] = []
+    const walk = (node: unknown) => {
+      if (!node || typeof node !== 'object') return
+      nodes.push(node)
+      Object.values(node).forEach(walk)
+    }
+    tools.forEach((t) => walk(t.inputSchema))
+    expect(nodes.filter((n) => n.format === 'uuid').length).toBe(8)
+    expect(nodes.filter((n) => n.format !== undefined && n.pattern !== undefined)).toEqual([])
+    // A pattern that says something the model needs stays: a tag is one word.
+    expect(nodes.filter((n) => n.pattern !== undefined).map((n) => n.pattern)).toEqual(['^[^\\s,]+$'])
+    const listTasks = tools.find((t) => t.name === 'list_tasks')!
+    expect(listTasks.inputSchema.properties!.project_id).toEqual({ description: 'only tasks of this project (id)', type: 'string', format: 'uuid' })
+    expect(listTasks.inputSchema.additionalProperties).toBe(false)
+    // The tool itself still refuses what is not an id.
+    const refused = await mcp.callTool({ name: 'list_tasks', arguments: { project_id: 'not-an-id' } })
+    expect(refused.isError).toBe(true)
+    expect(text(refused)).toMatch(/project_id/)
+  })
+
   it('get_context answers in words: who the agent is, its manager, reports and task', async () => {
     // what the runner writes once the run has started is not why the agent was woken
     await ws.client.runs.report(ws.companyId, claimed.run.id, { runner_id: 'mcp-test', transcript: [{ role: 'system', text: 'Runner mcp-test started the run' }] })
