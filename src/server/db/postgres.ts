@@ -22,8 +22,9 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
   // An idle connection is kept a minute (the driver's default: 10 s), longer than the webhook
   // workers' 30-second look, so an idle server does not open and close a connection (a
   // PostgreSQL backend started and stopped) twice a minute.
-  const pool = new pg.Pool({ ...settings, max, idleTimeoutMillis: 60_000 })
-  giveCounterSlots(pool)
+  const slots = counterSlots()
+  const pool = new pg.Pool({ ...settings, max, idleTimeoutMillis: 60_000, onConnect: slots.take })
+  pool.on('remove', slots.free)
   const listener = notifications(() => new pg.Client(settings), log)
   // An idle client emits `error` when the server goes away; without a listener the process
   // would crash instead of answering 503 and reconnecting once the server is back.
@@ -96,22 +97,30 @@ export function openPostgres(url: string, log?: Logger, max = 10): Db {
 }
 
 /**
- * Gives each connection of the pool a slot of the counters (shopfloor.slot, read by counter_slot()
+ * Each connection of the pool gets a slot of the counters (shopfloor.slot, read by counter_slot()
  * in the database): the lowest no other open connection of the pool holds, so up to 16
  * connections never add to the same counter row at once and wait on each other's commits.
+ * `take` is the pool's onConnect, which the pool awaits before the connection's first statement.
  */
-function giveCounterSlots(pool: pg.Pool) {
-  const slots = new Map<pg.PoolClient, number>()
-  pool.on('connect', (client) => {
-    const held = new Set(slots.values())
-    let slot = 0
-    while (held.has(slot)) slot++
-    slots.set(client, slot)
-    // Queued on the connection before any statement of the pool's; a connection that fails it
-    // fails the statement after it too, and is replaced.
-    client.query(`SET shopfloor.slot = ${slot % 16}`).catch(() => {})
-  })
-  pool.on('remove', (client) => slots.delete(client))
+function counterSlots() {
+  const slots = new Map<pg.ClientBase, number>()
+  const free = (client: pg.ClientBase) => void slots.delete(client)
+  return {
+    free,
+    async take(client: pg.ClientBase): Promise<void> {
+      const held = new Set(slots.values())
+      let slot = 0
+      while (held.has(slot)) slot++
+      slots.set(client, slot)
+      try {
+        await client.query(`SET shopfloor.slot = ${slot % 16}`)
+      } catch (err) {
+        // The pool closes a connection whose onConnect failed, without a `remove` event.
+        free(client)
+        throw err
+      }
+    },
+  }
 }
 
 /**
