@@ -2,7 +2,7 @@
 // model every tool's name, description and input schema each time it asks. The schemas the MCP
 // SDK derives from the tools' zod schemas carry what the model does not use: a `$schema` line
 // per tool and, beside each id's `"format": "uuid"`, the 100-token regular expression of a UUID.
-// Both are left out of the list as it is sent (a third of its tokens); the tools still check
+// Both are left out of the list as it is sent (28% of its tokens); the tools still check
 // their arguments with the full zod schemas.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js'
