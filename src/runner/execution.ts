@@ -5,7 +5,8 @@
 // The run stops early, and reports nothing more, when the server says it is no longer ours
 // (RUN_LEASE_LOST, RUN_FINISHED, RUN_NOT_RUNNING: cancelled, expired or taken over). When the
 // runner shuts down it stops the run and reports it failed.
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { homedir, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Logger } from 'pino'
@@ -301,7 +302,8 @@ export class Execution {
       transcript.close()
       await workspace?.dispose()
       removeSkills()
-      if (!keptHome) rmSync(home, { recursive: true, force: true })
+      // Off the event loop, as the worktree (workspace.ts): a CLI's home holds its caches.
+      if (!keptHome) await rm(home, { recursive: true, force: true })
     }
   }
 
