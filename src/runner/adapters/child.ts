@@ -77,10 +77,13 @@ export async function superviseAgent(child: ChildProcess, abort: AbortSignal, ki
   let killTimer: NodeJS.Timeout | undefined
   const stop = () => {
     stopped = true
-    // A stop at a spend limit kills at once: in the grace a terminate signal gives, a CLI that
-    // finishes its step first (OpenCode) gets one more paid answer past the limit.
+    // A stop at a spend limit is a kill, sent here and now: in the grace a terminate signal gives,
+    // or until a timer of a busy runner fires, a CLI that handles the terminate signal and
+    // finishes its step first (OpenCode) gets one more paid answer past the limit (seen: an
+    // answer received and recorded 1.6 s after the stop, when the kill came from a 0-ms timer).
     const spend = abort.reason instanceof Error && abort.reason.message === SPEND_STOP
-    killTimer = stopGroup(child.pid, spend ? 0 : killAfterMs)
+    if (spend) signalGroup(child.pid, 'SIGKILL')
+    else killTimer = stopGroup(child.pid, killAfterMs)
   }
   if (abort.aborted) stop()
   else abort.addEventListener('abort', stop, { once: true })
